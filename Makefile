@@ -1,0 +1,33 @@
+# Two entry points: `make play` and `make test`. Both create .venv if missing.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+ARGS   ?=
+
+.PHONY: play test install install-dev clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# Plain install: everything `play` and `replay` need.
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+# Development install: server, arena and test extras as well.
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(VENV)/.installed $@
+
+install: $(VENV)/.installed
+install-dev: $(VENV)/.installed-dev
+
+play: $(VENV)/.installed
+	$(BIN)/liars-dice play $(ARGS)
+
+test: $(VENV)/.installed-dev
+	$(BIN)/python -m pytest $(ARGS)
+
+clean:
+	rm -rf $(VENV) build *.egg-info src/*.egg-info

@@ -1,0 +1,47 @@
+"""The rules engine: pure, deterministic, no I/O, importing nothing else of the project.
+
+>>> from liars_dice.engine import Game, Rules, Bid, CHALLENGE, SeededDice
+>>> game = Game.create(Rules.preset("classic"), ["ann", "bob"])
+>>> s = game.initial_state().roll(SeededDice(1))
+>>> s = s.apply(Bid(2, 3))
+>>> s.to_move
+1
+"""
+
+from .actions import CHALLENGE, Action, Bid, Challenge, parse_action
+from .dice import DiceSource, ScriptedDice, SecureDice, SeededDice
+from .errors import (
+    ChanceError,
+    GameOverError,
+    IllegalActionError,
+    InvalidBidError,
+    LiarsDiceError,
+    NotYourTurnError,
+    RulesError,
+)
+from .odds import bid_probability, binomial_tail, match_probability, view_bid_probability
+from .rules import PRESETS, SEED_PRESETS, Exact, Loss, Opener, Ordering, Rules, number_word
+from .state import (
+    Game,
+    Hand,
+    Move,
+    Phase,
+    RoundLog,
+    RoundResult,
+    State,
+    legal_actions,
+    legal_shows,
+    raise_message,
+    wilds_active_after_opening,
+)
+from .view import SeatView, result_to_json
+
+__all__ = [
+    "Action", "Bid", "CHALLENGE", "Challenge", "ChanceError", "DiceSource", "Exact", "Game",
+    "GameOverError", "Hand", "IllegalActionError", "InvalidBidError", "LiarsDiceError", "Loss",
+    "Move", "NotYourTurnError", "Opener", "Ordering", "PRESETS", "Phase", "RoundLog", "RoundResult",
+    "Rules", "RulesError", "SEED_PRESETS", "ScriptedDice", "SeatView", "SecureDice", "SeededDice",
+    "State", "bid_probability", "binomial_tail", "legal_actions", "legal_shows", "match_probability",
+    "number_word", "parse_action", "raise_message", "result_to_json", "view_bid_probability",
+    "wilds_active_after_opening",
+]

@@ -1,0 +1,64 @@
+"""Chance that a bid is true from one seat's knowledge.
+
+Counts the matching dice the seat can see (its own hidden dice and every shown
+die) and treats every unseen die as an independent fair roll: the chance that
+at least ``quantity - seen`` of ``unseen`` dice match is a binomial tail with
+per-die match probability ``p = (1 + wild) / faces``, where ``wild`` is 1 when
+wilds count for that face this round (including the classic suspension, seed
+004) and 0 otherwise.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from math import comb
+
+from .actions import Bid
+from .rules import Rules
+from .state import wilds_active_after_opening
+
+
+@lru_cache(maxsize=65536)
+def binomial_tail(n: int, k: int, p: float) -> float:
+    """P[X >= k] for X ~ Binomial(n, p). 1.0 for k <= 0, 0.0 for k > n."""
+    if k <= 0:
+        return 1.0
+    if k > n:
+        return 0.0
+    return sum(comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(k, n + 1))
+
+
+def match_probability(rules: Rules, face: int, wilds_active: bool) -> float:
+    """Chance that one unseen fair die counts toward a bid on ``face``."""
+    wild = wilds_active and rules.wild_face is not None and face != rules.wild_face
+    return (2 if wild else 1) / rules.faces
+
+
+def bid_probability(
+    rules: Rules,
+    bid: Bid,
+    seen: tuple[int, ...],
+    unseen: int,
+    wilds_active: bool | None = None,
+) -> float:
+    """Chance that ``bid`` is true given the visible faces ``seen`` and
+    ``unseen`` unknown fair dice.
+
+    :param wilds_active: whether wilds count this round; ``None`` means the bid
+        would open the round, so the classic suspension applies to its own face.
+    :returns: a probability in [0, 1].
+    """
+    if wilds_active is None:
+        wilds_active = wilds_active_after_opening(rules, bid.face)
+    have = sum(1 for d in seen if rules.matches(d, bid.face, wilds_active))
+    return binomial_tail(unseen, bid.quantity - have, match_probability(rules, bid.face, wilds_active))
+
+
+def view_bid_probability(view, bid: Bid | None = None) -> float:  # type: ignore[no-untyped-def]
+    """:func:`bid_probability` from a :class:`~liars_dice.engine.view.SeatView`;
+    ``bid`` defaults to the current bid. A bid considered before the opening
+    bid gets the opening's wild rule."""
+    bid = bid or view.current_bid
+    seen = view.hand + tuple(d for h in view.shown for d in h)
+    wilds = view.wilds_active if view.bids else None
+    return bid_probability(view.rules, bid, seen, view.unknown_dice, wilds)

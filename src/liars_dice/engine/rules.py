@@ -1,0 +1,313 @@
+"""Rule options and the presets.
+
+One immutable :class:`Rules` value holds every option. A preset is nothing but a
+named ``Rules`` value; the engine reads options and never a preset's name.
+
+Sources: the seeds ``000_9899601612668d06.txt`` (``wild-stars``),
+``003_c4013feaf8943fbd.txt`` (``aces-wild``), ``004_16cc4cb7912f53f9.txt``
+(``classic``), and the rulings in ``shared/RULES.md``. The comparison presets
+``openspiel`` and ``joker`` follow OpenSpiel's ``liars_dice`` and the dudo.ai
+networks (``shared/peers/dudo-ai/README.md``).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from .errors import RulesError
+
+
+class Ordering(str, enum.Enum):
+    """How bids are ordered.
+
+    ``PLAIN``: a raise is a higher quantity of any face, or the same quantity of
+    a higher face; faces rank 1 (lowest) to ``faces``. (Seed 004, RULES.md
+    "Ruling, raising"; OpenSpiel ``liars_dice``.)
+
+    ``TRACK``: the bidding track of the Milton Bradley board game. Wild space k
+    lies between number spaces 2k-1 and 2k, so number q -> wild k needs
+    k >= q//2 + 1, wild k -> number q needs q >= 2k. The aces-wild
+    half/double conversions are the same order. (Seed 000 "bidding track",
+    seed 003 "Bidding on 1s", RULES.md.)
+    """
+
+    PLAIN = "plain"
+    TRACK = "track"
+
+
+class Loss(str, enum.Enum):
+    """How many dice the loser of a challenge gives up.
+
+    ``ONE``: one die (seeds 003, 004). ``DIFFERENCE``: the difference between
+    the count and the bid quantity (seed 000 "Losing Dice").
+    """
+
+    ONE = "one"
+    DIFFERENCE = "difference"
+
+
+class Exact(str, enum.Enum):
+    """What an exact count (count == quantity) does.
+
+    ``CHALLENGER_LOSES``: the bid stands; the challenger loses (seed 004
+    "Exact Quantity Bid", seed 003, OpenSpiel). ``ALL_BUT_BIDDER``: the perfect
+    bid; every player except the bidder loses one die (seed 000 "A Perfect Bid").
+    """
+
+    CHALLENGER_LOSES = "challenger_loses"
+    ALL_BUT_BIDDER = "all_but_bidder"
+
+
+class Opener(str, enum.Enum):
+    """Who opens the next round.
+
+    ``LOSER``: the loser of the challenge, or the next player still in after
+    them if they are out (seeds 003, 004; RULES.md). ``WINNER``: the winner of
+    the challenge: the bidder when count >= quantity, else the challenger
+    (seed 000 "Starting a New Round"; RULES.md).
+    """
+
+    LOSER = "loser"
+    WINNER = "winner"
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every option of a Liar's Dice rule set. Immutable and hashable.
+
+    :ivar name: label for display and records; the engine never branches on it.
+    :ivar faces: faces on a die, numbered 1..faces.
+    :ivar wild_face: the face that counts for every other face in a count, or
+        ``None`` for no wilds. A bid on the wild face always counts that face only.
+    :ivar wilds_suspended_on_wild_opening: when the round's opening bid is on the
+        wild face, the wild face counts only as itself for the rest of that round
+        (seed 004 "One's Are Wild!").
+    :ivar ordering: the bid order, see :class:`Ordering`.
+    :ivar loss: see :class:`Loss`.
+    :ivar exact: see :class:`Exact`.
+    :ivar die_hard: on a perfect bid, a player with exactly one die who is not
+        the challenger keeps it (seed 000 "Die Hard"). Only meaningful with
+        ``Exact.ALL_BUT_BIDDER``.
+    :ivar show_and_reroll: right after a bid, the bidder may show some hidden
+        dice and must reroll the rest, keeping at least one hidden (seed 000
+        "The Show and Reroll Rule").
+    :ivar next_opener: see :class:`Opener`.
+    :ivar dice_per_player: starting dice per player.
+    :ivar min_players: fewest seats a game may have.
+    :ivar max_players: most seats a game may have.
+    :ivar star_symbol: display the wild face as a star (★); display only.
+    :ivar single_round: the game ends after the first challenge, won by the
+        challenge winner (OpenSpiel ``liars_dice``, dudo.ai ``joker``).
+    :raises RulesError: when options contradict each other (a track ordering
+        with no wild face, a wild face outside the die, bad player bounds).
+    """
+
+    name: str = "custom"
+    faces: int = 6
+    wild_face: int | None = 1
+    wilds_suspended_on_wild_opening: bool = False
+    ordering: Ordering = Ordering.PLAIN
+    loss: Loss = Loss.ONE
+    exact: Exact = Exact.CHALLENGER_LOSES
+    die_hard: bool = False
+    show_and_reroll: bool = False
+    next_opener: Opener = Opener.LOSER
+    dice_per_player: int = 5
+    min_players: int = 2
+    max_players: int = 6
+    star_symbol: bool = False
+    single_round: bool = False
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.faces <= 9:
+            raise RulesError(f"A die must have between 2 and 9 faces, not {self.faces}.")
+        if self.wild_face is not None and not 1 <= self.wild_face <= self.faces:
+            raise RulesError(f"The wild face {self.wild_face} is not a face of a {self.faces}-sided die.")
+        if self.ordering is Ordering.TRACK and self.wild_face is None:
+            raise RulesError("The track ordering needs a wild face for its wild spaces.")
+        if self.dice_per_player < 1:
+            raise RulesError("Each player needs at least one die.")
+        if not 2 <= self.min_players <= self.max_players:
+            raise RulesError("Player bounds must satisfy 2 <= min_players <= max_players.")
+        # Coerce strings (from JSON) to the enums.
+        for f, enum_type in (("ordering", Ordering), ("loss", Loss), ("exact", Exact), ("next_opener", Opener)):
+            value = getattr(self, f)
+            if not isinstance(value, enum_type):
+                try:
+                    object.__setattr__(self, f, enum_type(value))
+                except ValueError:
+                    raise RulesError(f"{value!r} is not a valid {f} option.") from None
+
+    # -- construction -------------------------------------------------------
+
+    @staticmethod
+    def preset(name: str) -> "Rules":
+        """The preset called ``name`` (see :data:`PRESETS`).
+
+        :raises RulesError: for an unknown name.
+        """
+        try:
+            return PRESETS[name]
+        except KeyError:
+            known = ", ".join(sorted(PRESETS))
+            raise RulesError(f"There is no rule set called {name!r}; the presets are {known}.") from None
+
+    def with_options(self, **options: Any) -> "Rules":
+        """A copy with some options changed. :raises RulesError: on a bad option."""
+        known = {f.name for f in fields(self)}
+        unknown = set(options) - known
+        if unknown:
+            raise RulesError(f"Unknown rule option {sorted(unknown)[0]!r}.")
+        return replace(self, **options)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every option as JSON-ready data."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            v = getattr(self, f.name)
+            out[f.name] = v.value if isinstance(v, enum.Enum) else v
+        return out
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> "Rules":
+        """Inverse of :meth:`to_dict`; missing options take their defaults.
+
+        :raises RulesError: on an unknown option or a bad value.
+        """
+        return Rules().with_options(**data)
+
+    # -- bid order ----------------------------------------------------------
+
+    @property
+    def plain_faces(self) -> tuple[int, ...]:
+        """The faces that are not wild, ascending."""
+        return tuple(f for f in range(1, self.faces + 1) if f != self.wild_face)
+
+    def rank(self, quantity: int, face: int) -> int:
+        """Position of the bid (quantity, face) in the bid order: a raise is a
+        bid of strictly higher rank. Ranks are non-negative and dense from 0 in
+        quantity 1 for :attr:`Ordering.PLAIN`.
+
+        For the track: number space q with face index i (0-based among the
+        non-wild faces, W of them) has rank (q-1)*W + q//2 + i; wild space k
+        has rank (2k-1)*W + k - 1, which lies between number spaces 2k-1 and 2k.
+        """
+        if self.ordering is Ordering.PLAIN:
+            return (quantity - 1) * self.faces + (face - 1)
+        w = self.faces - 1
+        if face == self.wild_face:
+            return (2 * quantity - 1) * w + quantity - 1
+        i = face - 1 if face < self.wild_face else face - 2  # type: ignore[operator]
+        return (quantity - 1) * w + quantity // 2 + i
+
+    def min_raise_quantity(self, prev_quantity: int, prev_face: int, face: int) -> int:
+        """Smallest quantity of ``face`` that raises (prev_quantity, prev_face)."""
+        if self.ordering is Ordering.PLAIN:
+            return prev_quantity if face > prev_face else prev_quantity + 1
+        wild = self.wild_face
+        if face == wild:
+            return prev_quantity + 1 if prev_face == wild else prev_quantity // 2 + 1
+        if prev_face == wild:
+            return 2 * prev_quantity
+        i, j = self.plain_faces.index(face), self.plain_faces.index(prev_face)
+        return prev_quantity if i > j else prev_quantity + 1
+
+    def matches(self, die: int, face: int, wilds_active: bool) -> bool:
+        """Whether one die counts toward a bid on ``face``."""
+        return die == face or (wilds_active and die == self.wild_face and face != self.wild_face)
+
+    # -- words --------------------------------------------------------------
+
+    def face_label(self, face: int) -> str:
+        """``"★"`` for the star face when :attr:`star_symbol`, else the digit."""
+        return "★" if self.star_symbol and face == self.wild_face else str(face)
+
+    def format_bid(self, quantity: int, face: int) -> str:
+        """Compact notation: ``4x5``, or ``3★`` for a star bid."""
+        if self.star_symbol and face == self.wild_face:
+            return f"{quantity}★"
+        return f"{quantity}x{face}"
+
+    def describe_bid(self, quantity: int, face: int) -> str:
+        """Words for messages: ``four 3s``, ``one 5``, ``three stars``, ``two aces``."""
+        words = number_word(quantity)
+        if face == self.wild_face and self.star_symbol:
+            noun = "star" if quantity == 1 else "stars"
+        else:
+            noun = f"{face}" if quantity == 1 else f"{face}s"
+        return f"{words} {noun}"
+
+
+_NUMBER_WORDS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen "
+    "fourteen fifteen sixteen seventeen eighteen nineteen twenty"
+).split()
+
+
+def number_word(n: int) -> str:
+    """``4`` -> ``"four"``; numbers above twenty stay digits."""
+    return _NUMBER_WORDS[n] if 0 <= n < len(_NUMBER_WORDS) else str(n)
+
+
+#: The Milton Bradley board game (seed 000, RULES.md ``wild-stars``).
+WILD_STARS = Rules(
+    name="wild-stars",
+    wild_face=1,
+    ordering=Ordering.TRACK,
+    loss=Loss.DIFFERENCE,
+    exact=Exact.ALL_BUT_BIDDER,
+    die_hard=True,
+    show_and_reroll=True,
+    next_opener=Opener.WINNER,
+    star_symbol=True,
+)
+
+#: Aces wild with half/double conversions (seed 003, RULES.md ``aces-wild``).
+ACES_WILD = Rules(
+    name="aces-wild",
+    wild_face=1,
+    ordering=Ordering.TRACK,
+    next_opener=Opener.LOSER,
+)
+
+#: Ones wild unless the round opens on ones (seed 004, RULES.md ``classic``).
+CLASSIC = Rules(
+    name="classic",
+    wild_face=1,
+    wilds_suspended_on_wild_opening=True,
+    ordering=Ordering.PLAIN,
+    next_opener=Opener.LOSER,
+)
+
+#: OpenSpiel's ``liars_dice``: two players, one round, the highest face (6) wild,
+#: plain ordering, count >= quantity means the challenger loses.
+OPENSPIEL = Rules(
+    name="openspiel",
+    wild_face=6,
+    ordering=Ordering.PLAIN,
+    dice_per_player=1,
+    min_players=2,
+    max_players=2,
+    single_round=True,
+)
+
+#: The dudo.ai networks' game (shared/peers/dudo-ai/README.md): two players,
+#: one round, 1s wild and a bid on 1s counts 1s only, plain ordering.
+JOKER = Rules(
+    name="joker",
+    wild_face=1,
+    ordering=Ordering.PLAIN,
+    min_players=2,
+    max_players=2,
+    single_round=True,
+)
+
+#: Every preset by name.
+PRESETS: dict[str, Rules] = {
+    r.name: r for r in (WILD_STARS, ACES_WILD, CLASSIC, OPENSPIEL, JOKER)
+}
+
+#: The three rule sets of the seeds.
+SEED_PRESETS: tuple[str, ...] = ("wild-stars", "aces-wild", "classic")

@@ -1,0 +1,594 @@
+"""Game, state and transitions.
+
+A :class:`Game` is an immutable factory: rules, seats, starting dice. A
+:class:`State` is an immutable position; every transition returns a new state
+and leaves the old one as it was, so an error raised by a transition never
+changes anything. States share their unchanged tuples with their parents: there
+is no deep copy per move.
+
+Chance is explicit, as in OpenSpiel: a state in :attr:`Phase.DEAL` waits for
+every player's roll and one in :attr:`Phase.REROLL` waits for a bidder's reroll
+after a show. Supply the faces with :meth:`State.deal` / :meth:`State.reroll`,
+or let a :class:`~liars_dice.engine.dice.DiceSource` roll them with
+:meth:`State.roll`.
+
+There is a checked way and a fast way to act: :meth:`State.apply` validates and
+raises typed errors (people, records, the network); :meth:`State.apply_unchecked`
+trusts its caller (bots and search, with actions from :meth:`State.legal_actions`).
+
+Sources: the seeds and ``shared/RULES.md``; see :mod:`liars_dice.engine.rules`.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .actions import CHALLENGE, Action, Bid, Challenge
+from .dice import DiceSource
+from .errors import ChanceError, GameOverError, IllegalActionError, NotYourTurnError, RulesError
+from .rules import Exact, Loss, Opener, Ordering, Rules
+
+Hand = tuple[int, ...]
+
+
+class Phase(str, enum.Enum):
+    """What a state waits for."""
+
+    DEAL = "deal"  #: every player still in must roll (chance)
+    BID = "bid"  #: ``to_move`` must bid or challenge
+    REROLL = "reroll"  #: ``to_move`` showed dice and must reroll the rest (chance)
+    OVER = "over"  #: the game has a winner
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One move as a record holds it: the seat, its action, and for a bid
+    with show-and-reroll the shown faces and the new faces of the rerolled dice."""
+
+    seat: int
+    action: Action
+    show: Hand = ()
+    reroll: Hand = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """What everyone learns when a challenge ends a round (public).
+
+    :ivar bids: the round's public moves as ``(seat, bid, shown faces)``.
+    :ivar revealed: per seat, every die it held at the reveal (hidden and shown).
+    :ivar lost: per seat, the dice lost (0 for most), capped at the dice held.
+    :ivar out: seats eliminated in this round, in seat order.
+    :ivar next_opener: the seat that opens the next round, ``None`` if the game is over.
+    :ivar loser: the seat that lost the challenge (the challenger on a perfect bid).
+    """
+
+    bid: Bid
+    bidder: int
+    challenger: int
+    count: int
+    wilds_active: bool
+    bids: tuple[tuple[int, Bid, Hand], ...]
+    revealed: tuple[Hand, ...]
+    lost: tuple[int, ...]
+    out: tuple[int, ...]
+    next_opener: int | None
+    loser: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundLog:
+    """Everything needed to replay a round (god's-eye; never part of a view):
+    the dealt faces and every move with its rerolls."""
+
+    deal: tuple[Hand, ...]
+    moves: tuple[Move, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """Rules plus seats: the factory of states.
+
+    :ivar rules: the rule set.
+    :ivar players: seat names in seating order, unique and non-empty.
+    :ivar dice: starting dice per seat.
+    :raises RulesError: for a seat count outside the rules' bounds, duplicate or
+        empty names, or a starting count below 1.
+    """
+
+    rules: Rules
+    players: tuple[str, ...]
+    dice: tuple[int, ...]
+
+    @staticmethod
+    def create(rules: Rules, players: Sequence[str], dice: Sequence[int] | dict[str, int] | None = None) -> "Game":
+        """Build a game; ``dice`` defaults to ``rules.dice_per_player`` each and may
+        be a mapping from name to count.
+
+        :raises RulesError: see :class:`Game`.
+        """
+        players = tuple(players)
+        n = len(players)
+        if not rules.min_players <= n <= rules.max_players:
+            raise RulesError(
+                f"{rules.name} is played by {rules.min_players} to {rules.max_players} players, not {n}."
+            )
+        if len(set(players)) != n or any(not isinstance(p, str) or not p for p in players):
+            raise RulesError("Player names must be unique, non-empty strings.")
+        if dice is None:
+            counts = (rules.dice_per_player,) * n
+        elif isinstance(dice, dict):
+            unknown = set(dice) - set(players)
+            if unknown:
+                raise RulesError(f"{sorted(unknown)[0]!r} has dice but is not a player.")
+            counts = tuple(dice.get(p, rules.dice_per_player) for p in players)
+        else:
+            counts = tuple(dice)
+        if len(counts) != n or any(not isinstance(c, int) or c < 0 for c in counts):
+            raise RulesError("Every player needs a whole, non-negative number of dice.")
+        if sum(1 for c in counts if c > 0) < 2:
+            raise RulesError("At least two players must start with dice.")
+        return Game(rules, players, counts)
+
+    @property
+    def n_players(self) -> int:
+        return len(self.players)
+
+    def seat(self, name: str) -> int:
+        """Seat index of ``name``. :raises RulesError: for an unknown name."""
+        try:
+            return self.players.index(name)
+        except ValueError:
+            raise RulesError(f"{name!r} is not a player in this game.") from None
+
+    def initial_state(self, start: int = 0) -> "State":
+        """The state before the first roll, with seat ``start`` to open.
+
+        If ``start`` has no dice, the next player still in after it opens.
+        """
+        if not 0 <= start < self.n_players:
+            raise RulesError(f"There is no seat {start}.")
+        empty: tuple[Hand, ...] = ((),) * self.n_players
+        opener = start if self.dice[start] > 0 else _next_alive(self.dice, start)
+        return State(self, self.dice, empty, empty, Phase.DEAL, opener, (), True, (), (), None, ())
+
+
+def _next_alive(dice: tuple[int, ...], seat: int) -> int:
+    """Next seat still in after ``seat``, walking the seating order (RULES.md)."""
+    n = len(dice)
+    for k in range(1, n + 1):
+        s = (seat + k) % n
+        if dice[s] > 0:
+            return s
+    raise RulesError("No player has dice.")  # pragma: no cover - unreachable in a game
+
+
+def _sub_multiset(hand: Hand, show: Hand) -> Hand | None:
+    """``hand`` minus ``show`` as multisets, or ``None`` if ``show`` is not inside it."""
+    rest = list(hand)
+    for f in show:
+        try:
+            rest.remove(f)
+        except ValueError:
+            return None
+    return tuple(rest)
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """An immutable position. Build one with :meth:`Game.initial_state`.
+
+    :ivar dice: dice held per seat (hidden plus shown); 0 means out.
+    :ivar hidden: per seat, the faces under the cup.
+    :ivar shown: per seat, the faces set out in the open this round.
+    :ivar phase: what the state waits for, see :class:`Phase`.
+    :ivar to_move: the seat to bid or challenge (``BID``), the seat to reroll
+        (``REROLL``), the next opener (``DEAL``), or ``None`` (``OVER``).
+    :ivar bids: this round's bids as ``(seat, bid, shown faces)``, oldest first.
+    :ivar wilds_active: whether the wild face counts for other faces this round.
+    :ivar results: every finished round's public result, oldest first.
+    :ivar logs: every finished round's full log (dealt faces, rerolls), for records.
+    :ivar winner: the winning seat once the game is over.
+    :ivar moves: this round's moves with rerolls (god's-eye, for records).
+    """
+
+    game: Game
+    dice: tuple[int, ...]
+    hidden: tuple[Hand, ...]
+    shown: tuple[Hand, ...]
+    phase: Phase
+    to_move: int | None
+    bids: tuple[tuple[int, Bid, Hand], ...]
+    wilds_active: bool
+    results: tuple[RoundResult, ...]
+    logs: tuple[RoundLog, ...]
+    winner: int | None
+    moves: tuple[Move, ...]
+    deal_faces: tuple[Hand, ...] = ()
+
+    # -- derived facts ------------------------------------------------------
+
+    @property
+    def rules(self) -> Rules:
+        return self.game.rules
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def is_chance(self) -> bool:
+        """Whether the state waits for dice (a deal or a reroll)."""
+        return self.phase is Phase.DEAL or self.phase is Phase.REROLL
+
+    @property
+    def current_bid(self) -> Bid | None:
+        """The latest bid of this round, or ``None`` before the opening bid."""
+        return self.bids[-1][1] if self.bids else None
+
+    @property
+    def bidder(self) -> int | None:
+        """The seat that made the latest bid."""
+        return self.bids[-1][0] if self.bids else None
+
+    @property
+    def dice_in_play(self) -> int:
+        """Total dice held by every player; the highest legal bid quantity."""
+        return sum(self.dice)
+
+    @property
+    def alive(self) -> tuple[int, ...]:
+        """Seats still in, in seat order."""
+        return tuple(s for s, d in enumerate(self.dice) if d > 0)
+
+    # -- chance -------------------------------------------------------------
+
+    def deal(self, hands: Sequence[Sequence[int]]) -> "State":
+        """Start a round with the given faces, one hand per seat (empty for seats out).
+
+        :raises ChanceError: when no deal is due, a hand has the wrong number of
+            dice, or a face lies outside the die.
+        :raises GameOverError: when the game is over.
+        """
+        if self.phase is Phase.OVER:
+            raise GameOverError("The game is over; no more rounds are played.")
+        if self.phase is not Phase.DEAL:
+            raise ChanceError("The dice are already rolled for this round.")
+        if len(hands) != len(self.dice):
+            raise ChanceError(f"A deal needs one hand for each of the {len(self.dice)} seats.")
+        faces = self.rules.faces
+        out: list[Hand] = []
+        for seat, hand in enumerate(hands):
+            hand = tuple(hand)
+            if len(hand) != self.dice[seat]:
+                raise ChanceError(
+                    f"{self.game.players[seat]} holds {self.dice[seat]} dice but {len(hand)} faces were given."
+                )
+            for f in hand:
+                if not isinstance(f, int) or isinstance(f, bool) or not 1 <= f <= faces:
+                    raise ChanceError(f"{f!r} is not a face of a {faces}-sided die.")
+            out.append(hand)
+        return self._dealt(tuple(out))
+
+    def _dealt(self, hands: tuple[Hand, ...]) -> "State":
+        empty: tuple[Hand, ...] = ((),) * len(hands)
+        return State(
+            self.game, self.dice, hands, empty, Phase.BID, self.to_move, (), True,
+            self.results, self.logs, None, (), hands,
+        )
+
+    def reroll(self, faces: Sequence[int]) -> "State":
+        """Give the new faces of the rerolling seat's hidden dice after a show.
+
+        :raises ChanceError: when no reroll is due, or for a wrong number of faces
+            or a face outside the die.
+        """
+        if self.phase is not Phase.REROLL:
+            raise ChanceError("No reroll is due: only a bidder who just showed dice rerolls.")
+        seat = self.to_move
+        assert seat is not None
+        faces = tuple(faces)
+        need = len(self.hidden[seat])
+        if len(faces) != need:
+            raise ChanceError(
+                f"{self.game.players[seat]} must reroll exactly {need} hidden dice, but {len(faces)} faces were given."
+            )
+        for f in faces:
+            if not isinstance(f, int) or isinstance(f, bool) or not 1 <= f <= self.rules.faces:
+                raise ChanceError(f"{f!r} is not a face of a {self.rules.faces}-sided die.")
+        return self._rerolled(faces)
+
+    def _rerolled(self, faces: Hand) -> "State":
+        seat = self.to_move
+        assert seat is not None
+        hidden = self.hidden[:seat] + (faces,) + self.hidden[seat + 1 :]
+        last = self.moves[-1]
+        moves = self.moves[:-1] + (Move(last.seat, last.action, last.show, faces),)
+        return State(
+            self.game, self.dice, hidden, self.shown, Phase.BID, _next_alive(self.dice, seat), self.bids,
+            self.wilds_active, self.results, self.logs, None, moves, self.deal_faces,
+        )
+
+    def roll(self, source: DiceSource) -> "State":
+        """Resolve the pending chance event (a deal or a reroll) from ``source``.
+
+        :raises ChanceError: when the state does not wait for dice.
+        """
+        faces = self.rules.faces
+        if self.phase is Phase.DEAL:
+            return self._dealt(tuple(source.roll(d, faces) if d else () for d in self.dice))
+        if self.phase is Phase.REROLL:
+            assert self.to_move is not None
+            return self._rerolled(tuple(source.roll(len(self.hidden[self.to_move]), faces)))
+        if self.phase is Phase.OVER:
+            raise GameOverError("The game is over; no more dice are rolled.")
+        raise ChanceError("No dice are due: it is a player's turn to bid or challenge.")
+
+    # -- actions ------------------------------------------------------------
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal bid, then the challenge where one is legal. Empty unless
+        the phase is ``BID``. Shows are chosen separately (:meth:`legal_shows`)."""
+        if self.phase is not Phase.BID:
+            return []
+        return legal_actions(self.rules, self.current_bid, self.dice_in_play)
+
+    def legal_shows(self) -> list[Hand]:
+        """The distinct shows the player to move may add to a bid: ``()`` (none)
+        and every sub-multiset of their hidden dice that leaves at least one die
+        hidden, sorted. Only ``()`` when the rules have no show-and-reroll."""
+        if self.phase is not Phase.BID or not self.rules.show_and_reroll:
+            return [()]
+        assert self.to_move is not None
+        return legal_shows(self.hidden[self.to_move])
+
+    def is_legal(self, action: Action, show: Sequence[int] = ()) -> bool:
+        """Whether :meth:`apply` would accept ``action`` with ``show``."""
+        try:
+            self._check(action, None, tuple(show))
+        except IllegalActionError:
+            return False
+        return True
+
+    def apply(self, action: Action, show: Sequence[int] = (), *, seat: int | None = None) -> "State":
+        """The checked transition: bid (optionally showing dice) or challenge.
+
+        A bid with a non-empty ``show`` moves the faces from the bidder's hidden
+        dice into the open and leaves the state in :attr:`Phase.REROLL`, waiting
+        for the reroll of the rest.
+
+        :param seat: who is acting, when known; a mismatch raises.
+        :raises NotYourTurnError: when ``seat`` is not the seat to move.
+        :raises GameOverError: when the game is over.
+        :raises IllegalActionError: when the action breaks a rule; the message
+            names the rule (e.g. "two stars does not raise the bid of four 3s: ...").
+        """
+        show = tuple(show)
+        self._check(action, seat, show)
+        return self.apply_unchecked(action, show)
+
+    def _check(self, action: Action, seat: int | None, show: Hand) -> None:
+        if self.phase is Phase.OVER:
+            raise GameOverError("The game is over; nobody moves any more.")
+        names = self.game.players
+        if self.phase is not Phase.BID:
+            who = names[self.to_move] if self.to_move is not None else "a player"
+            what = "the dice must be rolled" if self.phase is Phase.DEAL else f"{who} must reroll"
+            raise IllegalActionError(f"Nobody can bid yet: {what} first.")
+        assert self.to_move is not None
+        if seat is not None and seat != self.to_move:
+            raise NotYourTurnError(f"It is {names[self.to_move]}'s turn, not {names[seat]}'s.")
+        rules = self.rules
+        if isinstance(action, Challenge):
+            if not self.bids:
+                raise IllegalActionError("There is no bid to challenge yet: the opener must bid.")
+            if show:
+                raise IllegalActionError("Dice can only be shown right after a bid, not with a challenge.")
+            return
+        if not isinstance(action, Bid):
+            raise IllegalActionError(f"{action!r} is neither a bid nor a challenge.")
+        q, f = action.quantity, action.face
+        if not isinstance(f, int) or not 1 <= f <= rules.faces:
+            raise IllegalActionError(f"A bid names a face from 1 to {rules.faces}, not {f}.")
+        n = self.dice_in_play
+        if not isinstance(q, int) or not 1 <= q <= n:
+            raise IllegalActionError(
+                f"A bid's quantity runs from 1 to the {n} dice in play, so {q} is not allowed."
+            )
+        cur = self.current_bid
+        if cur is not None and rules.rank(q, f) <= rules.rank(cur.quantity, cur.face):
+            raise IllegalActionError(raise_message(rules, cur, action, n))
+        if show:
+            if not rules.show_and_reroll:
+                raise IllegalActionError(f"{rules.name} has no show-and-reroll: a bid cannot show dice.")
+            hand = self.hidden[self.to_move]
+            rest = _sub_multiset(hand, show)
+            if rest is None:
+                raise IllegalActionError(
+                    f"Only hidden dice can be shown, and {list(show)} are not all among {list(hand)}."
+                )
+            if not rest:
+                raise IllegalActionError("A show must leave at least one hidden die to reroll.")
+
+    def apply_unchecked(self, action: Action, show: Hand = ()) -> "State":
+        """The fast transition for callers that pass an action from
+        :meth:`legal_actions` (and a show from :meth:`legal_shows`). Undefined
+        results for anything else."""
+        seat = self.to_move
+        assert seat is not None
+        if isinstance(action, Challenge):
+            return self._challenge(seat)
+        wilds = self.wilds_active if self.bids else _wilds_for_opening(self.rules, action.face)
+        bids = self.bids + ((seat, action, show),)
+        if show:
+            rest = _sub_multiset(self.hidden[seat], show)
+            assert rest is not None
+            hidden = self.hidden[:seat] + (rest,) + self.hidden[seat + 1 :]
+            shown = self.shown[:seat] + (self.shown[seat] + show,) + self.shown[seat + 1 :]
+            return State(
+                self.game, self.dice, hidden, shown, Phase.REROLL, seat, bids, wilds,
+                self.results, self.logs, None, self.moves + (Move(seat, action, show),), self.deal_faces,
+            )
+        return State(
+            self.game, self.dice, self.hidden, self.shown, Phase.BID, _next_alive(self.dice, seat), bids, wilds,
+            self.results, self.logs, None, self.moves + (Move(seat, action),), self.deal_faces,
+        )
+
+    def count(self, bid: Bid | None = None) -> int:
+        """Dice matching ``bid`` (default: the current bid) under this round's
+        wild rules, over every hidden and shown die."""
+        bid = bid or self.current_bid
+        assert bid is not None
+        rules, face, wilds = self.rules, bid.face, self.wilds_active
+        total = 0
+        for hand in self.hidden:
+            total += sum(1 for d in hand if rules.matches(d, face, wilds))
+        for hand in self.shown:
+            total += sum(1 for d in hand if rules.matches(d, face, wilds))
+        return total
+
+    def _challenge(self, challenger: int) -> "State":
+        rules = self.rules
+        bid = self.current_bid
+        bidder = self.bidder
+        assert bid is not None and bidder is not None
+        c = self.count(bid)
+        q = bid.quantity
+        n = len(self.dice)
+        lost = [0] * n
+        if c < q:
+            loser, winner = bidder, challenger
+            lost[bidder] = 1 if rules.loss is Loss.ONE else q - c
+        elif c > q or rules.exact is Exact.CHALLENGER_LOSES:
+            loser, winner = challenger, bidder
+            lost[challenger] = 1 if rules.loss is Loss.ONE else max(1, c - q)
+        else:  # perfect bid: everyone but the bidder loses one die
+            loser, winner = challenger, bidder
+            for s in range(n):
+                if s == bidder or self.dice[s] == 0:
+                    continue
+                if rules.die_hard and self.dice[s] == 1 and s != challenger:
+                    continue  # Die Hard (seed 000)
+                lost[s] = 1
+        lost = [min(lost[s], self.dice[s]) for s in range(n)]
+        dice = tuple(self.dice[s] - lost[s] for s in range(n))
+        out = tuple(s for s in range(n) if self.dice[s] > 0 and dice[s] == 0)
+        alive = [s for s in range(n) if dice[s] > 0]
+        if len(alive) == 1:
+            game_winner: int | None = alive[0]
+        elif rules.single_round:
+            game_winner = winner
+        else:
+            game_winner = None
+        if game_winner is not None:
+            next_opener = None
+        else:
+            side = loser if rules.next_opener is Opener.LOSER else winner
+            next_opener = side if dice[side] > 0 else _next_alive(dice, side)
+        revealed = tuple(h + s for h, s in zip(self.hidden, self.shown))
+        result = RoundResult(
+            bid, bidder, challenger, c, self.wilds_active, self.bids, revealed, tuple(lost), out, next_opener, loser
+        )
+        log = RoundLog(self.deal_faces, self.moves + (Move(challenger, CHALLENGE),))
+        empty: tuple[Hand, ...] = ((),) * n
+        phase = Phase.OVER if game_winner is not None else Phase.DEAL
+        return State(
+            self.game, dice, empty, empty, phase, next_opener, (), True,
+            self.results + (result,), self.logs + (log,), game_winner, (), (),
+        )
+
+    # -- views --------------------------------------------------------------
+
+    def view(self, seat: int) -> "SeatView":
+        """What ``seat`` may see: its own hidden dice, every shown die, every
+        dice count, this round's bids, and past reveals. Never another seat's
+        hidden dice, dealt faces or rerolls."""
+        from .view import SeatView
+
+        return SeatView(
+            rules=self.rules,
+            players=self.game.players,
+            seat=seat,
+            dice=self.dice,
+            hand=self.hidden[seat],
+            shown=self.shown,
+            bids=self.bids,
+            phase=self.phase,
+            to_move=self.to_move,
+            wilds_active=self.wilds_active,
+            results=self.results,
+            winner=self.winner,
+        )
+
+
+def _wilds_for_opening(rules: Rules, face: int) -> bool:
+    """Whether wilds count this round, given the opening bid's face (seed 004)."""
+    if rules.wild_face is None:
+        return False
+    return not (rules.wilds_suspended_on_wild_opening and face == rules.wild_face)
+
+
+def wilds_active_after_opening(rules: Rules, face: int) -> bool:
+    """Public form of the classic suspension rule: whether wilds count in a
+    round opened on ``face``. Source: seed 004 "One's Are Wild!"."""
+    return _wilds_for_opening(rules, face)
+
+
+def legal_actions(rules: Rules, current: Bid | None, dice_in_play: int) -> list[Action]:
+    """Every legal bid after ``current`` (any bid up to ``dice_in_play`` when
+    ``None``), in bid order, then the challenge when a bid stands."""
+    n = dice_in_play
+    bids: list[Bid] = []
+    if current is None:
+        bids = [Bid(q, f) for q in range(1, n + 1) for f in range(1, rules.faces + 1)]
+    else:
+        cq, cf = current.quantity, current.face
+        for f in range(1, rules.faces + 1):
+            lo = rules.min_raise_quantity(cq, cf, f)
+            bids.extend(Bid(q, f) for q in range(lo, n + 1))
+    bids.sort(key=lambda b: rules.rank(b.quantity, b.face))
+    actions: list[Action] = list(bids)
+    if current is not None:
+        actions.append(CHALLENGE)
+    return actions
+
+
+def legal_shows(hand: Hand) -> list[Hand]:
+    """``()`` plus every distinct sub-multiset of ``hand`` that leaves at least
+    one die hidden, each sorted ascending."""
+    if len(hand) < 2:
+        return [()]
+    counts = sorted(Counter(hand).items())
+    out: list[Hand] = [()]
+
+    def rec(i: int, acc: list[int]) -> None:
+        if i == len(counts):
+            if acc and len(acc) < len(hand):
+                out.append(tuple(acc))
+            return
+        face, k = counts[i]
+        for take in range(k + 1):
+            rec(i + 1, acc + [face] * take)
+
+    rec(0, [])
+    return sorted(set(out), key=lambda s: (len(s), s))
+
+
+def raise_message(rules: Rules, current: Bid, bid: Bid, dice_in_play: int) -> str:
+    """One sentence saying why ``bid`` does not raise ``current`` and what would."""
+    new, old = rules.describe_bid(bid.quantity, bid.face), rules.describe_bid(current.quantity, current.face)
+    lo = rules.min_raise_quantity(current.quantity, current.face, bid.face)
+    if lo <= dice_in_play:
+        hint = f"the smallest bid on that face now is {rules.describe_bid(lo, bid.face)}"
+    else:
+        hint = "no bid on that face is high enough, so name another face or challenge"
+    if rules.wild_face is not None and rules.ordering is Ordering.TRACK and (bid.face == rules.wild_face) != (
+        current.face == rules.wild_face
+    ):
+        rule = "switching between wild and plain bids follows the half/double conversion"
+    else:
+        rule = "raise the quantity, or keep it and name a higher face"
+    return f"{new} does not raise the bid of {old}: {rule}; {hint}."

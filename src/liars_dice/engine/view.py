@@ -1,0 +1,107 @@
+"""Per-seat views: the only thing a bot, a client or a log ever receives.
+
+A :class:`SeatView` holds what one seat may see (boardgame.io's ``playerView``):
+its own hidden dice, every shown die, every dice count, this round's bids and
+the public results of past rounds (their reveals). It never holds another
+seat's hidden dice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .actions import Action, Bid
+from .rules import Rules
+from .state import Hand, Phase, RoundResult, legal_actions, legal_shows
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """One seat's information. Immutable.
+
+    :ivar seat: whose view this is.
+    :ivar hand: that seat's hidden faces.
+    :ivar shown: every seat's shown faces this round.
+    :ivar dice: every seat's dice count.
+    :ivar bids: this round's bids, ``(seat, bid, shown faces)``.
+    :ivar results: past rounds' public results, with every revealed cup.
+    """
+
+    rules: Rules
+    players: tuple[str, ...]
+    seat: int
+    dice: tuple[int, ...]
+    hand: Hand
+    shown: tuple[Hand, ...]
+    bids: tuple[tuple[int, Bid, Hand], ...]
+    phase: Phase
+    to_move: int | None
+    wilds_active: bool
+    results: tuple[RoundResult, ...]
+    winner: int | None
+
+    @property
+    def current_bid(self) -> Bid | None:
+        return self.bids[-1][1] if self.bids else None
+
+    @property
+    def dice_in_play(self) -> int:
+        return sum(self.dice)
+
+    @property
+    def my_turn(self) -> bool:
+        return self.phase is Phase.BID and self.to_move == self.seat
+
+    @property
+    def unknown_dice(self) -> int:
+        """Dice this seat cannot see: every other seat's hidden dice."""
+        return sum(self.dice) - len(self.hand) - sum(len(s) for s in self.shown)
+
+    def legal_actions(self) -> list[Action]:
+        """The legal actions when it is this seat's turn, else ``[]``."""
+        if not self.my_turn:
+            return []
+        return legal_actions(self.rules, self.current_bid, self.dice_in_play)
+
+    def legal_shows(self) -> list[Hand]:
+        """The shows this seat may add to a bid now (``()`` = none)."""
+        if not self.my_turn or not self.rules.show_and_reroll:
+            return [()]
+        return legal_shows(self.hand)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready form, names instead of seat numbers. Holds nothing
+        another seat keeps hidden."""
+        names = self.players
+        return {
+            "rules": self.rules.name,
+            "players": list(names),
+            "seat": names[self.seat],
+            "dice": {names[s]: d for s, d in enumerate(self.dice)},
+            "hand": list(self.hand),
+            "shown": {names[s]: list(h) for s, h in enumerate(self.shown) if h},
+            "bids": [
+                {"player": names[s], "bid": b.to_json(), **({"show": list(sh)} if sh else {})}
+                for s, b, sh in self.bids
+            ],
+            "phase": self.phase.value,
+            "to_move": names[self.to_move] if self.to_move is not None else None,
+            "wilds_active": self.wilds_active,
+            "results": [result_to_json(r, names) for r in self.results],
+            "winner": names[self.winner] if self.winner is not None else None,
+        }
+
+
+def result_to_json(r: RoundResult, names: tuple[str, ...]) -> dict[str, Any]:
+    """A round's public result in RECORD-FORMAT.md's result shape, plus the reveal."""
+    return {
+        "bid": r.bid.to_json(),
+        "bidder": names[r.bidder],
+        "challenger": names[r.challenger],
+        "count": r.count,
+        "lost": {names[s]: k for s, k in enumerate(r.lost) if k},
+        "out": [names[s] for s in r.out],
+        "next": names[r.next_opener] if r.next_opener is not None else None,
+        "revealed": {names[s]: list(h) for s, h in enumerate(r.revealed) if h},
+    }

@@ -1,0 +1,73 @@
+"""The shape of a game record (``shared/RECORD-FORMAT.md``, version 1) as
+pydantic models, validated piece by piece so that a fault names its round and move.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError, model_validator
+
+FORMAT = "liars-dice-record/1"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class BidModel(_Strict):
+    quantity: StrictInt
+    face: StrictInt
+
+
+class MoveModel(_Strict):
+    """``{"player", "bid"[, "show", "reroll"]}`` or ``{"player", "challenge": true}``."""
+
+    player: StrictStr
+    bid: BidModel | None = None
+    challenge: StrictBool | None = None
+    show: list[StrictInt] | None = None
+    reroll: list[StrictInt] | None = None
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> "MoveModel":
+        if (self.bid is None) == (self.challenge is None):
+            raise ValueError("a move is exactly one of a bid or a challenge")
+        if self.challenge is not None and self.challenge is not True:
+            raise ValueError('a challenge is written "challenge": true')
+        if self.challenge and (self.show is not None or self.reroll is not None):
+            raise ValueError("only a bid can show and reroll dice")
+        if (self.show is None) != (self.reroll is None):
+            raise ValueError("a bid that shows dice must give the reroll too, and a reroll needs a show")
+        if self.show is not None and not self.show:
+            raise ValueError("a show names at least one die")
+        return self
+
+
+class RoundModel(_Strict):
+    """One round: dealt faces per player still in, and moves (each validated later)."""
+
+    dice: dict[StrictStr, list[StrictInt]]
+    moves: list[Any] = Field(default_factory=list)
+
+
+class RecordModel(_Strict):
+    """The top level; ``rounds`` entries are validated one at a time during replay."""
+
+    format: Literal["liars-dice-record/1"] | None = None
+    rules: StrictStr | dict[str, Any]
+    players: list[StrictStr] = Field(min_length=2)
+    start: StrictStr | None = None
+    dice: dict[StrictStr, StrictInt] | None = None
+    rounds: list[Any] = Field(default_factory=list)
+
+
+def explain(err: ValidationError, what: str) -> str:
+    """One sentence from a pydantic error: what is malformed, where, and why."""
+    e = err.errors()[0]
+    loc = ".".join(str(p) for p in e["loc"])
+    msg = e["msg"]
+    if msg.startswith("Value error, "):
+        msg = msg[len("Value error, ") :]
+    where = f" at '{loc}'" if loc else ""
+    return f"{what} is malformed{where}: {msg}."

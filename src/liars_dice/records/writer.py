@@ -1,0 +1,66 @@
+"""Write a game record (``shared/RECORD-FORMAT.md``) from an engine state."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..engine import PRESETS, Bid, Challenge, Move, Phase, State
+from .schema import FORMAT
+
+
+def _move_json(m: Move, names: tuple[str, ...]) -> dict[str, Any]:
+    if isinstance(m.action, Challenge):
+        return {"player": names[m.seat], "challenge": True}
+    assert isinstance(m.action, Bid)
+    out: dict[str, Any] = {"player": names[m.seat], "bid": m.action.to_json()}
+    if m.show:
+        out["show"] = list(m.show)
+        out["reroll"] = list(m.reroll)
+    return out
+
+
+def record_from_state(state: State, start: int | None = None) -> dict[str, Any]:
+    """The record of everything played up to ``state``.
+
+    :param start: the first round's opener; derived from the first move (or the
+        opener waiting to move) when omitted.
+    :returns: a JSON-ready dict; :func:`~liars_dice.records.replay.replay` of it
+        gives back ``state`` (a bid whose reroll is still pending is left out).
+    """
+    game = state.game
+    names = game.players
+    rounds: list[tuple[tuple[tuple[int, ...], ...], tuple[Move, ...]]] = [(log.deal, log.moves) for log in state.logs]
+    if state.phase in (Phase.BID, Phase.REROLL):
+        moves = state.moves
+        if state.phase is Phase.REROLL:
+            moves = moves[:-1]
+        rounds.append((state.deal_faces, moves))
+    if start is None:
+        if rounds and rounds[0][1]:
+            start = rounds[0][1][0].seat
+        elif state.to_move is not None:
+            start = state.to_move
+        else:
+            start = 0
+    rules = game.rules
+    rules_json: Any = rules.name if PRESETS.get(rules.name) == rules else rules.to_dict()
+    return {
+        "format": FORMAT,
+        "rules": rules_json,
+        "players": list(names),
+        "start": names[start],
+        "dice": {names[i]: d for i, d in enumerate(game.dice)},
+        "rounds": [
+            {
+                "dice": {names[i]: list(h) for i, h in enumerate(deal) if h},
+                "moves": [_move_json(m, names) for m in moves],
+            }
+            for deal, moves in rounds
+        ],
+    }
+
+
+def dumps_record(state: State, start: int | None = None) -> str:
+    """:func:`record_from_state` as indented JSON text."""
+    return json.dumps(record_from_state(state, start), indent=1, ensure_ascii=False)
