@@ -1,0 +1,98 @@
+"""``liars-dice arena``: seat-rotated games between bots, with win rates,
+95% intervals and openskill ratings."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sys
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from ..arena import ArenaConfig, ArenaError, EntrantError, parse_entrants, run_arena
+from ..engine import LiarsDiceError
+from ..protocol import DEFAULT_TIMEOUT, ProtocolError, rules_of
+from .app import app
+
+
+def _fail(message: str) -> None:
+    typer.echo(message, err=True)
+    raise typer.Exit(2)
+
+
+@app.command("arena")
+def arena_command(
+    rules: str = typer.Option("classic", "--rules", help="The rule set (a preset name)."),
+    bots: list[str] = typer.Option(
+        ...,
+        "--bots",
+        help="Comma-separated bots, one per seat: registered names (random) or external programs "
+        "speaking the bot protocol (cmd:liars-dice bot random --rules classic), optionally labelled "
+        "(ext=cmd:./mybot). Repeat --bots to add more.",
+    ),
+    games: int = typer.Option(100, "--games", min=1, help="How many games."),
+    seed: int | None = typer.Option(None, "--seed", min=0, help="Seed; the same seed gives the same report for any --jobs."),
+    jobs: int = typer.Option(1, "--jobs", min=1, help="Worker processes."),
+    timeout: float = typer.Option(DEFAULT_TIMEOUT, "--timeout", min=0.001, help="Seconds an external bot has per move."),
+    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON (no progress bar)."),
+    plot: str | None = typer.Option(None, "--plot", help="Draw win rates with 95% intervals to this image (e.g. out.png)."),
+) -> None:
+    """Play bots against each other, rotating seats, and rate them.
+
+    Reports per bot its wins, win rate with a 95% Wilson interval, and an
+    openskill rating (Plackett-Luce ordinal, from each game's finishing order).
+    When one bot fills several seats, each seat reports as NAME, NAME#2, ...
+    """
+    try:
+        preset = rules_of(rules)
+        entrants = tuple(parse_entrants(bots))
+    except (ProtocolError, EntrantError) as e:
+        _fail(getattr(e, "message", None) or str(e))
+    if seed is None:
+        seed = secrets.randbelow(2**32)
+    config = ArenaConfig(preset, entrants, games, seed, timeout)
+    err = Console(stderr=True)
+    progress = Progress(
+        TextColumn("[bold]arena[/]"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("games"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        disable=as_json or not err.is_terminal,
+    )
+    try:
+        with progress:
+            task = progress.add_task("games", total=games)
+            result = run_arena(config, jobs, lambda k: progress.advance(task, k))
+    except (ArenaError, LiarsDiceError) as e:
+        _fail(e.message)
+    except KeyboardInterrupt:  # pragma: no cover - interactive
+        _fail("Interrupted.")
+    rep = result.report()
+    if plot:
+        from ..arena.plot import plot_report
+
+        try:
+            plot_report(rep, plot, title=f"{preset.name}: {games} games, seed {seed}")
+        except OSError as e:
+            _fail(f"Cannot write the plot to {plot}: {e.strerror or e}.")
+    if as_json:
+        sys.stdout.write(json.dumps(rep, ensure_ascii=False) + "\n")
+        return
+    table = Table(title=f"{preset.name}, {games} games, seed {seed}")
+    table.add_column("bot")
+    table.add_column("wins", justify="right")
+    table.add_column("win rate", justify="right")
+    table.add_column("95% CI", justify="right")
+    table.add_column("rating", justify="right")
+    for name, row in rep["bots"].items():
+        lo, hi = row["ci95"]
+        table.add_row(name, str(row["wins"]), f"{row['win_rate']:.1%}", f"{lo:.1%} - {hi:.1%}", f"{row['rating']:.2f}")
+    Console().print(table)
+    if plot:
+        Console().print(f"plot written to {plot}")

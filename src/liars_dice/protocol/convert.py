@@ -1,0 +1,252 @@
+"""Between a protocol :class:`~liars_dice.protocol.messages.Request` and a
+:class:`~liars_dice.engine.SeatView`.
+
+:func:`view_from_request` rebuilds the view by replaying the request's public
+moves through the engine's checked transitions, so every rule the engine
+enforces (raises, turn order, shows) holds for a request too, and the view's
+derived facts (whose turn, whether wilds count this round, the past rounds'
+results) come from the engine rather than from the request. The other seats'
+hidden dice, unknown to the asker, are stood in for by a fixed filler face;
+nothing in the view depends on them.
+
+:func:`request_from_view` is the inverse, for callers that send a view to an
+external bot: ``view_from_request(parse(request_from_view(v))) == v``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+from typing import Any
+
+from ..engine import PRESETS, Bid, Game, Hand, LiarsDiceError, Phase, Rules, SeatView, State
+from ..records import rules_from_record
+from .messages import MoveModel, ProtocolError, Request
+
+#: The face that stands in for dice the asking seat cannot see.
+_FILLER = 1
+
+
+def rules_of(spec: str | dict[str, Any]) -> Rules:
+    """The rules a request names: a preset name, or an object of options.
+
+    :raises ProtocolError: for an unknown preset or option.
+    """
+    try:
+        return rules_from_record(spec)
+    except (LiarsDiceError, TypeError) as e:
+        raise ProtocolError(getattr(e, "message", None) or f"The rules {spec!r} are not a preset or rule options.") from None
+
+
+def rules_spec(rules: Rules) -> str | dict[str, Any]:
+    """What a request's ``rules`` holds for ``rules``: the preset's name when
+    it is one, else every option."""
+    return rules.name if PRESETS.get(rules.name) == rules else rules.to_dict()
+
+
+def _minus(hand: list[int], sub: list[int]) -> list[int] | None:
+    """``hand`` less the faces of ``sub`` (a multiset difference), or ``None`` when
+    ``sub`` is not inside ``hand``. When ``hand`` ends with ``sub`` (as a reveal
+    lists hidden dice, then shown ones) the rest keeps its order."""
+    if not sub:
+        return list(hand)
+    if hand[-len(sub) :] == sub:
+        return hand[: -len(sub)]
+    rest = Counter(hand)
+    rest.subtract(sub)
+    if any(v < 0 for v in rest.values()):
+        return None
+    out = list(hand)
+    for f in sub:
+        out.remove(f)
+    return out
+
+
+def _play_round(
+    rules: Rules,
+    players: tuple[str, ...],
+    counts: tuple[int, ...],
+    moves: list[MoveModel],
+    hidden: dict[int, list[int]],
+    opener: int,
+    where: str,
+) -> State:
+    """Replay one round's public moves from a deal made up to fit them.
+
+    Each seat's dealt faces are its shows, in order, then its last hidden dice:
+    ``hidden[seat]`` where known, else filler. Each reroll after a show deals the
+    seat's later shows and last hidden dice again, so the round ends with every
+    seat holding exactly the shown and hidden dice the caller knows of.
+
+    :raises ProtocolError: naming the first move that breaks a rule, or dice
+        that do not add up.
+    """
+    names = players
+    index = {p: i for i, p in enumerate(names)}
+    shows: list[list[list[int]]] = [[] for _ in names]
+    for m in moves:
+        if m.player not in index:
+            raise ProtocolError(f"{where}: {m.player!r} moves but is not a player.")
+        if m.show:
+            shows[index[m.player]].append(list(m.show))
+    rests: list[list[int]] = []
+    for s, name in enumerate(names):
+        shown = sum(len(x) for x in shows[s])
+        if s in hidden:
+            rest = hidden[s]
+        else:
+            if shown > counts[s]:
+                raise ProtocolError(f"{where}: {name} shows {shown} dice but holds only {counts[s]}.")
+            rest = [_FILLER] * (counts[s] - shown)
+        if shown + len(rest) != counts[s]:
+            raise ProtocolError(
+                f"{where}: {name} holds {counts[s]} dice, but {len(rest)} are hidden and {shown} shown."
+            )
+        rests.append(rest)
+    try:
+        game = Game.create(rules, names, counts)
+    except LiarsDiceError as e:
+        raise ProtocolError(f"{where}: {e.message}") from None
+    if counts[opener] == 0:
+        raise ProtocolError(f"{where}: {names[opener]} opens the round but has no dice.")
+    deal = [sum(shows[s], []) + rests[s] for s in range(len(names))]
+    try:
+        state = game.initial_state(opener).deal(deal)
+    except LiarsDiceError as e:
+        raise ProtocolError(f"{where}: {e.message}") from None
+    done = [0] * len(names)
+    for i, m in enumerate(moves):
+        if state.phase is not Phase.BID:
+            raise ProtocolError(f"{where}, move {i}: the round already ended with a challenge.")
+        seat = index[m.player]
+        try:
+            state = state.apply(m.action, tuple(m.show or ()), seat=seat)
+            if m.show:
+                done[seat] += 1
+                state = state.reroll(tuple(sum(shows[seat][done[seat] :], []) + rests[seat]))
+        except LiarsDiceError as e:
+            raise ProtocolError(f"{where}, move {i}: {e.message}") from None
+    return state
+
+
+def view_from_request(request: Request, rules: Rules | None = None) -> SeatView:
+    """The :class:`SeatView` a request describes.
+
+    :param rules: the rules the caller plays; a request for other rules is refused.
+    :raises ProtocolError: when the request names rules other than ``rules``,
+        unknown players, dice that do not add up (hand plus shown against the
+        dice count, shown against the moves' shows), an illegal move, a round
+        that already ended, a seat that is not to move, or a history that does
+        not lead to this position. The message is one sentence.
+    """
+    got = rules_of(request.rules)
+    if rules is not None and got != rules:
+        raise ProtocolError(f"This bot plays {rules.name}, but the request is for {got.name}.")
+    rules = got
+    names = tuple(request.players)
+    if len(set(names)) != len(names):
+        raise ProtocolError("The request's players must have unique names.")
+    index = {p: i for i, p in enumerate(names)}
+    if request.seat not in index:
+        raise ProtocolError(f"The request's seat {request.seat!r} is not one of its players.")
+    seat = index[request.seat]
+    for p in request.dice:
+        if p not in index:
+            raise ProtocolError(f"The request gives dice to {p!r}, who is not a player.")
+    for p in names:
+        if p not in request.dice:
+            raise ProtocolError(f"The request gives no dice count for {p} (write 0 for a player who is out).")
+    counts = tuple(request.dice[p] for p in names)
+    if any(c < 0 for c in counts):
+        raise ProtocolError("A dice count cannot be negative.")
+    if counts[seat] == 0:
+        raise ProtocolError(f"{request.seat} is out of the game and never moves again.")
+    if sum(1 for c in counts if c) < 2:
+        raise ProtocolError("Only one player has dice, so the game is over and nobody moves.")
+    results = []
+    expected_opener: int | None = None
+    prev_counts: tuple[int, ...] | None = None
+    for r, past in enumerate(request.history):
+        where = f"Past round {r}"
+        for p in past.revealed:
+            if p not in index:
+                raise ProtocolError(f"{where} reveals dice of {p!r}, who is not a player.")
+        if not past.moves[-1].challenge:
+            raise ProtocolError(f"{where} does not end with a challenge.")
+        if past.moves[0].player not in index:
+            raise ProtocolError(f"{where}: {past.moves[0].player!r} moves but is not a player.")
+        opener = index[past.moves[0].player]
+        if expected_opener is not None and opener != expected_opener:
+            raise ProtocolError(f"{where} opens with {names[opener]}, but {names[expected_opener]} should open it.")
+        round_counts = tuple(len(past.revealed.get(p, ())) for p in names)
+        hidden: dict[int, list[int]] = {}
+        for s, p in enumerate(names):
+            shown = [f for m in past.moves if m.player == p and m.show for f in m.show]
+            rest = _minus(list(past.revealed.get(p, ())), shown)
+            if rest is None:
+                raise ProtocolError(f"{where}: {p} showed {shown}, which are not all among the dice revealed.")
+            hidden[s] = rest
+        if prev_counts is not None and round_counts != prev_counts:
+            raise ProtocolError(f"{where} reveals dice counts that the round before does not leave.")
+        state = _play_round(rules, names, round_counts, list(past.moves), hidden, opener, where)
+        result = state.results[-1]
+        if state.is_over:
+            raise ProtocolError(f"{where} ends the game, so no round can follow it.")
+        results.append(result)
+        prev_counts = state.dice
+        expected_opener = result.next_opener
+    if prev_counts is not None and counts != prev_counts:
+        raise ProtocolError("The request's dice counts are not what the last past round leaves.")
+    opener = index[request.moves[0].player] if request.moves and request.moves[0].player in index else seat
+    if expected_opener is not None and opener != expected_opener:
+        raise ProtocolError(f"This round opens with {names[opener]}, but {names[expected_opener]} should open it.")
+    state = _play_round(rules, names, counts, list(request.moves), {seat: list(request.hand)}, opener, "This round")
+    if state.phase is not Phase.BID:
+        raise ProtocolError("This round already ended with a challenge, so nobody is to move.")
+    if state.to_move != seat:
+        raise ProtocolError(f"It is {names[state.to_move]}'s turn, not {request.seat}'s.")  # type: ignore[index]
+    if request.shown is not None:
+        for p, faces in request.shown.items():
+            if p not in index:
+                raise ProtocolError(f"The request shows dice of {p!r}, who is not a player.")
+        for s, p in enumerate(names):
+            if sorted(request.shown.get(p, [])) != sorted(state.shown[s]):
+                raise ProtocolError(
+                    f"The request's shown dice of {p}, {sorted(request.shown.get(p, []))}, do not match "
+                    f"the dice shown in its moves, {sorted(state.shown[s])}."
+                )
+    return replace(state.view(seat), results=tuple(results))
+
+
+def _move_json(seat: int, bid: Bid, show: Hand, names: tuple[str, ...]) -> dict[str, Any]:
+    out: dict[str, Any] = {"player": names[seat], "bid": bid.to_json()}
+    if show:
+        out["show"] = list(show)
+    return out
+
+
+def request_from_view(view: SeatView) -> dict[str, Any]:
+    """The request (JSON-ready) that describes ``view``: the seat to move, with
+    the history of every past round the view holds.
+
+    :raises ProtocolError: when it is not the view's seat's turn.
+    """
+    if not view.my_turn:
+        raise ProtocolError("A request is made only for the seat to move.")
+    names = view.players
+    history = []
+    for r in view.results:
+        moves = [_move_json(s, b, sh, names) for s, b, sh in r.bids]
+        moves.append({"player": names[r.challenger], "challenge": True})
+        history.append({"moves": moves, "revealed": {names[s]: list(h) for s, h in enumerate(r.revealed) if h}})
+    return {
+        "rules": rules_spec(view.rules),
+        "players": list(names),
+        "seat": names[view.seat],
+        "dice": {names[s]: d for s, d in enumerate(view.dice)},
+        "hand": list(view.hand),
+        "shown": {names[s]: list(h) for s, h in enumerate(view.shown) if h},
+        "moves": [_move_json(s, b, sh, names) for s, b, sh in view.bids],
+        "history": history,
+    }
+

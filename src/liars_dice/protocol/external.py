@@ -1,0 +1,217 @@
+"""An external program as a :class:`~liars_dice.bots.Bot`: a subprocess that
+speaks the protocol (``docs/bot-protocol.md``) on its standard input and output.
+
+:class:`ExternalBot` sends one request line per decision and reads one reply
+line, with a time limit. A process that dies, times out, or answers with
+anything but a legal move raises a :class:`BotError` subclass whose message is
+one sentence; nothing is applied to any game state, since ``decide`` returns
+nothing. After such a failure the process is stopped and every later
+``decide`` raises again.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import queue
+import shlex
+import subprocess
+import threading
+from collections.abc import Sequence
+from typing import IO
+
+from ..bots import Decision
+from ..engine import LiarsDiceError, SeatView
+from .convert import request_from_view
+from .messages import MAX_LINE_BYTES, ProtocolError, parse_reply
+
+#: Default time limit for one reply, in seconds.
+DEFAULT_TIMEOUT = 10.0
+
+
+class BotError(LiarsDiceError):
+    """An external bot failed to give a move. ``code`` ``"bot/failed"``."""
+
+    code = "bot/failed"
+
+
+class BotTimeoutError(BotError):
+    """No reply line within the time limit. ``code`` ``"bot/timeout"``."""
+
+    code = "bot/timeout"
+
+
+class BotCrashedError(BotError):
+    """The process could not start, or ended (or closed its output) mid-game.
+    ``code`` ``"bot/crashed"``."""
+
+    code = "bot/crashed"
+
+
+class BotReplyError(BotError):
+    """A reply that is not JSON, not a reply's shape, an error reply, or an
+    illegal move. ``code`` ``"bot/bad_reply"``."""
+
+    code = "bot/bad_reply"
+
+
+_EOF = object()
+_TOO_LONG = object()
+
+
+def _pump_lines(stream: IO[bytes], out: "queue.Queue[object]") -> None:
+    while True:
+        line = stream.readline(MAX_LINE_BYTES + 1)
+        if not line:
+            out.put(_EOF)
+            return
+        if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
+            out.put(_TOO_LONG)
+            while line and not line.endswith(b"\n"):
+                line = stream.readline(1 << 16)
+            continue
+        out.put(line)
+
+
+def _pump_tail(stream: IO[bytes], tail: "collections.deque[str]") -> None:
+    for raw in iter(lambda: stream.readline(1 << 14), b""):
+        tail.append(raw.decode("utf-8", "replace").rstrip())
+
+
+class ExternalBot:
+    """A bot program run as a subprocess, speaking the protocol.
+
+    >>> bot = ExternalBot("liars-dice bot random --rules classic")  # doctest: +SKIP
+    >>> bot.decide(view)  # doctest: +SKIP
+    Decision(action=Bid(quantity=2, face=3), show=())
+
+    :param command: the program and its arguments, as a list or as one
+        string split like a POSIX shell (:func:`shlex.split`); no shell runs it.
+    :param name: what :attr:`name` reports; defaults to the command text.
+    :param timeout: seconds allowed for each reply.
+    :raises BotCrashedError: when the program cannot be started.
+
+    Use it as a context manager, or call :meth:`close`, to end the process;
+    the process also sees the end of its input when this one exits.
+    """
+
+    def __init__(self, command: str | Sequence[str], name: str | None = None, timeout: float = DEFAULT_TIMEOUT) -> None:
+        argv = shlex.split(command) if isinstance(command, str) else list(command)
+        if not argv:
+            raise BotCrashedError("An external bot needs a command to run.")
+        self.argv = argv
+        self.name = name or shlex.join(argv)
+        self.timeout = timeout
+        self._failure: BotError | None = None
+        try:
+            self._proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        except OSError as e:
+            raise BotCrashedError(f"The bot command {self.name!r} cannot be started: {e.strerror or e}.") from None
+        self._lines: queue.Queue[object] = queue.Queue()
+        self._stderr: collections.deque[str] = collections.deque(maxlen=5)
+        assert self._proc.stdout is not None and self._proc.stderr is not None
+        threading.Thread(target=_pump_lines, args=(self._proc.stdout, self._lines), daemon=True).start()
+        self._tail_thread = threading.Thread(target=_pump_tail, args=(self._proc.stderr, self._stderr), daemon=True)
+        self._tail_thread.start()
+
+    # -- the Bot interface ----------------------------------------------------
+
+    def decide(self, view: SeatView) -> Decision:
+        """Ask the program for ``view``'s move.
+
+        :raises BotTimeoutError: no reply within :attr:`timeout` seconds.
+        :raises BotCrashedError: the process is gone or closed its output.
+        :raises BotReplyError: garbage, an error reply, or an illegal move.
+        :raises BotError: on any call after one of those failures.
+        """
+        if self._failure is not None:
+            raise BotError(f"The bot {self.name!r} was stopped after an earlier failure: {self._failure.message}")
+        try:
+            return self._decide(view)
+        except BotError as e:
+            self._failure = e
+            self._stop()
+            raise
+
+    def _decide(self, view: SeatView) -> Decision:
+        try:
+            request = json.dumps(request_from_view(view), separators=(",", ":")).encode() + b"\n"
+        except ProtocolError as e:
+            raise BotError(e.message) from None
+        proc = self._proc
+        assert proc.stdin is not None
+        try:
+            proc.stdin.write(request)
+            proc.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            raise self._crashed() from None
+        try:
+            item = self._lines.get(timeout=self.timeout)
+        except queue.Empty:
+            raise BotTimeoutError(f"The bot {self.name!r} did not reply within {self.timeout:g} seconds.") from None
+        if item is _EOF:
+            raise self._crashed()
+        if item is _TOO_LONG:
+            raise BotReplyError(f"The bot {self.name!r} replied with a line longer than {MAX_LINE_BYTES} bytes.")
+        assert isinstance(item, bytes)
+        try:
+            reply = parse_reply(item.strip())
+        except ProtocolError as e:
+            raise BotReplyError(f"The bot {self.name!r} sent a bad reply: {e.message}") from None
+        if reply.error is not None:
+            raise BotReplyError(f"The bot {self.name!r} refused the request: {reply.error}")
+        action = reply.action
+        show = tuple(sorted(reply.show or ()))
+        if action not in view.legal_actions():
+            raise BotReplyError(f"The bot {self.name!r} chose {action}, which is not a legal move here.")
+        if show and show not in view.legal_shows():
+            raise BotReplyError(f"The bot {self.name!r} showed {list(show)}, which it may not show here.")
+        return Decision(action, show)
+
+    # -- the process ----------------------------------------------------------
+
+    def _crashed(self) -> BotCrashedError:
+        try:
+            code = self._proc.wait(timeout=1.0)
+            how = f"exited with status {code}"
+            self._tail_thread.join(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            how = "closed its output"
+        tail = " | ".join(line for line in self._stderr if line)
+        detail = f" (its last error output: {tail[-300:]})" if tail else ""
+        return BotCrashedError(f"The bot {self.name!r} {how} before replying{detail}.")
+
+    def _stop(self) -> None:
+        if self._proc.poll() is None:
+            self._proc.kill()
+        self._proc.wait()
+        for f in (self._proc.stdin, self._proc.stdout, self._proc.stderr):
+            try:
+                if f is not None:
+                    f.close()
+            except OSError:  # pragma: no cover
+                pass
+
+    def close(self, grace: float = 2.0) -> None:
+        """End the process: close its input, wait up to ``grace`` seconds, then kill it."""
+        proc = self._proc
+        if proc.poll() is None:
+            try:
+                assert proc.stdin is not None
+                proc.stdin.close()
+            except OSError:  # pragma: no cover
+                pass
+            try:
+                proc.wait(timeout=grace)
+            except subprocess.TimeoutExpired:
+                pass
+        self._stop()
+
+    def __enter__(self) -> "ExternalBot":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"ExternalBot({self.argv!r}, timeout={self.timeout!r})"

@@ -1,0 +1,216 @@
+"""The bot protocol's messages as pydantic models (``docs/bot-protocol.md``).
+
+One request and one reply per line of JSON, as UCI is for chess engines and
+python-chess's ``chess.engine`` models it: typed requests, typed replies.
+
+* :class:`Request`: one seat's view of a position where it must bid or
+  challenge. ``moves`` (this round) and ``history`` (past rounds) use the
+  record format's moves (``shared/RECORD-FORMAT.md``).
+* :class:`Reply`: ``{"bid": {"quantity", "face"}}`` optionally with
+  ``"show": [faces]``, or ``{"challenge": true}``, or ``{"error": "..."}``.
+
+Everything is size-limited: a line holds at most :data:`MAX_LINE_BYTES` bytes
+and the lists inside at most the bounds below, so a request can never make a
+bot do unbounded work.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError, model_validator
+
+from ..engine import CHALLENGE, Action, Bid, Challenge, LiarsDiceError
+
+#: Longest request or reply line, in bytes (1 MiB), newline excluded.
+MAX_LINE_BYTES = 1 << 20
+#: Most seats a request may name.
+MAX_PLAYERS = 64
+#: Most dice a request may give one seat.
+MAX_DICE = 1000
+#: Most moves in one round of a request.
+MAX_MOVES = 20_000
+#: Most past rounds in a request's history.
+MAX_HISTORY = 10_000
+
+_Name = StrictStr
+_Faces = list[StrictInt]
+
+
+class ProtocolError(LiarsDiceError):
+    """A message that breaks the protocol: bad JSON, a bad shape, or a position
+    that cannot arise (not that seat's turn, dice that do not add up, an illegal
+    move in ``moves``).
+
+    :ivar code: stable machine-readable code, ``"protocol/invalid"``.
+    :ivar message: one sentence naming the problem (what a reply's ``error`` holds).
+    """
+
+    code = "protocol/invalid"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class BidModel(_Strict):
+    """``{"quantity": Q, "face": F}``."""
+
+    quantity: StrictInt
+    face: StrictInt
+
+
+class MoveModel(_Strict):
+    """A move in record format: ``{"player", "bid"[, "show"]}`` or
+    ``{"player", "challenge": true}``. A ``reroll`` is accepted and ignored:
+    another seat's rerolled faces are hidden, and the request's ``hand`` holds
+    the asking seat's own dice as they are now."""
+
+    player: _Name
+    bid: BidModel | None = None
+    challenge: StrictBool | None = None
+    show: _Faces | None = Field(default=None, max_length=MAX_DICE)
+    reroll: _Faces | None = Field(default=None, max_length=MAX_DICE)
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> "MoveModel":
+        if (self.bid is None) == (self.challenge is None):
+            raise ValueError("a move is exactly one of a bid or a challenge")
+        if self.challenge is not None and self.challenge is not True:
+            raise ValueError('a challenge is written "challenge": true')
+        if self.challenge and (self.show is not None or self.reroll is not None):
+            raise ValueError("only a bid can show dice")
+        if self.show is not None and not self.show:
+            raise ValueError("a show names at least one die")
+        return self
+
+    @property
+    def action(self) -> Action:
+        return CHALLENGE if self.challenge else Bid(self.bid.quantity, self.bid.face)  # type: ignore[union-attr]
+
+
+class PastRound(_Strict):
+    """A finished round: its moves (the last one the challenge) and every die
+    revealed at the challenge, per player who held dice (hidden and shown)."""
+
+    moves: list[MoveModel] = Field(min_length=2, max_length=MAX_MOVES)
+    revealed: dict[_Name, _Faces] = Field(max_length=MAX_PLAYERS)
+
+
+class Request(_Strict):
+    """What a bot receives: one seat's view where that seat must move.
+
+    :ivar rules: a preset name, or an object of rule options (optionally with
+        ``"preset"``), as records accept.
+    :ivar players: seat order, unique names.
+    :ivar seat: the name of the seat to move.
+    :ivar dice: dice held per player, hidden and shown (0 for a player who is out).
+    :ivar hand: the asking seat's hidden faces.
+    :ivar shown: faces set out in the open this round, per player; optional,
+        and when given it must match the shows in ``moves``.
+    :ivar moves: this round's moves, in record format, oldest first.
+    :ivar history: optional past rounds, oldest first.
+    """
+
+    rules: StrictStr | dict[str, Any]
+    players: list[_Name] = Field(min_length=2, max_length=MAX_PLAYERS)
+    seat: _Name
+    dice: dict[_Name, StrictInt] = Field(max_length=MAX_PLAYERS)
+    hand: _Faces = Field(max_length=MAX_DICE)
+    shown: dict[_Name, _Faces] | None = Field(default=None, max_length=MAX_PLAYERS)
+    moves: list[MoveModel] = Field(default_factory=list, max_length=MAX_MOVES)
+    history: list[PastRound] = Field(default_factory=list, max_length=MAX_HISTORY)
+
+
+class Reply(_Strict):
+    """What a bot answers: a bid (with an optional show), a challenge, or an error."""
+
+    bid: BidModel | None = None
+    show: _Faces | None = Field(default=None, max_length=MAX_DICE)
+    challenge: StrictBool | None = None
+    error: StrictStr | None = None
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> "Reply":
+        kinds = sum(x is not None for x in (self.bid, self.challenge, self.error))
+        if kinds != 1:
+            raise ValueError('a reply is exactly one of "bid", "challenge" or "error"')
+        if self.challenge is not None and self.challenge is not True:
+            raise ValueError('a challenge is written "challenge": true')
+        if self.show is not None and self.bid is None:
+            raise ValueError("only a bid can show dice")
+        return self
+
+    @property
+    def action(self) -> Action:
+        """The move; :raises ProtocolError: for an error reply."""
+        if self.error is not None:
+            raise ProtocolError(f"The bot answered with an error: {self.error}")
+        return CHALLENGE if self.challenge else Bid(self.bid.quantity, self.bid.face)  # type: ignore[union-attr]
+
+    @staticmethod
+    def of(action: Action, show: tuple[int, ...] = ()) -> "Reply":
+        """The reply for a move."""
+        if isinstance(action, Challenge):
+            return Reply(challenge=True)
+        return Reply(bid=BidModel(quantity=action.quantity, face=action.face), show=list(show) if show else None)
+
+    def to_line(self) -> str:
+        """Canonical one-line JSON, no newline; fields that are unset are left out."""
+        return json.dumps(self.model_dump(exclude_none=True), separators=(",", ":"))
+
+
+def error_line(message: str) -> str:
+    """``{"error": message}`` as one line of JSON."""
+    return json.dumps({"error": message}, separators=(",", ":"), ensure_ascii=False)
+
+
+def explain(err: ValidationError, what: str) -> str:
+    """One sentence from a pydantic error: what is malformed, where, and why."""
+    e = err.errors()[0]
+    loc = ".".join(str(p) for p in e["loc"])
+    msg = e["msg"]
+    if msg.startswith("Value error, "):
+        msg = msg[len("Value error, ") :]
+    where = f" at '{loc}'" if loc else ""
+    return f"{what} is malformed{where}: {msg}."
+
+
+def _load(line: str | bytes, what: str) -> Any:
+    if len(line) > MAX_LINE_BYTES:
+        raise ProtocolError(f"The {what} is longer than the limit of {MAX_LINE_BYTES} bytes.")
+    try:
+        return json.loads(line)
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        detail = f": {e.msg} at column {e.colno}" if isinstance(e, json.JSONDecodeError) else ""
+        raise ProtocolError(f"The {what} is not valid JSON{detail}.") from None
+
+
+def parse_request(line: str | bytes) -> Request:
+    """Read one request line.
+
+    :raises ProtocolError: for an over-long line, bad JSON, or a bad shape.
+        Whether the position is possible is :func:`~liars_dice.protocol.view_from_request`'s business.
+    """
+    data = _load(line, "request")
+    if not isinstance(data, dict):
+        raise ProtocolError("A request is a JSON object with rules, players, seat, dice, hand and moves.")
+    try:
+        return Request.model_validate(data)
+    except ValidationError as e:
+        raise ProtocolError(explain(e, "The request")) from None
+
+
+def parse_reply(line: str | bytes) -> Reply:
+    """Read one reply line.
+
+    :raises ProtocolError: for an over-long line, bad JSON, or a bad shape.
+    """
+    data = _load(line, "reply")
+    if not isinstance(data, dict):
+        raise ProtocolError('A reply is a JSON object: {"bid": {...}}, {"challenge": true} or {"error": "..."}.')
+    try:
+        return Reply.model_validate(data)
+    except ValidationError as e:
+        raise ProtocolError(explain(e, "The reply")) from None
