@@ -47,6 +47,10 @@ def arena_command(
     When one bot fills several seats, each seat reports as NAME, NAME#2, ...
     """
     try:
+        import openskill  # noqa: F401
+    except ImportError:
+        _fail("The arena needs the openskill package: pip install 'liars-dice[arena]'.")
+    try:
         preset = rules_of(rules)
         entrants = tuple(parse_entrants(bots))
     except (ProtocolError, EntrantError) as e:
