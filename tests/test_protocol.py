@@ -136,6 +136,7 @@ def test_history_gives_past_results() -> None:
         ({"rules": "no-such-rules"}, "no rule set"),
         ({"shown": {"a": [6]}}, "shown dice of a"),
         ({"hand": [2, 2, 9]}, "face"),
+        ({"dice": {"a": 5, "b": 4, "c": 10**6}}, "less than or equal to 100"),
         ({"moves": [{"player": "a", "bid": {"quantity": 2, "face": 3}}, {"player": "b", "bid": {"quantity": 2, "face": 2}}]}, "does not raise"),
         ({"moves": [{"player": "a", "bid": {"quantity": 2, "face": 3}}, {"player": "b", "challenge": True}]}, "ended"),
         ({"moves": [{"player": "a", "bid": {"quantity": 2, "face": 3}, "show": [3]}, {"player": "b", "bid": {"quantity": 3, "face": 3}}]}, "no show-and-reroll"),

@@ -17,7 +17,7 @@ bot do unbounded work.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError, model_validator
 
@@ -28,14 +28,15 @@ MAX_LINE_BYTES = 1 << 20
 #: Most seats a request may name.
 MAX_PLAYERS = 64
 #: Most dice a request may give one seat.
-MAX_DICE = 1000
+MAX_DICE = 100
 #: Most moves in one round of a request.
 MAX_MOVES = 20_000
 #: Most past rounds in a request's history.
 MAX_HISTORY = 10_000
 
 _Name = StrictStr
-_Faces = list[StrictInt]
+_Faces = Annotated[list[StrictInt], Field(max_length=MAX_DICE)]
+_Count = Annotated[StrictInt, Field(ge=0, le=MAX_DICE)]
 
 
 class ProtocolError(LiarsDiceError):
@@ -70,8 +71,8 @@ class MoveModel(_Strict):
     player: _Name
     bid: BidModel | None = None
     challenge: StrictBool | None = None
-    show: _Faces | None = Field(default=None, max_length=MAX_DICE)
-    reroll: _Faces | None = Field(default=None, max_length=MAX_DICE)
+    show: _Faces | None = None
+    reroll: _Faces | None = None
 
     @model_validator(mode="after")
     def _one_kind(self) -> "MoveModel":
@@ -116,8 +117,8 @@ class Request(_Strict):
     rules: StrictStr | dict[str, Any]
     players: list[_Name] = Field(min_length=2, max_length=MAX_PLAYERS)
     seat: _Name
-    dice: dict[_Name, StrictInt] = Field(max_length=MAX_PLAYERS)
-    hand: _Faces = Field(max_length=MAX_DICE)
+    dice: dict[_Name, _Count] = Field(max_length=MAX_PLAYERS)
+    hand: _Faces
     shown: dict[_Name, _Faces] | None = Field(default=None, max_length=MAX_PLAYERS)
     moves: list[MoveModel] = Field(default_factory=list, max_length=MAX_MOVES)
     history: list[PastRound] = Field(default_factory=list, max_length=MAX_HISTORY)
@@ -127,7 +128,7 @@ class Reply(_Strict):
     """What a bot answers: a bid (with an optional show), a challenge, or an error."""
 
     bid: BidModel | None = None
-    show: _Faces | None = Field(default=None, max_length=MAX_DICE)
+    show: _Faces | None = None
     challenge: StrictBool | None = None
     error: StrictStr | None = None
 
