@@ -8,11 +8,7 @@ import secrets
 import sys
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-from rich.table import Table
 
-from ..arena import ArenaConfig, ArenaError, EntrantError, parse_entrants, run_arena
 from ..engine import LiarsDiceError
 from ..protocol import DEFAULT_TIMEOUT, ProtocolError, rules_of
 from .app import app
@@ -50,6 +46,11 @@ def arena_command(
         import openskill  # noqa: F401
     except ImportError:
         _fail("The arena needs the openskill package: pip install 'liars-dice[arena]'.")
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.table import Table
+
+    from ..arena import ArenaConfig, ArenaError, EntrantError, parse_entrants, run_arena
     try:
         preset = rules_of(rules)
         entrants = tuple(parse_entrants(bots))
