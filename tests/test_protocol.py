@@ -316,3 +316,14 @@ def test_external_bot_failures_are_clear_and_change_nothing(code, error, words) 
 def test_external_bot_that_cannot_start() -> None:
     with pytest.raises(BotCrashedError, match="cannot be started"):
         ExternalBot(["/nonexistent/bot-program"])
+
+
+def test_external_bot_that_stops_reading_times_out_on_a_large_request() -> None:
+    """A request larger than a pipe's buffer to a program that never reads
+    must not block forever: it times out like a missing reply."""
+    bot = _python_bot("import time; time.sleep(60)", timeout=1.0)
+    try:
+        with pytest.raises(BotTimeoutError, match="did not read its request"):
+            bot._send(b"x" * 300_000 + b"\n")
+    finally:
+        bot.close()

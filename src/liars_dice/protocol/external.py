@@ -17,6 +17,7 @@ import queue
 import shlex
 import subprocess
 import threading
+import time
 from collections.abc import Sequence
 from typing import IO
 
@@ -54,6 +55,9 @@ class BotReplyError(BotError):
 
     code = "bot/bad_reply"
 
+
+#: Requests shorter than this are written directly (a pipe holds at least 64 KiB on Linux).
+_PIPE_SAFE = 32 * 1024
 
 _EOF = object()
 _TOO_LONG = object()
@@ -138,15 +142,10 @@ class ExternalBot:
             request = json.dumps(request_from_view(view), separators=(",", ":")).encode() + b"\n"
         except ProtocolError as e:
             raise BotError(e.message) from None
-        proc = self._proc
-        assert proc.stdin is not None
+        deadline = time.monotonic() + self.timeout
+        self._send(request)
         try:
-            proc.stdin.write(request)
-            proc.stdin.flush()
-        except (BrokenPipeError, OSError, ValueError):
-            raise self._crashed() from None
-        try:
-            item = self._lines.get(timeout=self.timeout)
+            item = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
         except queue.Empty:
             raise BotTimeoutError(f"The bot {self.name!r} did not reply within {self.timeout:g} seconds.") from None
         if item is _EOF:
@@ -169,6 +168,32 @@ class ExternalBot:
         return Decision(action, show)
 
     # -- the process ----------------------------------------------------------
+
+    def _send(self, data: bytes) -> None:
+        """Write one request. A request larger than a pipe's buffer may block on
+        a program that stopped reading, so it is written from a helper thread
+        and given the time limit."""
+        stdin = self._proc.stdin
+        assert stdin is not None
+        failed: list[BaseException] = []
+
+        def write() -> None:
+            try:
+                stdin.write(data)
+                stdin.flush()
+            except (OSError, ValueError) as e:  # BrokenPipeError, or closed
+                failed.append(e)
+
+        if len(data) < _PIPE_SAFE:
+            write()
+        else:
+            t = threading.Thread(target=write, daemon=True)
+            t.start()
+            t.join(self.timeout)
+            if t.is_alive():
+                raise BotTimeoutError(f"The bot {self.name!r} did not read its request within {self.timeout:g} seconds.")
+        if failed:
+            raise self._crashed()
 
     def _crashed(self) -> BotCrashedError:
         try:
