@@ -220,17 +220,24 @@ class ExternalBot:
     def close(self, grace: float = 2.0) -> None:
         """End the process: close its input, wait up to ``grace`` seconds, then kill it."""
         proc = self._proc
-        if proc.poll() is None:
-            try:
-                assert proc.stdin is not None
-                proc.stdin.close()
-            except OSError:  # pragma: no cover
-                pass
+        if proc.poll() is None and self._failure is None:
+            # Closing the input waits for a write in progress; do it aside so a
+            # program that stopped reading cannot hold us past the grace time.
+            closer = threading.Thread(target=self._close_input, daemon=True)
+            closer.start()
+            closer.join(grace)
             try:
                 proc.wait(timeout=grace)
             except subprocess.TimeoutExpired:
                 pass
         self._stop()
+
+    def _close_input(self) -> None:
+        try:
+            assert self._proc.stdin is not None
+            self._proc.stdin.close()
+        except OSError:  # pragma: no cover
+            pass
 
     def __enter__(self) -> "ExternalBot":
         return self
