@@ -70,11 +70,14 @@ def view_of(req, rules: Rules | None = CLASSIC) -> object:
 # -- request <-> view ---------------------------------------------------------
 
 
-@pytest.mark.parametrize("preset", sorted(PRESETS))
-def test_request_round_trip_over_whole_games(preset) -> None:
+CUSTOM = PRESETS["wild-stars"].with_options(name="stars-on-8", faces=8, max_players=5)
+
+
+@pytest.mark.parametrize("rules", [*PRESETS.values(), CUSTOM], ids=[*PRESETS, "custom"])
+def test_request_round_trip_over_whole_games(rules) -> None:
     """Every view met in whole games (with shows, rerolls and past rounds)
-    survives view -> request -> JSON -> view unchanged."""
-    rules = PRESETS[preset]
+    survives view -> request -> JSON -> view unchanged; rules that are not a
+    preset travel as an object of options."""
     n = min(4, rules.max_players)
     names = [f"p{i}" for i in range(n)]
     checked = 0
