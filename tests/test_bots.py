@@ -144,16 +144,18 @@ def test_show_and_reroll_shows_matches_and_raises_the_chance() -> None:
     bot = ProbabilisticBot(0)
     s = _opened("wild-stars", [(5, 5, 2, 3, 4), (2, 3, 4, 6, 6), (2, 3, 4, 6, 6), (2, 3, 4, 6, 6)])
     view = s.view(0)
-    bid = Bid(6, 5)
+    bid = Bid(7, 5)
     show = bot.show_for(view, bid)
     assert show == (5, 5)
     assert show in legal_shows(view.hand)
-    assert bot.chance_after_show(view, bid, show) > bot.chance(view, bid) + 0.05
+    assert bot.chance_after_show(view, bid, show) >= bot.chance(view, bid) + bot.show_gain
     # stars count for 5s too (RULES.md wild-stars): they are shown with the 5s
     s = _opened("wild-stars", [(5, 1, 2, 3, 4), (2, 3, 4, 6, 6)])
-    assert bot.show_for(s.view(0), Bid(3, 5)) == (1, 5)
+    assert bot.show_for(s.view(0), Bid(4, 5)) == (1, 5)
     # a star bid counts stars only: only the star is shown
-    assert bot.show_for(s.view(0), Bid(2, 1)) == (1,)
+    assert bot.show_for(s.view(0), Bid(3, 1)) == (1,)
+    # a bid already near certain is not worth showing for
+    assert bot.show_for(s.view(0), Bid(2, 5)) == ()
 
 
 def test_no_show_when_every_hidden_die_already_counts_or_rules_forbid() -> None:

@@ -58,7 +58,7 @@ class ProbabilisticBot:
         plausible: float = 0.5,
         open_at: float = 0.5,
         tie_margin: float = 0.03,
-        show_gain: float = 0.02,
+        show_gain: float = 0.15,
     ) -> None:
         self._rng = random.Random(seed)
         self.challenge_below = challenge_below
