@@ -118,15 +118,20 @@ class ProbabilisticBot:
 
     def _opening(self, view: SeatView) -> Bid:
         """The highest bid on each face with chance >= ``open_at``; the face that
-        allows the highest-ranked such bid (seeded choice among equals)."""
+        allows the highest-ranked such bid (seeded choice among bids within one
+        rank step of it)."""
         rules = view.rules
         n = view.dice_in_play
         options: list[tuple[int, Bid]] = []
         for face in range(1, rules.faces + 1):
-            q = 1
+            q = 0
             while q < n and self.chance(view, Bid(q + 1, face)) >= self.open_at:
                 q += 1
-            options.append((rules.rank(q, face), Bid(q, face)))
+            if q:
+                options.append((rules.rank(q, face), Bid(q, face)))
+        if not options:  # nothing is even odds: open on the likeliest single die
+            best = max(range(1, rules.faces + 1), key=lambda f: self.chance(view, Bid(1, f)))
+            return Bid(1, best)
         top = max(r for r, _ in options)
         # near-equal: within one rank step of the top, for a little variety
         near = [b for r, b in options if r >= top - 1]
