@@ -154,11 +154,11 @@ def test_watch_ends_with_the_winner(cli, rules) -> None:
 
 
 def test_watch_is_reproducible_from_the_seed(cli) -> None:
-    run = lambda: subprocess.run(  # noqa: E731
-        [cli, "play", "--watch", "--rules", "wild-stars", "--players", "5", "--seed", "9", "--bots", "probabilistic,random"],
-        capture_output=True, text=True, timeout=120,
-    ).stdout
-    assert run() == run()
+    args = ["play", "--watch", "--rules", "wild-stars", "--players", "5", "--seed", "9"]
+    args += ["--bots", "probabilistic,random"]
+    runs = [subprocess.run([cli, *args], capture_output=True, text=True, timeout=120).stdout for _ in range(2)]
+    assert runs[0] == runs[1]
+    assert "(random)" in runs[0] and "(probabilistic)" in runs[0]
 
 
 @pytest.mark.parametrize("rules", ["wild-stars", "classic"])

@@ -24,12 +24,12 @@ from rich.text import Text
 
 from ..bots import REGISTRY, Bot, make_bot
 from ..engine import (
+    Action,
     Bid,
     DiceSource,
     Game,
     Hand,
     IllegalActionError,
-    InvalidBidError,
     LiarsDiceError,
     Phase,
     Rules,
@@ -37,6 +37,7 @@ from ..engine import (
     SecureDice,
     SeededDice,
     State,
+    parse_action,
     view_bid_probability,
 )
 from ..records import dumps_record
@@ -265,7 +266,10 @@ class PlaySession:
 
     def _help(self, s: State, seat: int) -> None:
         view = s.view(seat)
-        chance = (lambda b: view_bid_probability(view, b))
+
+        def chance(bid: Bid) -> float:
+            return view_bid_probability(view, bid)
+
         self.console.print(screen.raises_text(self.rules, view, chance))
         cur = view.current_bid
         if cur is not None:
@@ -276,10 +280,11 @@ class PlaySession:
         self.console.print(HELP_LINE, style="dim")
 
 
-def parse_action_for(rules: Rules, text: str):  # type: ignore[no-untyped-def]
-    """:func:`~liars_dice.engine.parse_action` with the rules' wild face as "star"."""
-    from ..engine import parse_action
+def parse_action_for(rules: Rules, text: str) -> Action:
+    """:func:`~liars_dice.engine.parse_action` with the rules' wild face as "star".
 
+    :raises InvalidBidError: for text that is neither a bid nor a challenge.
+    """
     return parse_action(text, star_face=rules.wild_face if rules.wild_face is not None else 1)
 
 
@@ -309,11 +314,14 @@ def play_command(
     seed: int | None = typer.Option(None, "--seed", help="Seed for dice, bots and opener: a reproducible game."),
     name: str = typer.Option("you", "--name", "-n", help="Your name at the table."),
     bots: str = typer.Option(
-        "probabilistic", "--bots", "-b", help="Bots for the other seats, comma-separated, cycled (e.g. probabilistic,random)."
+        "probabilistic", "--bots", "-b",
+        help="Bots for the other seats, comma-separated, cycled (e.g. probabilistic,random).",
     ),
     watch: bool = typer.Option(False, "--watch", "-w", help="Bots in every seat; print the whole game."),
     record: Path | None = typer.Option(None, "--record", help="Save the game record (JSON) to this file."),
-    start: str | None = typer.Option(None, "--start", help="Who opens the first round (a player's name); default: random."),
+    start: str | None = typer.Option(
+        None, "--start", help="Who opens the first round (a player's name); default: random."
+    ),
     delay: float = typer.Option(0.0, "--delay", help="Seconds between bot moves with --watch.", min=0.0),
 ) -> None:
     """Play Liar's Dice against bots in the terminal, or --watch bots play.
@@ -326,7 +334,7 @@ def play_command(
     try:
         rule_set = Rules.preset(rules)
     except RulesError as e:
-        raise _fail(console, e.message)
+        raise _fail(console, e.message) from None
     kinds = [k.strip() for k in bots.split(",") if k.strip()]
     if not kinds:
         raise _fail(console, "--bots needs at least one bot name, such as probabilistic.")
@@ -343,7 +351,7 @@ def play_command(
     try:
         game = Game.create(rule_set, seat_names)
     except RulesError as e:
-        raise _fail(console, e.message)
+        raise _fail(console, e.message) from None
     rng = random.Random(seed)
     if start is None:
         first = rng.randrange(players) if seed is not None else secrets.randbelow(players)
@@ -351,7 +359,8 @@ def play_command(
         try:
             first = game.seat(start)
         except RulesError:
-            raise _fail(console, f"--start names nobody at the table; the players are {', '.join(seat_names)}.")
+            players_list = ", ".join(seat_names)
+            raise _fail(console, f"--start names nobody at the table; the players are {players_list}.") from None
     dice: DiceSource = SeededDice(seed) if seed is not None else SecureDice()
     bot_objs: list[Bot | None] = [
         make_bot(k, None if seed is None else seed * 1000 + i) for i, k in enumerate(seat_kinds)
@@ -381,11 +390,12 @@ def _welcome(console: Console, session: PlaySession, watch: bool) -> None:
     rules = game.rules
     if watch:
         title = f"Liar's Dice · {rules.name} · watching {len(game.players)} bots"
-        who = ", ".join(f"{n} ({k})" for n, k in zip(game.players, session.labels))
+        who = ", ".join(f"{n} ({k})" for n, k in zip(game.players, session.labels, strict=True))
     else:
         title = f"Liar's Dice · {rules.name}"
-        others = [f"{n} ({k})" for n, k in zip(game.players[1:], session.labels[1:])]
-        who = f"{game.players[0]} against " + (", ".join(others[:-1]) + " and " + others[-1] if len(others) > 1 else others[0])
+        others = [f"{n} ({k})" for n, k in zip(game.players[1:], session.labels[1:], strict=True)]
+        listed = ", ".join(others[:-1]) + " and " + others[-1] if len(others) > 1 else others[0]
+        who = f"{game.players[0]} against {listed}"
     body = Text()
     body.append(who + "\n", style="bold")
     body.append("\n".join(screen.rules_lines(rules)))

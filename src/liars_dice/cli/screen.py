@@ -181,7 +181,8 @@ def move_text(rules: Rules, players: Sequence[str], seat: int, action: Bid | Non
     t = Text.assemble((who, "bold"), " bid " if seat == you else " bids ", (bid_label(rules, action), "bold magenta"),
                       f"  ({rules.describe_bid(action.quantity, action.face)})")
     if show:
-        t.append(f", {'show' if seat == you else 'shows'} {faces_plain(rules, show)} and reroll{'' if seat == you else 's'} the rest")
+        verbs = ("show", "reroll") if seat == you else ("shows", "rerolls")
+        t.append(f", {verbs[0]} {faces_plain(rules, show)} and {verbs[1]} the rest")
     return t
 
 
@@ -192,13 +193,17 @@ def count_breakdown(rules: Rules, r: RoundResult) -> str:
     wild = r.count - natural
     if wild and rules.wild_face is not None:
         wname = face_noun(rules, rules.wild_face, plural=wild != 1)
-        return f"{r.count} ({number_word(natural)} {face_noun(rules, face, natural != 1)} and {number_word(wild)} {wname})"
+        plain = f"{number_word(natural)} {face_noun(rules, face, natural != 1)}"
+        return f"{r.count} ({plain} and {number_word(wild)} {wname})"
     return f"{r.count} {face_noun(rules, face, r.count != 1)}"
 
 
 def reveal(rules: Rules, players: Sequence[str], r: RoundResult, you: int | None = None) -> Group:
     """After a challenge: every cup (matches in green), the count, the losses, the next opener."""
-    name = (lambda s: "you" if s == you else players[s])
+
+    def name(s: int) -> str:
+        return "you" if s == you else players[s]
+
     challenger = "You" if r.challenger == you else players[r.challenger]
     whose = "your" if r.bidder == you else f"{players[r.bidder]}'s"
     title = Text.assemble((challenger, "bold"), f" challenged {whose} bid of ",
@@ -234,7 +239,8 @@ def reveal(rules: Rules, players: Sequence[str], r: RoundResult, you: int | None
             if rules.die_hard and r.count == q and rules.exact is Exact.ALL_BUT_BIDDER
             and len(h) == 1 and s not in (r.bidder, r.challenger) and not r.lost[s]]
     if kept:
-        lines.append(f" Die Hard: {', '.join(name(s) for s in kept)} {'keep' if kept == [you] else 'keeps'} a last die.")
+        verb = "keep" if kept == [you] else "keeps"
+        lines.append(f" Die Hard: {', '.join(name(s) for s in kept)} {verb} a last die.")
     for s in r.out:
         lines.append(f" {'You are' if s == you else players[s] + ' is'} out.", style="bold red")
     if r.next_opener is not None:
