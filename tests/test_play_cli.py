@@ -239,3 +239,20 @@ def test_parse_show() -> None:
     assert parse_show("* 6", rules) == (1, 6)
     with pytest.raises(ValueError, match="not a die face"):
         parse_show("7", rules)
+
+
+def test_defaults_give_a_four_player_classic_game(cli) -> None:
+    """`make play` runs `liars-dice play` with no options: classic, you against
+    three probabilistic bots, secure dice, and a word on where help is."""
+    child = _spawn(cli)
+    child.expect(r"Liar's Dice · classic")
+    child.expect(r"you against ann \(probabilistic\), bob \(probabilistic\) and cy \(probabilistic\)")
+    child.expect(r"'\?' lists the raises and your odds")
+    child.expect(r"liars-dice play --help")
+    child.expect(r"Round 1 · classic · 20 dice in play")
+    child.expect([BID_PROMPT, PAUSE_PROMPT])
+    child.sendeof()
+    child.expect("Game stopped before the end")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
