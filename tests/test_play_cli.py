@@ -70,7 +70,7 @@ def test_interactive_wild_stars_game_to_the_end(cli) -> None:
     child.expect("You rerolled: ")
     seen_reveal = False
     while True:
-        i = child.expect([BID_PROMPT, SHOW_PROMPT, PAUSE_PROMPT, r"\n(\w+) wins\r?\n", pexpect.EOF])
+        i = child.expect([BID_PROMPT, SHOW_PROMPT, PAUSE_PROMPT, r"\n(\w+) wins?\r?\n", pexpect.EOF])
         if i == 0:
             before = ANSI.sub("", child.before)
             # challenge whenever there is a bid; open with one 2 otherwise
@@ -256,3 +256,28 @@ def test_defaults_give_a_four_player_classic_game(cli) -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_a_person_knocked_out_watches_the_bots_finish() -> None:
+    """In process, a scripted person who always challenges (opening 1x2):
+    once out, the bots play on to a winner; every line fits 80 columns."""
+    console, buf = _console()
+    game = Game.create(Rules.preset("classic"), ["you", "ann", "bob", "cy"])
+    bots = [None] + [make_bot("probabilistic", i) for i in range(1, 4)]
+    session: PlaySession
+
+    def ask(prompt: str) -> str:
+        console.print(prompt)
+        if prompt.startswith("Your bid"):
+            return "liar" if session.state.current_bid is not None else "1x2"
+        return ""
+
+    labels = ["", "probabilistic", "probabilistic", "probabilistic"]
+    session = PlaySession(console, game, bots, SeededDice(3), 0, labels, ask=ask, pause=True)
+    final = session.run()
+    out = buf.getvalue()
+    assert final.winner is not None and final.winner != 0
+    assert "You are out; the bots play on to the end." in out
+    assert "Better luck next game." in out
+    assert WIN_LINE.match(_last_line(out))
+    assert all(len(ln) <= 80 for ln in out.splitlines())

@@ -215,7 +215,7 @@ class PlaySession:
             self.console.print(msg, style="bold")
         if self.before_winner_line is not None:
             self.before_winner_line()
-        self.console.print(screen.winner_line(s), style="bold green", highlight=False)
+        self.console.print(screen.winner_line(s, self.human), style="bold green", highlight=False)
 
     # -- the person's turn ----------------------------------------------------
 

@@ -277,9 +277,11 @@ def _finishing_order(state: State) -> list[int]:
 
 
 def winner_line(state: State, you: int | None = None) -> str:
-    """``cy wins`` - always the last line of a game."""
+    """``cy wins`` - always the last line of a game (``you win`` for a person
+    who kept the default name ``you``)."""
     assert state.winner is not None
-    return f"{state.game.players[state.winner]} wins"
+    name = state.game.players[state.winner]
+    return "you win" if state.winner == you and name.lower() == "you" else f"{name} wins"
 
 
 def raises_text(rules: Rules, view: SeatView, chance) -> Group:  # type: ignore[no-untyped-def]
