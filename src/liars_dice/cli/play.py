@@ -170,7 +170,7 @@ class PlaySession:
             mine.append_text(screen.dice_text(rules, s.hidden[self.human]))
             self.console.print(mine)
         who = "You open" if opener == self.human else f"{self.game.players[opener]} opens"
-        self.console.print(f"{who} the round.", style="cyan")
+        self.console.print(Text(f"{who} the round.", style="cyan"))
 
     def _bot_turn(self, s: State, seat: int) -> State:
         bot = self.bots[seat]
@@ -274,9 +274,8 @@ class PlaySession:
         cur = view.current_bid
         if cur is not None:
             p = view_bid_probability(view, cur)
-            self.console.print(
-                f"Chance that {screen.bid_label(self.rules, cur)} is true, from your dice: {p:.0%}.", style="bold"
-            )
+            label = screen.bid_label(self.rules, cur)
+            self.console.print(Text(f"Chance that {label} is true, from your dice: {p:.0%}.", style="bold"))
         self.console.print(HELP_LINE, style="dim")
 
 
@@ -411,4 +410,4 @@ def _save(console: Console, session: PlaySession, path: Path) -> None:
     except OSError as e:
         console.print(Text(f"Could not save the record to {path}: {e.strerror}.", style="red"))
         return
-    console.print(f"Record saved to {path}; replay it with: liars-dice replay {path}", style="dim")
+    console.print(Text(f"Record saved to {path}; replay it with: liars-dice replay {path}", style="dim"))

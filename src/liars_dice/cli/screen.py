@@ -218,7 +218,7 @@ def reveal(rules: Rules, players: Sequence[str], r: RoundResult, you: int | None
             continue
         n = sum(1 for d in hand if rules.matches(d, r.bid.face, r.wilds_active))
         lost = Text(f"-{r.lost[s]}", style="bold red") if r.lost[s] else Text("")
-        t.add_row(name(s), dice_text(rules, hand, r.bid, r.wilds_active), str(n), lost)
+        t.add_row(Text(name(s)), dice_text(rules, hand, r.bid, r.wilds_active), str(n), lost)
     q = r.bid.quantity
     count = Text.assemble("Count: ", (count_breakdown(rules, r), "bold"), f" against {q}: ")
     if r.count < q:
@@ -261,7 +261,8 @@ def summary(state: State, you: int | None = None) -> Group:
     t.add_column("lost", max_width=22)
     for i, r in enumerate(state.results, 1):
         lost = ", ".join(f"{names[s]} {k}" for s, k in enumerate(r.lost) if k)
-        t.add_row(str(i), bid_label(rules, r.bid), names[r.bidder], names[r.challenger], str(r.count), lost)
+        t.add_row(str(i), bid_label(rules, r.bid), Text(names[r.bidder]), Text(names[r.challenger]), str(r.count),
+                  Text(lost))
     order = _finishing_order(state)
     places = Text("Order out: " if order else "", style="dim")
     places.append(", ".join(names[s] for s in order), style="dim")
