@@ -187,15 +187,15 @@ def move_text(rules: Rules, players: Sequence[str], seat: int, action: Bid | Non
 
 
 def count_breakdown(rules: Rules, r: RoundResult) -> str:
-    """``6: four 5s and two ★`` / ``3 5s`` - how the count was made."""
+    """How the count was made: ``6 (four 5s and two stars)``, ``three 5s``, ``no 1s``."""
     face = r.bid.face
     natural = sum(1 for h in r.revealed for d in h if d == face)
     wild = r.count - natural
     if wild and rules.wild_face is not None:
         wname = face_noun(rules, rules.wild_face, plural=wild != 1)
-        plain = f"{number_word(natural)} {face_noun(rules, face, natural != 1)}"
+        plain = f"{number_word(natural) if natural else 'no'} {face_noun(rules, face, natural != 1)}"
         return f"{r.count} ({plain} and {number_word(wild)} {wname})"
-    return f"{r.count} {face_noun(rules, face, r.count != 1)}"
+    return f"{number_word(r.count) if r.count else 'no'} {face_noun(rules, face, r.count != 1)}"
 
 
 def reveal(rules: Rules, players: Sequence[str], r: RoundResult, you: int | None = None) -> Group:
