@@ -27,6 +27,13 @@ Policy, for the seat to move:
    matching die it may show one die to reroll the others. Showing matches
    can only help the bid: a shown match keeps counting, and a rerolled
    non-match becomes a match with probability ``p`` instead of 0.
+
+The default thresholds were chosen by self-play, two seats of a variant
+against two of the previous defaults over 400 seeded 4-player games per
+preset: challenging below 0.25 and opening at 0.6 won 59%, 54% and 57%
+(wild-stars, aces-wild, classic) against challenging below 0.35 and opening
+at 0.5; showing only for a gain of 0.15 won 57.5% in wild-stars against
+showing for any gain of 0.02.
 """
 
 from __future__ import annotations
@@ -54,9 +61,9 @@ class ProbabilisticBot:
         self,
         seed: int | None = None,
         *,
-        challenge_below: float = 0.35,
+        challenge_below: float = 0.25,
         plausible: float = 0.5,
-        open_at: float = 0.5,
+        open_at: float = 0.6,
         tie_margin: float = 0.03,
         show_gain: float = 0.15,
     ) -> None:
