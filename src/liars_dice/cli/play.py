@@ -309,7 +309,9 @@ def _fail(console: Console, message: str) -> typer.Exit:
 @app.command("play")
 def play_command(
     rules: str = typer.Option("classic", "--rules", "-r", help="Rule set: wild-stars, aces-wild or classic."),
-    players: int = typer.Option(4, "--players", "-p", min=2, max=6, help="Seats at the table, 2 to 6."),
+    players: int | None = typer.Option(
+        None, "--players", "-p", min=2, max=6, help="Seats at the table, 2 to 6 (default 4, or fewer if the rules say so)."
+    ),
     seed: int | None = typer.Option(None, "--seed", help="Seed for dice, bots and opener: a reproducible game."),
     name: str = typer.Option("you", "--name", "-n", help="Your name at the table."),
     bots: str = typer.Option(
@@ -334,6 +336,8 @@ def play_command(
         rule_set = Rules.preset(rules)
     except RulesError as e:
         raise _fail(console, e.message) from None
+    if players is None:
+        players = max(rule_set.min_players, min(4, rule_set.max_players))
     kinds = [k.strip() for k in bots.split(",") if k.strip()]
     if not kinds:
         raise _fail(console, "--bots needs at least one bot name, such as probabilistic.")
