@@ -1,9 +1,10 @@
 """Two figures for `liars-dice play` (issue 2, "Done when"):
 
-1. How long a 6-player ``liars-dice play --watch`` game takes, wall clock, the
-   real command as a subprocess: median of ``--runs`` games (seeds 1..runs) per
-   preset. Peer: the start-up of the same command (``liars-dice play --help``),
-   which every game pays; the ratio shows how much of a game is start-up.
+1. How long a 6-player ``liars-dice play --watch`` game takes, the real
+   command as a subprocess: median of ``--runs`` games (seeds 1..runs) per
+   preset, wall clock and CPU (user + system) seconds. Peer: the start-up of
+   the same command (``liars-dice play --help``), which every game pays; the
+   CPU ratio shows how much more a game costs than starting up.
 2. Random-bot games per second, 4-player ``classic``, in process through
    :func:`liars_dice.match.play_game` (the checked loop ``--watch`` uses),
    median of ``--runs`` batches. Peer: the same games through a bare engine
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -35,56 +37,79 @@ CLI = str(Path(sys.executable).parent / "liars-dice")
 PRESETS = ("wild-stars", "aces-wild", "classic")
 
 
-def _wall(cmd: list[str]) -> float:
+def _timed(cmd: list[str]) -> tuple[float, float]:
+    """Wall seconds and CPU seconds (user + system) of one run of ``cmd``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, text=True)
-    dt = time.perf_counter() - t
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)} failed: {proc.stderr.strip()}")
-    return dt
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
 
 
 def watch_times(runs: int) -> None:
-    start_up = statistics.median(_wall([CLI, "play", "--help"]) for _ in range(runs))
-    print(f"start-up peer: `liars-dice play --help` median {start_up:.3f} s over {runs} runs")
-    print(f"{'preset':<11} {'median s':>9} {'min s':>7} {'max s':>7} {'x start-up':>11}")
+    """Runs interleave start-up and games, so load changes hit both alike."""
+    start_up: list[tuple[float, float]] = []
+    games: dict[str, list[tuple[float, float]]] = {p: [] for p in PRESETS}
+    for seed in range(1, runs + 1):
+        start_up.append(_timed([CLI, "play", "--help"]))
+        for preset in PRESETS:
+            games[preset].append(
+                _timed([CLI, "play", "--watch", "--rules", preset, "--players", "6", "--seed", str(seed)])
+            )
+    su_wall = statistics.median(w for w, _ in start_up)
+    su_cpu = statistics.median(c for _, c in start_up)
+    print(f"6-player `play --watch` games, seeds 1..{runs}, median of {runs}, seconds:")
+    print(f"{'':<11} {'wall':>6} {'min':>6} {'max':>6} {'cpu':>6} {'cpu x start-up':>15}")
+    print(f"{'start-up':<11} {su_wall:>6.3f} {min(w for w, _ in start_up):>6.3f} "
+          f"{max(w for w, _ in start_up):>6.3f} {su_cpu:>6.3f} {1.0:>15.2f}   (peer: `liars-dice play --help`)")
     for preset in PRESETS:
-        times = [
-            _wall([CLI, "play", "--watch", "--rules", preset, "--players", "6", "--seed", str(seed)])
-            for seed in range(1, runs + 1)
-        ]
-        med = statistics.median(times)
-        print(f"{preset:<11} {med:>9.3f} {min(times):>7.3f} {max(times):>7.3f} {med / start_up:>11.2f}")
+        walls = [w for w, _ in games[preset]]
+        cpu = statistics.median(c for _, c in games[preset])
+        print(f"{preset:<11} {statistics.median(walls):>6.3f} {min(walls):>6.3f} {max(walls):>6.3f} "
+              f"{cpu:>6.3f} {cpu / su_cpu:>15.2f}")
 
 
-def _checked_batch(games: int, offset: int) -> float:
+def _checked_batch(games: int, offset: int) -> tuple[float, float]:
+    """Games per wall second and per CPU second."""
     game = Game.create(Rules.preset("classic"), ["a", "b", "c", "d"])
-    t = time.perf_counter()
+    t, c = time.perf_counter(), time.process_time()
     for g in range(offset, offset + games):
         bots = [make_bot("random", 4 * g + i) for i in range(4)]
         play_game(game, bots, SeededDice(g), start=g % 4)
-    return games / (time.perf_counter() - t)
+    return games / (time.perf_counter() - t), games / (time.process_time() - c)
 
 
-def _unchecked_batch(games: int, offset: int) -> float:
+def _unchecked_batch(games: int, offset: int) -> tuple[float, float]:
     game = Game.create(Rules.preset("classic"), ["a", "b", "c", "d"])
-    t = time.perf_counter()
+    t, c = time.perf_counter(), time.process_time()
     for g in range(offset, offset + games):
         rng, dice = random.Random(g), SeededDice(g)
         s = game.initial_state(g % 4)
         while not s.is_over:
             s = s.roll(dice) if s.is_chance else s.apply_unchecked(rng.choice(s.legal_actions()))
-    return games / (time.perf_counter() - t)
+    return games / (time.perf_counter() - t), games / (time.process_time() - c)
 
 
 def games_per_second(runs: int, games: int) -> None:
-    checked = [_checked_batch(games, 10_000 * r) for r in range(runs)]
-    unchecked = [_unchecked_batch(games, 10_000 * r) for r in range(runs)]
-    mc, mu = statistics.median(checked), statistics.median(unchecked)
+    checked: list[tuple[float, float]] = []
+    unchecked: list[tuple[float, float]] = []
+    for r in range(runs):  # interleaved, so load changes hit both alike
+        checked.append(_checked_batch(games, 10_000 * r))
+        unchecked.append(_unchecked_batch(games, 10_000 * r))
     print(f"random-bot games/s, 4-player classic, {games} games per batch, median of {runs} batches:")
-    print(f"  play_game (checked, bots see views): {mc:8.1f}  (min {min(checked):.1f}, max {max(checked):.1f})")
-    print(f"  peer, bare apply_unchecked loop:     {mu:8.1f}  (min {min(unchecked):.1f}, max {max(unchecked):.1f})")
-    print(f"  ratio checked / unchecked:           {mc / mu:8.2f}")
+    print(f"  {'':<38} {'wall':>7} {'min':>7} {'max':>7} {'per CPU s':>10}")
+    meds = []
+    for label, rows in (("play_game (checked, bots see views)", checked),
+                        ("peer: bare apply_unchecked loop", unchecked)):
+        walls = [w for w, _ in rows]
+        cpu = statistics.median(c for _, c in rows)
+        meds.append((statistics.median(walls), cpu))
+        print(f"  {label:<38} {meds[-1][0]:>7.1f} {min(walls):>7.1f} {max(walls):>7.1f} {cpu:>10.1f}")
+    print(f"  ratio checked / unchecked: wall {meds[0][0] / meds[1][0]:.2f}, CPU {meds[0][1] / meds[1][1]:.2f}")
 
 
 def main() -> None:
