@@ -89,7 +89,7 @@ class PlaySession:
     :param ask: reads one line after printing a prompt; raises ``EOFError`` at
         the end of input (default: ``console.input``).
     :param pause: wait for Enter after each reveal (a person at a terminal).
-    :param delay: seconds between moves when nobody is playing (``--watch``).
+    :param delay: seconds to wait after each bot move.
     """
 
     def __init__(
@@ -179,7 +179,7 @@ class PlaySession:
         new = s.apply(d.action, d.show, seat=seat)
         action = d.action if isinstance(d.action, Bid) else None
         self.console.print(screen.move_text(self.rules, self.game.players, seat, action, d.show, you=self.human))
-        if self.delay and self.human is None:
+        if self.delay:
             time.sleep(self.delay)
         return new
 
@@ -310,7 +310,7 @@ def _fail(console: Console, message: str) -> typer.Exit:
 def play_command(
     rules: str = typer.Option("classic", "--rules", "-r", help="Rule set: wild-stars, aces-wild or classic."),
     players: int | None = typer.Option(
-        None, "--players", "-p", min=2, max=6, help="Seats at the table, 2 to 6 (default 4, or fewer if the rules say so)."
+        None, "--players", "-p", min=2, max=6, help="Seats at the table, 2 to 6 (default 4, or as the rules allow)."
     ),
     seed: int | None = typer.Option(None, "--seed", help="Seed for dice, bots and opener: a reproducible game."),
     name: str = typer.Option("you", "--name", "-n", help="Your name at the table."),
@@ -323,7 +323,7 @@ def play_command(
     start: str | None = typer.Option(
         None, "--start", help="Who opens the first round (a player's name); default: random."
     ),
-    delay: float = typer.Option(0.0, "--delay", help="Seconds between bot moves with --watch.", min=0.0),
+    delay: float = typer.Option(0.0, "--delay", help="Seconds to wait after each bot move, to follow along.", min=0.0),
 ) -> None:
     """Play Liar's Dice against bots in the terminal, or --watch bots play.
 
