@@ -41,10 +41,13 @@ def _spawn(cli: str, *args: str) -> pexpect.spawn:
     return pexpect.spawn(cli, ["play", *args], encoding="utf-8", dimensions=(50, 80), timeout=30, env=env)
 
 
-def test_interactive_wild_stars_game_to_the_end(cli) -> None:
+def test_interactive_wild_stars_game_to_the_end(cli, tmp_path) -> None:
     """A whole 3-player wild-stars game typed at the real prompt: a bad entry,
-    '?', a bid with a bad show then a good show, then challenges to the end."""
-    child = _spawn(cli, "--rules", "wild-stars", "--players", "3", "--seed", "5", "--start", "you")
+    '?', a bid with a bad show then a good show, then challenges to the end;
+    its record replays to the same winner."""
+    path = tmp_path / "game.json"
+    args = ["--rules", "wild-stars", "--players", "3", "--seed", "5", "--start", "you", "--record", str(path)]
+    child = _spawn(cli, *args)
     child.expect(BID_PROMPT)
     child.sendline("5x9")  # no such face
     child.expect("✗ A bid names a face from 1 to 6, not 9.")
@@ -90,6 +93,10 @@ def test_interactive_wild_stars_game_to_the_end(cli) -> None:
     assert child.exitstatus == 0
     assert seen_reveal
     assert winner in {"you", "ann", "bob"}
+    rep = subprocess.run([cli, "replay", str(path)], capture_output=True, text=True, timeout=60)
+    assert rep.returncode == 0 and json.loads(rep.stdout)["winner"] == winner
+    first = json.loads(path.read_text())["rounds"][0]["moves"][0]
+    assert first["player"] == "you" and first["bid"] == {"quantity": 2, "face": 2} and len(first["show"]) == 1
 
 
 def test_interactive_count_and_losses_after_a_challenge(cli) -> None:
