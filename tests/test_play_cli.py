@@ -11,6 +11,7 @@ import io
 import json
 import os
 import re
+import signal
 import subprocess
 
 import pexpect
@@ -34,11 +35,20 @@ def _last_line(text: str) -> str:
     return [ln for ln in ANSI.sub("", text).splitlines() if ln.strip()][-1].strip()
 
 
+def _terminal_signals() -> None:
+    """Ctrl-C as a terminal gives it: a test runner started in the background
+    by a non-interactive shell inherits SIGINT ignored, and so would the game."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _spawn(cli: str, *args: str) -> pexpect.spawn:
     """The real command in a real 80-column pseudo-terminal; TERM=dumb keeps
     Rich's styles out of the text the test matches (the layout is the same)."""
     env = {**os.environ, "TERM": "dumb"}
-    return pexpect.spawn(cli, ["play", *args], encoding="utf-8", dimensions=(50, 80), timeout=30, env=env)
+    return pexpect.spawn(
+        cli, ["play", *args], encoding="utf-8", dimensions=(50, 80), timeout=30, env=env,
+        preexec_fn=_terminal_signals,
+    )
 
 
 def test_interactive_wild_stars_game_to_the_end(cli, tmp_path) -> None:
