@@ -374,7 +374,7 @@ def play_command(
 
     session = PlaySession(
         console, game, bot_objs, dice, first, labels,
-        pause=not watch and sys.stdin.isatty(), delay=delay,
+        pause=not watch and sys.stdin is not None and sys.stdin.isatty(), delay=delay,
     )
     if record is not None:
         session.before_winner_line = lambda: _save(console, session, record)
