@@ -20,13 +20,9 @@ def _root() -> None:
 
 # Sub-command modules: importing one registers its command on `app`.
 from . import replay as _replay  # noqa: E402,F401
+from . import play as _play  # noqa: E402,F401
 from . import bot as _bot  # noqa: E402,F401
 from . import arena as _arena  # noqa: E402,F401
-
-try:  # commands whose modules may not exist yet in a partial checkout
-    from . import play as _play  # noqa: F401
-except ImportError:  # pragma: no cover
-    pass
 
 
 def main() -> None:
