@@ -1,0 +1,52 @@
+"""Run a ``{record, expected}`` case through the real ``liars-dice replay``
+command and compare, as ``shared/scenarios/README.md`` says: every field of
+``expected`` must match, except ``error.message``, which must be one clear
+sentence naming the rule broken."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from typing import Any
+
+
+def run_replay(cli: str, record: Any, raw: str | None = None) -> tuple[int, dict[str, Any], str]:
+    """Feed ``record`` (or the raw text ``raw``) to ``liars-dice replay -``.
+
+    :returns: (exit status, the printed result JSON, stderr).
+    """
+    text = raw if raw is not None else json.dumps(record)
+    proc = subprocess.run([cli, "replay", "-"], input=text, capture_output=True, text=True, timeout=60)
+    return proc.returncode, json.loads(proc.stdout), proc.stderr
+
+
+def assert_one_clear_sentence(message: str) -> None:
+    """One sentence a player would understand (RECORD-FORMAT.md "Errors")."""
+    assert isinstance(message, str) and len(message) > 20, message
+    assert not message[0].isspace(), message
+    assert message.endswith("."), message
+    assert message.count(". ") == 0 and "\n" not in message, message
+    assert "Traceback" not in message and "ValidationError" not in message, message
+
+
+def check_case(cli: str, case: dict[str, Any]) -> dict[str, Any]:
+    """Replay ``case["record"]`` (or ``case["raw"]``, a text record) and check ``case["expected"]``.
+
+    ``expected.error.message``, when given, is a fragment the message must
+    contain (case-insensitive); the text is otherwise free.
+    :returns: the printed result.
+    """
+    expected = case["expected"]
+    status, got, stderr = run_replay(cli, case.get("record"), case.get("raw"))
+    assert status == (2 if "error" in expected else 0), (status, got, stderr)
+    for key, value in expected.items():
+        if key == "error":
+            assert "error" in got, got
+            assert got["error"]["round"] == value["round"], got["error"]
+            assert got["error"]["move"] == value["move"], got["error"]
+            assert_one_clear_sentence(got["error"]["message"])
+            if "message" in value:
+                assert value["message"].lower() in got["error"]["message"].lower(), got["error"]["message"]
+        else:
+            assert got[key] == value, (key, got[key], value)
+    return got
