@@ -30,14 +30,16 @@ def assert_one_clear_sentence(message: str) -> None:
 
 
 def check_case(cli: str, case: dict[str, Any]) -> dict[str, Any]:
-    """Replay ``case["record"]`` (or ``case["raw"]``, a text record) and check ``case["expected"]``.
+    """Replay ``case["record"]`` and check ``case["expected"]``. A record given
+    as a JSON string is sent as that raw text (for malformed-JSON cases).
 
     ``expected.error.message``, when given, is a fragment the message must
     contain (case-insensitive); the text is otherwise free.
     :returns: the printed result.
     """
     expected = case["expected"]
-    status, got, stderr = run_replay(cli, case.get("record"), case.get("raw"))
+    record = case["record"]
+    status, got, stderr = run_replay(cli, record, record if isinstance(record, str) else None)
     assert status == (2 if "error" in expected else 0), (status, got, stderr)
     for key, value in expected.items():
         if key == "error":

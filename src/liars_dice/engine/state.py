@@ -274,8 +274,10 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((),))):
         for seat, hand in enumerate(hands):
             hand = tuple(hand)
             if len(hand) != self.dice[seat]:
+                held = self.dice[seat]
                 raise ChanceError(
-                    f"{self.game.players[seat]} holds {self.dice[seat]} dice but {len(hand)} faces were given."
+                    f"{self.game.players[seat]} holds {held} {'die' if held == 1 else 'dice'} "
+                    f"but {len(hand)} {'face was' if len(hand) == 1 else 'faces were'} given."
                 )
             for f in hand:
                 if not isinstance(f, int) or isinstance(f, bool) or not 1 <= f <= faces:
@@ -304,7 +306,7 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((),))):
         if len(faces) != need:
             raise ChanceError(
                 f"{self.game.players[seat]} must reroll exactly {need} hidden "
-                f"{'die' if need == 1 else 'dice'}, but {len(faces)} faces were given."
+                f"{'die' if need == 1 else 'dice'}, but {len(faces)} {'face was' if len(faces) == 1 else 'faces were'} given."
             )
         for f in faces:
             if not isinstance(f, int) or isinstance(f, bool) or not 1 <= f <= self.rules.faces:

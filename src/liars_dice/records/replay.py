@@ -132,6 +132,8 @@ def replay(data: str | bytes | dict[str, Any]) -> Replay:
         rec = parse_record(data)
         rules = rules_from_record(rec.rules)
         game = Game.create(rules, rec.players, rec.dice)
+        if rec.start is not None and rec.start not in game.players:
+            raise RecordError(f"The record's start {rec.start!r} is not one of its players.")
         start = game.seat(rec.start) if rec.start is not None else 0
     except RecordError as e:
         return Replay(None, e)
