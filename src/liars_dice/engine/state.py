@@ -149,11 +149,19 @@ class Game:
 
         If ``start`` has no dice, the next player still in after it opens.
         """
-        if not 0 <= start < self.n_players:
-            raise RulesError(f"There is no seat {start}.")
+        key = (id(self), start)
+        cached = _INITIAL.get(key)
+        if cached is not None and cached[0] is self:  # states are immutable: share the first one
+            return cached
+        if not isinstance(start, int) or not 0 <= start < self.n_players:
+            raise RulesError(f"There is no seat {start!r}.")
         empty: tuple[Hand, ...] = ((),) * self.n_players
         opener = start if self.dice[start] > 0 else _next_alive(self.dice, start)
-        return State(self, self.dice, empty, empty, Phase.DEAL, opener, (), True, (), (), None, (), ())
+        state = State(self, self.dice, empty, empty, Phase.DEAL, opener, (), True, (), (), None, (), ())
+        if len(_INITIAL) > 1024:
+            _INITIAL.clear()
+        _INITIAL[key] = state  # the entry keeps the game alive, so its id is not reused meanwhile
+        return state
 
 
 def _next_alive(dice: tuple[int, ...], seat: int) -> int:
@@ -334,8 +342,16 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((),))):
         phase = self.phase
         faces = self.game.rules.faces
         if phase is _DEAL:
-            roll = source.roll
-            return self._dealt(tuple([roll(d, faces) if d else () for d in self.dice]))
+            # One draw for the whole deal, split seat by seat in seating order:
+            # the same faces as rolling each seat's dice in turn.
+            held = self.dice
+            rolled = tuple(source.roll(sum(held), faces))
+            hands = []
+            i = 0
+            for d in held:
+                hands.append(rolled[i : i + d])
+                i += d
+            return self._dealt(tuple(hands))
         if phase is _REROLL:
             return self._rerolled(tuple(source.roll(len(self.hidden[self.to_move]), faces)))  # type: ignore[index]
         if phase is _OVER:
@@ -498,46 +514,43 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((),))):
         q = bid.quantity
         held = self.dice
         n = len(held)
-        lost = [0] * n
         if c < q:
             loser, winner = bidder, challenger
-            lost[bidder] = 1 if rules.loss is _ONE else q - c
+            k = 1 if rules.loss is _ONE else q - c
         elif c > q or rules.exact is _CHALLENGER_LOSES:
             loser, winner = challenger, bidder
-            lost[challenger] = 1 if rules.loss is _ONE else max(1, c - q)
+            k = 1 if rules.loss is _ONE else max(1, c - q)
+        else:
+            loser, winner, k = challenger, bidder, 0
+        if k:  # one loser
+            d = held[loser]
+            if k > d:
+                k = d  # a loss is capped at the dice held
+            left = d - k
+            new_dice = held[:loser] + (left,) + held[loser + 1 :]
+            lost = _zeros(n)[:loser] + (k,) + _zeros(n)[loser + 1 :]
+            if left:
+                out: tuple[int, ...] = ()
+                game_winner = winner if rules.single_round else None
+            else:
+                out = (loser,)
+                alive = [s for s in range(n) if new_dice[s]]
+                game_winner = alive[0] if len(alive) == 1 else (winner if rules.single_round else None)
         else:  # perfect bid: everyone but the bidder loses one die
-            loser, winner = challenger, bidder
             die_hard = rules.die_hard
+            lost_list = [0] * n
             for s in range(n):
                 d = held[s]
                 if s == bidder or d == 0:
                     continue
                 if die_hard and d == 1 and s != challenger:
                     continue  # Die Hard (seed 000)
-                lost[s] = 1
-        dice = []
-        out = []
-        alive = 0
-        last_alive = -1
-        for s in range(n):
-            d = held[s]
-            k = lost[s]
-            if k > d:
-                lost[s] = k = d  # a loss is capped at the dice held
-            left = d - k
-            dice.append(left)
-            if left:
-                alive += 1
-                last_alive = s
-            elif d:
-                out.append(s)
-        new_dice = tuple(dice)
-        if alive == 1:
-            game_winner: int | None = last_alive
-        elif rules.single_round:
-            game_winner = winner
-        else:
-            game_winner = None
+                lost_list[s] = 1
+            lost = tuple(lost_list)
+            new_dice = tuple([d - k for d, k in zip(held, lost)])
+            out = tuple([s for s in range(n) if held[s] and not new_dice[s]])
+            alive = [s for s in range(n) if new_dice[s]]
+            game_winner = alive[0] if len(alive) == 1 else (winner if rules.single_round else None)
         if game_winner is not None:
             next_opener = None
         else:
@@ -545,8 +558,7 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((),))):
             next_opener = side if new_dice[side] > 0 else _next_alive(new_dice, side)
         revealed = tuple([h + s if s else h for h, s in zip(self.hidden, self.shown)])
         result = _new(RoundResult, (
-            bid, bidder, challenger, c, self.wilds_active, self.bids, revealed, tuple(lost), tuple(out),
-            next_opener, loser,
+            bid, bidder, challenger, c, self.wilds_active, self.bids, revealed, lost, out, next_opener, loser,
         ))
         log = _new(RoundLog, (self.deal_faces, self.moves + (_new(Move, (challenger, CHALLENGE, (), ())),)))
         empty = _empty(n)
@@ -583,6 +595,15 @@ _new = tuple.__new__
 _DEAL, _BID, _REROLL, _OVER = Phase.DEAL, Phase.BID, Phase.REROLL, Phase.OVER
 _ONE, _CHALLENGER_LOSES, _LOSER = Loss.ONE, Exact.CHALLENGER_LOSES, Opener.LOSER
 _EMPTY: dict[int, tuple[Hand, ...]] = {}
+_INITIAL: dict[tuple[int, int], State] = {}
+
+
+def _zeros(n: int) -> tuple[int, ...]:
+    """``(0,) * n``."""
+    return _ZEROS[n] if n < len(_ZEROS) else (0,) * n
+
+
+_ZEROS = tuple((0,) * i for i in range(17))
 
 
 def _empty(n: int) -> tuple[Hand, ...]:
