@@ -132,13 +132,17 @@ def _check_whole_bid_space(state: State) -> None:
         assert CHALLENGE not in legal_set
     ranks = [state.rules.rank(b.quantity, b.face) for b in legal if isinstance(b, Bid)]
     assert ranks == sorted(ranks), "legal bids are not in bid order"
+    bids = [a for a in legal if isinstance(a, Bid)]
+    if not bids:  # the highest bid stands: only the challenge is left
+        assert legal == [CHALLENGE]
+        return
     for show in state.legal_shows():
-        state.apply(legal[0], show, seat=state.to_move)  # every enumerated show is accepted
+        state.apply(bids[0], show, seat=state.to_move)  # every enumerated show is accepted
     hand = state.hidden[state.to_move]
     if state.rules.show_and_reroll:
         for bad in (hand, hand + (hand[0],) if hand else (1,), (7,)):
             try:
-                state.apply(legal[0], bad, seat=state.to_move)
+                state.apply(bids[0], bad, seat=state.to_move)
             except IllegalActionError:
                 continue
             raise AssertionError(f"the show {bad} of {hand} was accepted")

@@ -301,3 +301,20 @@ def parse(text: str):  # noqa: ANN201
     from liars_dice.engine import parse_action
 
     return parse_action(text)
+
+
+def test_shown_dice_need_not_match_the_bid() -> None:
+    """Seed 000 "The Show and Reroll Rule": "The dice you show don't have to match your bid exactly"."""
+    s = new_round(WS, {"ann": [2, 3, 4], "bob": [3, 3]})
+    s = s.apply(Bid(2, 5), (2, 3)).reroll((5,))
+    assert s.shown[0] == (2, 3)
+    s = play(s, "liar")
+    assert s.results[0].count == 1, "only the rerolled 5 matches"
+
+
+def test_rerolled_dice_count_toward_the_bid() -> None:
+    """Seed 000: "If any of the rerolled dice match your bid, they will still count towards it"."""
+    s = new_round(WS, {"ann": [2, 3, 4], "bob": [3, 3]})
+    s = s.apply(Bid(3, 5), (2,)).reroll((5, 1))
+    s = play(s, "liar")
+    assert s.results[0].count == 2 and lost_by_name(s) == {"ann": 1}

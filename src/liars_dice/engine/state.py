@@ -127,7 +127,7 @@ class Game:
             counts = tuple(dice.get(p, rules.dice_per_player) for p in players)
         else:
             counts = tuple(dice)
-        if len(counts) != n or any(not isinstance(c, int) or c < 0 for c in counts):
+        if len(counts) != n or any(not isinstance(c, int) or isinstance(c, bool) or c < 0 for c in counts):
             raise RulesError("Every player needs a whole, non-negative number of dice.")
         if sum(1 for c in counts if c > 0) < 2:
             raise RulesError("At least two players must start with dice.")
@@ -206,7 +206,9 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((),))):
     :ivar to_move: the seat to bid or challenge (``BID``), the seat to reroll
         (``REROLL``), the next opener (``DEAL``), or ``None`` (``OVER``).
     :ivar bids: this round's bids as ``(seat, bid, shown faces)``, oldest first.
-    :ivar wilds_active: whether the wild face counts for other faces this round.
+    :ivar wilds_active: whether the wild face counts for other faces this round;
+        before the opening bid, whether the rules have a wild face at all (the
+        opening may still suspend wilds, seed 004).
     :ivar results: every finished round's public result, oldest first.
     :ivar logs: every finished round's full log (dealt faces, rerolls), for records.
     :ivar winner: the winning seat once the game is over.
@@ -294,8 +296,9 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((),))):
         return self._dealt(tuple(out))
 
     def _dealt(self, hands: tuple[Hand, ...]) -> "State":
+        game = self.game
         return _new(State, (
-            self.game, self.dice, hands, _empty(len(hands)), _BID, self.to_move, (), True,
+            game, self.dice, hands, _empty(len(hands)), _BID, self.to_move, (), game.rules.wild_face is not None,
             self.results, self.logs, None, (), hands,
         ))
 
