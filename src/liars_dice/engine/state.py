@@ -370,8 +370,21 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((),))):
         change it); built from a cached bid ladder, so it costs one slice."""
         if self.phase is not _BID:
             return []
+        rules = self.game.rules
+        n = sum(self.dice)
+        lad = _LADDERS.get((id(rules), n))
+        if lad is None or lad.rules is not rules:
+            lad = _ladder(rules, n)
         bids = self.bids
-        return legal_actions(self.game.rules, bids[-1][1] if bids else None, sum(self.dice))
+        if not bids:
+            return list(lad.opening)
+        cur = bids[-1][1]
+        i = lad.pos.get((cur.quantity, cur.face))
+        if i is None:
+            return legal_actions(rules, cur, n)
+        actions = lad.bids[i + 1 :]
+        actions.append(CHALLENGE)
+        return actions
 
     def legal_shows(self) -> list[Hand]:
         """The distinct shows the player to move may add to a bid: ``()`` (none)

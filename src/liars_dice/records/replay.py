@@ -171,7 +171,7 @@ def _play_round(state: State, r: int, raw: Any) -> State:
     for seat, name in enumerate(names):
         if state.dice[seat] > 0 and name not in rnd.dice:
             raise _Fault(state, RecordError(f"Round {r} gives no dice for {name}, who holds {state.dice[seat]}.", r))
-        if state.dice[seat] == 0 and name in rnd.dice:
+        if state.dice[seat] == 0 and rnd.dice.get(name):  # an out player may be listed with no dice
             raise _Fault(state, RecordError(f"Round {r} deals dice to {name}, who is out of the game.", r))
         hands.append(rnd.dice.get(name, []))
     try:
