@@ -26,7 +26,7 @@ from bisect import bisect_right
 from collections import Counter, namedtuple
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .actions import CHALLENGE, Action, Bid, Challenge
 from .dice import DiceSource
@@ -589,25 +589,19 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((),))):
         """What ``seat`` may see: its own hidden dice, every shown die, every
         dice count, this round's bids, and past reveals. Never another seat's
         hidden dice, dealt faces or rerolls."""
-        from .view import SeatView
+        global _SeatView
+        if _SeatView is None:
+            from .view import SeatView as _SeatView  # view.py imports this module
 
-        return SeatView(
-            rules=self.rules,
-            players=self.game.players,
-            seat=seat,
-            dice=self.dice,
-            hand=self.hidden[seat],
-            shown=self.shown,
-            bids=self.bids,
-            phase=self.phase,
-            to_move=self.to_move,
-            wilds_active=self.wilds_active,
-            results=self.results,
-            winner=self.winner,
+        game = self.game
+        return _SeatView(
+            game.rules, game.players, seat, self.dice, self.hidden[seat], self.shown, self.bids,
+            self.phase, self.to_move, self.wilds_active, self.results, self.winner,
         )
 
 
 _new = tuple.__new__
+_SeatView: Any = None
 _DEAL, _BID, _REROLL, _OVER = Phase.DEAL, Phase.BID, Phase.REROLL, Phase.OVER
 _ONE, _CHALLENGER_LOSES, _LOSER = Loss.ONE, Exact.CHALLENGER_LOSES, Opener.LOSER
 _EMPTY: dict[int, tuple[Hand, ...]] = {}
