@@ -23,6 +23,7 @@ from ..engine import (
     Rules,
     RulesError,
     State,
+    result_to_json,
 )
 from .schema import MoveModel, RecordModel, RoundModel, explain
 
@@ -79,16 +80,11 @@ class Replay:
 
 
 def round_result_json(r: RoundResult, names: tuple[str, ...]) -> dict[str, Any]:
-    """One entry of the result's ``rounds``, exactly as RECORD-FORMAT.md gives it."""
-    return {
-        "bid": r.bid.to_json(),
-        "bidder": names[r.bidder],
-        "challenger": names[r.challenger],
-        "count": r.count,
-        "lost": {names[s]: k for s, k in enumerate(r.lost) if k},
-        "out": [names[s] for s in r.out],
-        "next": names[r.next_opener] if r.next_opener is not None else None,
-    }
+    """One entry of the result's ``rounds``, exactly as RECORD-FORMAT.md gives it
+    (the engine's public round result without the reveal)."""
+    out = result_to_json(r, names)
+    del out["revealed"]
+    return out
 
 
 def rules_from_record(rules: str | dict[str, Any]) -> Rules:
