@@ -318,3 +318,14 @@ def test_rerolled_dice_count_toward_the_bid() -> None:
     s = s.apply(Bid(3, 5), (2,)).reroll((5, 1))
     s = play(s, "liar")
     assert s.results[0].count == 2 and lost_by_name(s) == {"ann": 1}
+
+
+def test_ruling_no_passing() -> None:
+    """RULES.md `wild-stars` "Ruling, no passing": the seed says "there is no option
+    to pass your turn"; the player to move must raise or challenge."""
+    s = play(new_round(WS, {"ann": [2, 3], "bob": [4, 5]}), "1x2")
+    actions = s.legal_actions()
+    assert actions[-1] == parse("liar") and all(isinstance(a, Bid) for a in actions[:-1])
+    with pytest.raises(Exception) as e:
+        parse("pass")
+    assert e.value.code == "action/invalid_syntax"
