@@ -264,6 +264,9 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((),))):
         """Seats still in, in seat order."""
         return tuple(s for s, d in enumerate(self.dice) if d > 0)
 
+    def _winner_name(self) -> str:
+        return self.game.players[self.winner] if self.winner is not None else "nobody"
+
     # -- chance -------------------------------------------------------------
 
     def deal(self, hands: Sequence[Sequence[int]]) -> "State":
@@ -274,7 +277,7 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((),))):
         :raises GameOverError: when the game is over.
         """
         if self.phase is _OVER:
-            raise GameOverError("The game is over; no more rounds are played.")
+            raise GameOverError(f"The game is over ({self._winner_name()} won), so no more rounds are played.")
         if self.phase is not _DEAL:
             raise ChanceError("The dice are already rolled for this round.")
         if len(hands) != len(self.dice):
@@ -358,7 +361,7 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((),))):
         if phase is _REROLL:
             return self._rerolled(tuple(source.roll(len(self.hidden[self.to_move]), faces)))  # type: ignore[index]
         if phase is _OVER:
-            raise GameOverError("The game is over; no more dice are rolled.")
+            raise GameOverError(f"The game is over ({self._winner_name()} won), so no more dice are rolled.")
         raise ChanceError("No dice are due: it is a player's turn to bid or challenge.")
 
     # -- actions ------------------------------------------------------------
@@ -422,7 +425,7 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((),))):
 
     def _check(self, action: Action, seat: int | None, show: Hand) -> None:
         if self.phase is _OVER:
-            raise GameOverError("The game is over; nobody moves any more.")
+            raise GameOverError(f"The game is over ({self._winner_name()} won), so nobody moves any more.")
         names = self.game.players
         if seat is not None and (not isinstance(seat, int) or not 0 <= seat < len(names)):
             raise NotYourTurnError(f"There is no seat {seat!r} in this game.")
