@@ -717,13 +717,13 @@ def raise_message(rules: Rules, current: Bid, bid: Bid, dice_in_play: int) -> st
     """One sentence saying why ``bid`` does not raise ``current``, naming the
     rule, and what would: e.g. "two stars does not raise the bid of four 3s: a
     bid on stars needs more than half the quantity of a bid on another face;
-    the smallest bid on stars now is three stars." Faces are written with the
+    the smallest bid on that face now is three stars." Faces are written with the
     rules' :attr:`~Rules.face_names`."""
     new, old = rules.describe_bid(bid.quantity, bid.face), rules.describe_bid(current.quantity, current.face)
     lo = rules.min_raise_quantity(current.quantity, current.face, bid.face)
     noun = rules.face_noun(bid.face)
     if lo <= dice_in_play:
-        hint = f"the smallest bid on {noun} now is {rules.describe_bid(lo, bid.face)}"
+        hint = f"the smallest bid on that face now is {rules.describe_bid(lo, bid.face)}"
     else:
         hint = f"no bid on {noun} is high enough with {dice_in_play} dice in play, so name another face or challenge"
     wild = rules.wild_face
