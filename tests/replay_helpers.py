@@ -6,8 +6,28 @@ sentence naming the rule broken."""
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
+import sys
+from pathlib import Path
 from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+SCENARIOS = SHARED / "scenarios"
+
+
+def cli_path() -> str:
+    """The installed ``liars-dice`` console script (next to this Python)."""
+    exe = Path(sys.executable).parent / "liars-dice"
+    if exe.exists():
+        return str(exe)
+    found = shutil.which("liars-dice")
+    if found is None:  # pragma: no cover
+        pytest.fail("The liars-dice command is not installed; run `make test`.")
+    return found
 
 
 def run_replay(cli: str, record: Any, raw: str | None = None) -> tuple[int, dict[str, Any], str]:

@@ -9,8 +9,7 @@ import json
 
 import pytest
 
-from conftest import SCENARIOS
-from replay_helpers import check_case
+from replay_helpers import SCENARIOS, check_case
 
 FILES = sorted(SCENARIOS.glob("*.json")) if SCENARIOS.is_dir() else []
 
