@@ -26,12 +26,15 @@ from bisect import bisect_right
 from collections import Counter, namedtuple
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .actions import CHALLENGE, Action, Bid, Challenge
 from .dice import DiceSource
 from .errors import ChanceError, GameOverError, IllegalActionError, NotYourTurnError, RulesError
 from .rules import Exact, Loss, Opener, Ordering, Rules
+
+if TYPE_CHECKING:  # view.py imports this module
+    from .view import SeatView
 
 Hand = tuple[int, ...]
 
