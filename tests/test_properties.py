@@ -140,7 +140,7 @@ def _check_whole_bid_space(state: State) -> None:
         state.apply(bids[0], show, seat=state.to_move)  # every enumerated show is accepted
     hand = state.hidden[state.to_move]
     if state.rules.show_and_reroll:
-        for bad in (hand, hand + (hand[0],) if hand else (1,), (7,)):
+        for bad in (hand, hand + (hand[0],) if hand else (1,), (state.rules.faces + 1,)):
             try:
                 state.apply(bids[0], bad, seat=state.to_move)
             except IllegalActionError:
