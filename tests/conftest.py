@@ -1,27 +1,17 @@
-"""Shared fixtures: where shared/ lives, and the installed CLI."""
+"""Shared fixtures: where shared/ lives, and the installed CLI.
+
+The paths and the CLI lookup live in ``replay_helpers`` (a uniquely named
+module), so tests import them from there rather than from ``conftest``, which
+a conftest in a sub-folder would shadow.
+"""
 
 from __future__ import annotations
 
-import shutil
-import sys
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
-SCENARIOS = SHARED / "scenarios"
+from replay_helpers import ROOT, SCENARIOS, SHARED, cli_path
 
-
-def cli_path() -> str:
-    """The installed ``liars-dice`` console script (next to this Python)."""
-    exe = Path(sys.executable).parent / "liars-dice"
-    if exe.exists():
-        return str(exe)
-    found = shutil.which("liars-dice")
-    if found is None:  # pragma: no cover
-        pytest.fail("The liars-dice command is not installed; run `make test`.")
-    return found
+__all__ = ["ROOT", "SCENARIOS", "SHARED", "cli_path"]
 
 
 @pytest.fixture(scope="session")

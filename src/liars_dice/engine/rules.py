@@ -97,7 +97,12 @@ class Rules:
     :ivar dice_per_player: starting dice per player.
     :ivar min_players: fewest seats a game may have.
     :ivar max_players: most seats a game may have.
-    :ivar star_symbol: display the wild face as a star (★); display only.
+    :ivar star_symbol: display the wild face as a star (★) in the compact
+        notation (``3★``); display only.
+    :ivar face_names: display only: names for some faces as
+        ``((face, singular, plural), ...)``, e.g. ``((1, "ace", "aces"),)`` so a
+        message says "three aces" rather than "three 1s". Faces not named here
+        are written as digits ("four 3s"). JSON lists are accepted.
     :ivar single_round: the game ends after the first challenge, won by the
         challenge winner (OpenSpiel ``liars_dice``, dudo.ai ``joker``).
     :raises RulesError: when options contradict each other (a track ordering
@@ -119,8 +124,29 @@ class Rules:
     max_players: int = 6
     star_symbol: bool = False
     single_round: bool = False
+    face_names: tuple[tuple[int, str, str], ...] = ()
 
     def __post_init__(self) -> None:
+        # Coerce strings (from JSON) to the enums, before anything reads them.
+        for f, enum_type in (("ordering", Ordering), ("loss", Loss), ("exact", Exact), ("next_opener", Opener)):
+            value = getattr(self, f)
+            if not isinstance(value, enum_type):
+                try:
+                    object.__setattr__(self, f, enum_type(value))
+                except ValueError:
+                    choices = ", ".join(repr(e.value) for e in enum_type)
+                    raise RulesError(f"{value!r} is not a valid {f} option; choose from {choices}.") from None
+        if not isinstance(self.name, str) or not self.name:
+            raise RulesError("A rule set's name must be a non-empty string.")
+        for f in ("faces", "dice_per_player", "min_players", "max_players"):
+            value = getattr(self, f)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise RulesError(f"The rule option {f} must be a whole number, not {value!r}.")
+        for f in ("wilds_suspended_on_wild_opening", "die_hard", "show_and_reroll", "star_symbol", "single_round"):
+            if not isinstance(getattr(self, f), bool):
+                raise RulesError(f"The rule option {f} must be true or false, not {getattr(self, f)!r}.")
+        if self.wild_face is not None and (not isinstance(self.wild_face, int) or isinstance(self.wild_face, bool)):
+            raise RulesError(f"The wild face must be a face number or null, not {self.wild_face!r}.")
         if not 2 <= self.faces <= 9:
             raise RulesError(f"A die must have between 2 and 9 faces, not {self.faces}.")
         if self.wild_face is not None and not 1 <= self.wild_face <= self.faces:
@@ -131,14 +157,13 @@ class Rules:
             raise RulesError("Each player needs at least one die.")
         if not 2 <= self.min_players <= self.max_players:
             raise RulesError("Player bounds must satisfy 2 <= min_players <= max_players.")
-        # Coerce strings (from JSON) to the enums.
-        for f, enum_type in (("ordering", Ordering), ("loss", Loss), ("exact", Exact), ("next_opener", Opener)):
-            value = getattr(self, f)
-            if not isinstance(value, enum_type):
-                try:
-                    object.__setattr__(self, f, enum_type(value))
-                except ValueError:
-                    raise RulesError(f"{value!r} is not a valid {f} option.") from None
+        if self.wilds_suspended_on_wild_opening and self.wild_face is None:
+            raise RulesError("Wilds can only be suspended on a wild opening when there is a wild face.")
+        if self.die_hard and self.exact is not Exact.ALL_BUT_BIDDER:
+            raise RulesError("Die Hard protects a last die on a perfect bid, so it needs exact=all_but_bidder.")
+        if self.star_symbol and self.wild_face is None:
+            raise RulesError("The star symbol marks the wild face, so it needs a wild face.")
+        object.__setattr__(self, "face_names", _face_names(self.face_names, self.faces))
 
     # -- construction -------------------------------------------------------
 
@@ -168,6 +193,7 @@ class Rules:
         for f in fields(self):
             v = getattr(self, f.name)
             out[f.name] = v.value if isinstance(v, enum.Enum) else v
+        out["face_names"] = [list(entry) for entry in self.face_names]
         return out
 
     @staticmethod
@@ -230,14 +256,34 @@ class Rules:
             return f"{quantity}★"
         return f"{quantity}x{face}"
 
+    def face_noun(self, face: int, plural: bool = True) -> str:
+        """The face in words: its name from :attr:`face_names` (``"aces"``,
+        ``"star"``), else the digit (``"3s"``, ``"3"``)."""
+        for f, singular, many in self.face_names:
+            if f == face:
+                return many if plural else singular
+        return f"{face}s" if plural else f"{face}"
+
     def describe_bid(self, quantity: int, face: int) -> str:
-        """Words for messages: ``four 3s``, ``one 5``, ``three stars``, ``two aces``."""
-        words = number_word(quantity)
-        if face == self.wild_face and self.star_symbol:
-            noun = "star" if quantity == 1 else "stars"
-        else:
-            noun = f"{face}" if quantity == 1 else f"{face}s"
-        return f"{words} {noun}"
+        """Words for messages: ``four 3s``, ``one 5``, ``three stars``, ``two aces``
+        (face names from :attr:`face_names`)."""
+        return f"{number_word(quantity)} {self.face_noun(face, quantity != 1)}"
+
+
+def _face_names(value: Any, faces: int) -> tuple[tuple[int, str, str], ...]:
+    """Validate and freeze :attr:`Rules.face_names` (lists from JSON become tuples)."""
+    try:
+        out = tuple((f, one, many) for f, one, many in value)
+    except (TypeError, ValueError):
+        raise RulesError("face_names is a list of [face, singular, plural] entries.") from None
+    seen: set[int] = set()
+    for f, one, many in out:
+        if not isinstance(f, int) or isinstance(f, bool) or not 1 <= f <= faces or f in seen:
+            raise RulesError(f"face_names names {f!r}, which is not a distinct face of a {faces}-sided die.")
+        if not isinstance(one, str) or not isinstance(many, str) or not one or not many:
+            raise RulesError(f"face_names gives face {f} an empty or non-text name.")
+        seen.add(f)
+    return out
 
 
 _NUMBER_WORDS = (
@@ -262,6 +308,7 @@ WILD_STARS = Rules(
     show_and_reroll=True,
     next_opener=Opener.WINNER,
     star_symbol=True,
+    face_names=((1, "star", "stars"),),
 )
 
 #: Aces wild with half/double conversions (seed 003, RULES.md ``aces-wild``).
@@ -270,6 +317,7 @@ ACES_WILD = Rules(
     wild_face=1,
     ordering=Ordering.TRACK,
     next_opener=Opener.LOSER,
+    face_names=((1, "ace", "aces"),),
 )
 
 #: Ones wild unless the round opens on ones (seed 004, RULES.md ``classic``).

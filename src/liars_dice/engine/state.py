@@ -22,14 +22,19 @@ Sources: the seeds and ``shared/RULES.md``; see :mod:`liars_dice.engine.rules`.
 from __future__ import annotations
 
 import enum
-from collections import Counter
+from bisect import bisect_right
+from collections import Counter, namedtuple
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .actions import CHALLENGE, Action, Bid, Challenge
 from .dice import DiceSource
 from .errors import ChanceError, GameOverError, IllegalActionError, NotYourTurnError, RulesError
 from .rules import Exact, Loss, Opener, Ordering, Rules
+
+if TYPE_CHECKING:  # view.py imports this module
+    from .view import SeatView
 
 Hand = tuple[int, ...]
 
@@ -43,10 +48,10 @@ class Phase(str, enum.Enum):
     OVER = "over"  #: the game has a winner
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
+class Move(NamedTuple):
     """One move as a record holds it: the seat, its action, and for a bid
-    with show-and-reroll the shown faces and the new faces of the rerolled dice."""
+    with show-and-reroll the shown faces and the new faces of the rerolled dice.
+    Immutable (a named tuple, so building one per move is cheap)."""
 
     seat: int
     action: Action
@@ -54,9 +59,8 @@ class Move:
     reroll: Hand = ()
 
 
-@dataclass(frozen=True, slots=True)
-class RoundResult:
-    """What everyone learns when a challenge ends a round (public).
+class RoundResult(NamedTuple):
+    """What everyone learns when a challenge ends a round (public). Immutable.
 
     :ivar bids: the round's public moves as ``(seat, bid, shown faces)``.
     :ivar revealed: per seat, every die it held at the reveal (hidden and shown).
@@ -79,10 +83,9 @@ class RoundResult:
     loser: int
 
 
-@dataclass(frozen=True, slots=True)
-class RoundLog:
+class RoundLog(NamedTuple):
     """Everything needed to replay a round (god's-eye; never part of a view):
-    the dealt faces and every move with its rerolls."""
+    the dealt faces and every move with its rerolls. Immutable."""
 
     deal: tuple[Hand, ...]
     moves: tuple[Move, ...]
@@ -127,7 +130,7 @@ class Game:
             counts = tuple(dice.get(p, rules.dice_per_player) for p in players)
         else:
             counts = tuple(dice)
-        if len(counts) != n or any(not isinstance(c, int) or c < 0 for c in counts):
+        if len(counts) != n or any(not isinstance(c, int) or isinstance(c, bool) or c < 0 for c in counts):
             raise RulesError("Every player needs a whole, non-negative number of dice.")
         if sum(1 for c in counts if c > 0) < 2:
             raise RulesError("At least two players must start with dice.")
@@ -149,11 +152,19 @@ class Game:
 
         If ``start`` has no dice, the next player still in after it opens.
         """
-        if not 0 <= start < self.n_players:
-            raise RulesError(f"There is no seat {start}.")
+        key = (id(self), start)
+        cached = _INITIAL.get(key)
+        if cached is not None and cached[0] is self:  # states are immutable: share the first one
+            return cached
+        if not isinstance(start, int) or not 0 <= start < self.n_players:
+            raise RulesError(f"There is no seat {start!r}.")
         empty: tuple[Hand, ...] = ((),) * self.n_players
         opener = start if self.dice[start] > 0 else _next_alive(self.dice, start)
-        return State(self, self.dice, empty, empty, Phase.DEAL, opener, (), True, (), (), None, ())
+        state = State(self, self.dice, empty, empty, Phase.DEAL, opener, (), True, (), (), None, (), ())
+        if len(_INITIAL) > 1024:
+            _INITIAL.clear()
+        _INITIAL[key] = state  # the entry keeps the game alive, so its id is not reused meanwhile
+        return state
 
 
 def _next_alive(dice: tuple[int, ...], seat: int) -> int:
@@ -177,10 +188,20 @@ def _sub_multiset(hand: Hand, show: Hand) -> Hand | None:
     return tuple(rest)
 
 
-@dataclass(frozen=True, slots=True)
-class State:
+_STATE_FIELDS = (
+    "game dice hidden shown phase to_move bids wilds_active results logs winner moves deal_faces"
+)
+
+
+class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((),))):
     """An immutable position. Build one with :meth:`Game.initial_state`.
 
+    A state is a named tuple of its fields, so a transition builds the next
+    state in one step and shares every unchanged tuple with its parent; there
+    is no copy per move. Two states are equal when every field is equal (and
+    a state never equals a plain tuple).
+
+    :ivar game: the :class:`Game` (rules, seats, starting dice).
     :ivar dice: dice held per seat (hidden plus shown); 0 means out.
     :ivar hidden: per seat, the faces under the cup.
     :ivar shown: per seat, the faces set out in the open this round.
@@ -188,26 +209,25 @@ class State:
     :ivar to_move: the seat to bid or challenge (``BID``), the seat to reroll
         (``REROLL``), the next opener (``DEAL``), or ``None`` (``OVER``).
     :ivar bids: this round's bids as ``(seat, bid, shown faces)``, oldest first.
-    :ivar wilds_active: whether the wild face counts for other faces this round.
+    :ivar wilds_active: whether the wild face counts for other faces this round;
+        before the opening bid, whether the rules have a wild face at all (the
+        opening may still suspend wilds, seed 004).
     :ivar results: every finished round's public result, oldest first.
     :ivar logs: every finished round's full log (dealt faces, rerolls), for records.
     :ivar winner: the winning seat once the game is over.
     :ivar moves: this round's moves with rerolls (god's-eye, for records).
+    :ivar deal_faces: the faces dealt at this round's start (god's-eye, for records).
     """
 
-    game: Game
-    dice: tuple[int, ...]
-    hidden: tuple[Hand, ...]
-    shown: tuple[Hand, ...]
-    phase: Phase
-    to_move: int | None
-    bids: tuple[tuple[int, Bid, Hand], ...]
-    wilds_active: bool
-    results: tuple[RoundResult, ...]
-    logs: tuple[RoundLog, ...]
-    winner: int | None
-    moves: tuple[Move, ...]
-    deal_faces: tuple[Hand, ...] = ()
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is State and tuple.__eq__(self, other)  # type: ignore[arg-type]
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = tuple.__hash__
 
     # -- derived facts ------------------------------------------------------
 
@@ -217,22 +237,25 @@ class State:
 
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     @property
     def is_chance(self) -> bool:
         """Whether the state waits for dice (a deal or a reroll)."""
-        return self.phase is Phase.DEAL or self.phase is Phase.REROLL
+        phase = self.phase
+        return phase is _DEAL or phase is _REROLL
 
     @property
     def current_bid(self) -> Bid | None:
         """The latest bid of this round, or ``None`` before the opening bid."""
-        return self.bids[-1][1] if self.bids else None
+        bids = self.bids
+        return bids[-1][1] if bids else None
 
     @property
     def bidder(self) -> int | None:
         """The seat that made the latest bid."""
-        return self.bids[-1][0] if self.bids else None
+        bids = self.bids
+        return bids[-1][0] if bids else None
 
     @property
     def dice_in_play(self) -> int:
@@ -244,6 +267,9 @@ class State:
         """Seats still in, in seat order."""
         return tuple(s for s, d in enumerate(self.dice) if d > 0)
 
+    def _winner_name(self) -> str:
+        return self.game.players[self.winner] if self.winner is not None else "nobody"
+
     # -- chance -------------------------------------------------------------
 
     def deal(self, hands: Sequence[Sequence[int]]) -> "State":
@@ -253,9 +279,9 @@ class State:
             dice, or a face lies outside the die.
         :raises GameOverError: when the game is over.
         """
-        if self.phase is Phase.OVER:
-            raise GameOverError("The game is over; no more rounds are played.")
-        if self.phase is not Phase.DEAL:
+        if self.phase is _OVER:
+            raise GameOverError(f"The game is over ({self._winner_name()} won), so no more rounds are played.")
+        if self.phase is not _DEAL:
             raise ChanceError("The dice are already rolled for this round.")
         if len(hands) != len(self.dice):
             raise ChanceError(f"A deal needs one hand for each of the {len(self.dice)} seats.")
@@ -264,8 +290,10 @@ class State:
         for seat, hand in enumerate(hands):
             hand = tuple(hand)
             if len(hand) != self.dice[seat]:
+                held = self.dice[seat]
                 raise ChanceError(
-                    f"{self.game.players[seat]} holds {self.dice[seat]} dice but {len(hand)} faces were given."
+                    f"{self.game.players[seat]} holds {held} {'die' if held == 1 else 'dice'} "
+                    f"but {len(hand)} {'face was' if len(hand) == 1 else 'faces were'} given."
                 )
             for f in hand:
                 if not isinstance(f, int) or isinstance(f, bool) or not 1 <= f <= faces:
@@ -274,11 +302,11 @@ class State:
         return self._dealt(tuple(out))
 
     def _dealt(self, hands: tuple[Hand, ...]) -> "State":
-        empty: tuple[Hand, ...] = ((),) * len(hands)
-        return State(
-            self.game, self.dice, hands, empty, Phase.BID, self.to_move, (), True,
+        game = self.game
+        return _new(State, (
+            game, self.dice, hands, _empty(len(hands)), _BID, self.to_move, (), game.rules.wild_face is not None,
             self.results, self.logs, None, (), hands,
-        )
+        ))
 
     def reroll(self, faces: Sequence[int]) -> "State":
         """Give the new faces of the rerolling seat's hidden dice after a show.
@@ -286,7 +314,7 @@ class State:
         :raises ChanceError: when no reroll is due, or for a wrong number of faces
             or a face outside the die.
         """
-        if self.phase is not Phase.REROLL:
+        if self.phase is not _REROLL:
             raise ChanceError("No reroll is due: only a bidder who just showed dice rerolls.")
         seat = self.to_move
         assert seat is not None
@@ -294,7 +322,8 @@ class State:
         need = len(self.hidden[seat])
         if len(faces) != need:
             raise ChanceError(
-                f"{self.game.players[seat]} must reroll exactly {need} hidden dice, but {len(faces)} faces were given."
+                f"{self.game.players[seat]} must reroll exactly {need} hidden "
+                f"{'die' if need == 1 else 'dice'}, but {len(faces)} {'face was' if len(faces) == 1 else 'faces were'} given."
             )
         for f in faces:
             if not isinstance(f, int) or isinstance(f, bool) or not 1 <= f <= self.rules.faces:
@@ -305,42 +334,69 @@ class State:
         seat = self.to_move
         assert seat is not None
         hidden = self.hidden[:seat] + (faces,) + self.hidden[seat + 1 :]
-        last = self.moves[-1]
-        moves = self.moves[:-1] + (Move(last.seat, last.action, last.show, faces),)
-        return State(
-            self.game, self.dice, hidden, self.shown, Phase.BID, _next_alive(self.dice, seat), self.bids,
+        moves = self.moves
+        last = moves[-1]
+        moves = moves[:-1] + (Move(last.seat, last.action, last.show, faces),)
+        return _new(State, (
+            self.game, self.dice, hidden, self.shown, _BID, _next_alive(self.dice, seat), self.bids,
             self.wilds_active, self.results, self.logs, None, moves, self.deal_faces,
-        )
+        ))
 
     def roll(self, source: DiceSource) -> "State":
         """Resolve the pending chance event (a deal or a reroll) from ``source``.
 
         :raises ChanceError: when the state does not wait for dice.
+        :raises GameOverError: when the game is over.
         """
-        faces = self.rules.faces
-        if self.phase is Phase.DEAL:
-            return self._dealt(tuple(source.roll(d, faces) if d else () for d in self.dice))
-        if self.phase is Phase.REROLL:
-            assert self.to_move is not None
-            return self._rerolled(tuple(source.roll(len(self.hidden[self.to_move]), faces)))
-        if self.phase is Phase.OVER:
-            raise GameOverError("The game is over; no more dice are rolled.")
+        phase = self.phase
+        faces = self.game.rules.faces
+        if phase is _DEAL:
+            # One draw for the whole deal, split seat by seat in seating order:
+            # the same faces as rolling each seat's dice in turn.
+            held = self.dice
+            rolled = tuple(source.roll(sum(held), faces))
+            hands = []
+            i = 0
+            for d in held:
+                hands.append(rolled[i : i + d])
+                i += d
+            return self._dealt(tuple(hands))
+        if phase is _REROLL:
+            return self._rerolled(tuple(source.roll(len(self.hidden[self.to_move]), faces)))  # type: ignore[index]
+        if phase is _OVER:
+            raise GameOverError(f"The game is over ({self._winner_name()} won), so no more dice are rolled.")
         raise ChanceError("No dice are due: it is a player's turn to bid or challenge.")
 
     # -- actions ------------------------------------------------------------
 
     def legal_actions(self) -> list[Action]:
-        """Every legal bid, then the challenge where one is legal. Empty unless
-        the phase is ``BID``. Shows are chosen separately (:meth:`legal_shows`)."""
-        if self.phase is not Phase.BID:
+        """Every legal bid in bid order, then the challenge where one is legal.
+        Empty unless the phase is ``BID``. Shows are chosen separately
+        (:meth:`legal_shows`). A fresh list each call (the caller may keep or
+        change it); built from a cached bid ladder, so it costs one slice."""
+        if self.phase is not _BID:
             return []
-        return legal_actions(self.rules, self.current_bid, self.dice_in_play)
+        rules = self.game.rules
+        n = sum(self.dice)
+        lad = _LADDERS.get((id(rules), n))
+        if lad is None or lad.rules is not rules:
+            lad = _ladder(rules, n)
+        bids = self.bids
+        if not bids:
+            return list(lad.opening)
+        cur = bids[-1][1]
+        i = lad.pos.get((cur.quantity, cur.face))
+        if i is None:
+            return legal_actions(rules, cur, n)
+        actions = lad.bids[i + 1 :]
+        actions.append(CHALLENGE)
+        return actions
 
     def legal_shows(self) -> list[Hand]:
         """The distinct shows the player to move may add to a bid: ``()`` (none)
         and every sub-multiset of their hidden dice that leaves at least one die
         hidden, sorted. Only ``()`` when the rules have no show-and-reroll."""
-        if self.phase is not Phase.BID or not self.rules.show_and_reroll:
+        if self.phase is not _BID or not self.rules.show_and_reroll:
             return [()]
         assert self.to_move is not None
         return legal_shows(self.hidden[self.to_move])
@@ -371,15 +427,19 @@ class State:
         return self.apply_unchecked(action, show)
 
     def _check(self, action: Action, seat: int | None, show: Hand) -> None:
-        if self.phase is Phase.OVER:
-            raise GameOverError("The game is over; nobody moves any more.")
+        if self.phase is _OVER:
+            raise GameOverError(f"The game is over ({self._winner_name()} won), so nobody moves any more.")
         names = self.game.players
-        if self.phase is not Phase.BID:
+        if seat is not None and (not isinstance(seat, int) or not 0 <= seat < len(names)):
+            raise NotYourTurnError(f"There is no seat {seat!r} in this game.")
+        if self.phase is not _BID:
             who = names[self.to_move] if self.to_move is not None else "a player"
-            what = "the dice must be rolled" if self.phase is Phase.DEAL else f"{who} must reroll"
+            what = "the dice must be rolled" if self.phase is _DEAL else f"{who} must reroll"
             raise IllegalActionError(f"Nobody can bid yet: {what} first.")
         assert self.to_move is not None
         if seat is not None and seat != self.to_move:
+            if self.dice[seat] == 0:
+                raise NotYourTurnError(f"{names[seat]} is out of the game and never moves again.")
             raise NotYourTurnError(f"It is {names[self.to_move]}'s turn, not {names[seat]}'s.")
         rules = self.rules
         if isinstance(action, Challenge):
@@ -391,12 +451,12 @@ class State:
         if not isinstance(action, Bid):
             raise IllegalActionError(f"{action!r} is neither a bid nor a challenge.")
         q, f = action.quantity, action.face
-        if not isinstance(f, int) or not 1 <= f <= rules.faces:
-            raise IllegalActionError(f"A bid names a face from 1 to {rules.faces}, not {f}.")
+        if not isinstance(f, int) or isinstance(f, bool) or not 1 <= f <= rules.faces:
+            raise IllegalActionError(f"A bid names a face from 1 to {rules.faces}, not {f!r}.")
         n = self.dice_in_play
-        if not isinstance(q, int) or not 1 <= q <= n:
+        if not isinstance(q, int) or isinstance(q, bool) or not 1 <= q <= n:
             raise IllegalActionError(
-                f"A bid's quantity runs from 1 to the {n} dice in play, so {q} is not allowed."
+                f"A bid's quantity runs from 1 to the {n} dice in play, so {q!r} is not allowed."
             )
         cur = self.current_bid
         if cur is not None and rules.rank(q, f) <= rules.rank(cur.quantity, cur.face):
@@ -408,10 +468,13 @@ class State:
             rest = _sub_multiset(hand, show)
             if rest is None:
                 raise IllegalActionError(
-                    f"Only hidden dice can be shown, and {list(show)} are not all among {list(hand)}."
+                    f"Only your hidden dice can be shown, and {list(show)} are not all among {list(hand)}."
                 )
             if not rest:
-                raise IllegalActionError("A show must leave at least one hidden die to reroll.")
+                raise IllegalActionError(
+                    "A show must leave at least one hidden die to reroll, so it can set out at most "
+                    f"{len(hand) - 1} of your {len(hand)} hidden dice."
+                )
 
     def apply_unchecked(self, action: Action, show: Hand = ()) -> "State":
         """The fast transition for callers that pass an action from
@@ -419,86 +482,112 @@ class State:
         results for anything else."""
         seat = self.to_move
         assert seat is not None
-        if isinstance(action, Challenge):
+        if action.__class__ is Challenge:
             return self._challenge(seat)
-        wilds = self.wilds_active if self.bids else _wilds_for_opening(self.rules, action.face)
-        bids = self.bids + ((seat, action, show),)
+        bids = self.bids
+        wilds = self.wilds_active if bids else _wilds_for_opening(self.game.rules, action.face)  # type: ignore[union-attr]
+        bids = bids + ((seat, action, show),)
         if show:
-            rest = _sub_multiset(self.hidden[seat], show)
+            hidden = self.hidden
+            rest = _sub_multiset(hidden[seat], show)
             assert rest is not None
-            hidden = self.hidden[:seat] + (rest,) + self.hidden[seat + 1 :]
-            shown = self.shown[:seat] + (self.shown[seat] + show,) + self.shown[seat + 1 :]
-            return State(
-                self.game, self.dice, hidden, shown, Phase.REROLL, seat, bids, wilds,
+            shown = self.shown
+            return _new(State, (
+                self.game, self.dice, hidden[:seat] + (rest,) + hidden[seat + 1 :],
+                shown[:seat] + (shown[seat] + show,) + shown[seat + 1 :], _REROLL, seat, bids, wilds,
                 self.results, self.logs, None, self.moves + (Move(seat, action, show),), self.deal_faces,
-            )
-        return State(
-            self.game, self.dice, self.hidden, self.shown, Phase.BID, _next_alive(self.dice, seat), bids, wilds,
-            self.results, self.logs, None, self.moves + (Move(seat, action),), self.deal_faces,
-        )
+            ))
+        dice = self.dice
+        n = len(dice)
+        nxt = seat + 1 if seat + 1 < n else 0
+        if not dice[nxt]:
+            nxt = _next_alive(dice, seat)
+        return _new(State, (
+            self.game, dice, self.hidden, self.shown, _BID, nxt, bids, wilds,
+            self.results, self.logs, None, self.moves + (_new(Move, (seat, action, (), ())),), self.deal_faces,
+        ))
 
-    def count(self, bid: Bid | None = None) -> int:
+    def count(self, bid: Bid | None = None) -> int:  # type: ignore[override]
         """Dice matching ``bid`` (default: the current bid) under this round's
         wild rules, over every hidden and shown die."""
         bid = bid or self.current_bid
         assert bid is not None
-        rules, face, wilds = self.rules, bid.face, self.wilds_active
+        face = bid.face
+        wild = self.game.rules.wild_face
         total = 0
-        for hand in self.hidden:
-            total += sum(1 for d in hand if rules.matches(d, face, wilds))
-        for hand in self.shown:
-            total += sum(1 for d in hand if rules.matches(d, face, wilds))
+        if self.wilds_active and wild is not None and face != wild:
+            for hand in self.hidden:
+                total += hand.count(face) + hand.count(wild)
+            for hand in self.shown:
+                if hand:
+                    total += hand.count(face) + hand.count(wild)
+        else:
+            for hand in self.hidden:
+                total += hand.count(face)
+            for hand in self.shown:
+                if hand:
+                    total += hand.count(face)
         return total
 
     def _challenge(self, challenger: int) -> "State":
-        rules = self.rules
-        bid = self.current_bid
-        bidder = self.bidder
-        assert bid is not None and bidder is not None
+        rules = self.game.rules
+        bidder, bid, _ = self.bids[-1]
         c = self.count(bid)
         q = bid.quantity
-        n = len(self.dice)
-        lost = [0] * n
+        held = self.dice
+        n = len(held)
         if c < q:
             loser, winner = bidder, challenger
-            lost[bidder] = 1 if rules.loss is Loss.ONE else q - c
-        elif c > q or rules.exact is Exact.CHALLENGER_LOSES:
+            k = 1 if rules.loss is _ONE else q - c
+        elif c > q or rules.exact is _CHALLENGER_LOSES:
             loser, winner = challenger, bidder
-            lost[challenger] = 1 if rules.loss is Loss.ONE else max(1, c - q)
-        else:  # perfect bid: everyone but the bidder loses one die
-            loser, winner = challenger, bidder
-            for s in range(n):
-                if s == bidder or self.dice[s] == 0:
-                    continue
-                if rules.die_hard and self.dice[s] == 1 and s != challenger:
-                    continue  # Die Hard (seed 000)
-                lost[s] = 1
-        lost = [min(lost[s], self.dice[s]) for s in range(n)]
-        dice = tuple(self.dice[s] - lost[s] for s in range(n))
-        out = tuple(s for s in range(n) if self.dice[s] > 0 and dice[s] == 0)
-        alive = [s for s in range(n) if dice[s] > 0]
-        if len(alive) == 1:
-            game_winner: int | None = alive[0]
-        elif rules.single_round:
-            game_winner = winner
+            k = 1 if rules.loss is _ONE else max(1, c - q)
         else:
-            game_winner = None
+            loser, winner, k = challenger, bidder, 0
+        if k:  # one loser
+            d = held[loser]
+            if k > d:
+                k = d  # a loss is capped at the dice held
+            left = d - k
+            new_dice = held[:loser] + (left,) + held[loser + 1 :]
+            lost = _zeros(n)[:loser] + (k,) + _zeros(n)[loser + 1 :]
+            if left:
+                out: tuple[int, ...] = ()
+                game_winner = winner if rules.single_round else None
+            else:
+                out = (loser,)
+                alive = [s for s in range(n) if new_dice[s]]
+                game_winner = alive[0] if len(alive) == 1 else (winner if rules.single_round else None)
+        else:  # perfect bid: everyone but the bidder loses one die
+            die_hard = rules.die_hard
+            lost_list = [0] * n
+            for s in range(n):
+                d = held[s]
+                if s == bidder or d == 0:
+                    continue
+                if die_hard and d == 1 and s != challenger:
+                    continue  # Die Hard (seed 000)
+                lost_list[s] = 1
+            lost = tuple(lost_list)
+            new_dice = tuple([d - k for d, k in zip(held, lost)])
+            out = tuple([s for s in range(n) if held[s] and not new_dice[s]])
+            alive = [s for s in range(n) if new_dice[s]]
+            game_winner = alive[0] if len(alive) == 1 else (winner if rules.single_round else None)
         if game_winner is not None:
             next_opener = None
         else:
-            side = loser if rules.next_opener is Opener.LOSER else winner
-            next_opener = side if dice[side] > 0 else _next_alive(dice, side)
-        revealed = tuple(h + s for h, s in zip(self.hidden, self.shown))
-        result = RoundResult(
-            bid, bidder, challenger, c, self.wilds_active, self.bids, revealed, tuple(lost), out, next_opener, loser
-        )
-        log = RoundLog(self.deal_faces, self.moves + (Move(challenger, CHALLENGE),))
-        empty: tuple[Hand, ...] = ((),) * n
-        phase = Phase.OVER if game_winner is not None else Phase.DEAL
-        return State(
-            self.game, dice, empty, empty, phase, next_opener, (), True,
+            side = loser if rules.next_opener is _LOSER else winner
+            next_opener = side if new_dice[side] > 0 else _next_alive(new_dice, side)
+        revealed = tuple([h + s if s else h for h, s in zip(self.hidden, self.shown)])
+        result = _new(RoundResult, (
+            bid, bidder, challenger, c, self.wilds_active, self.bids, revealed, lost, out, next_opener, loser,
+        ))
+        log = _new(RoundLog, (self.deal_faces, self.moves + (_new(Move, (challenger, CHALLENGE, (), ())),)))
+        empty = _empty(n)
+        return _new(State, (
+            self.game, new_dice, empty, empty, _OVER if game_winner is not None else _DEAL, next_opener, (), True,
             self.results + (result,), self.logs + (log,), game_winner, (), (),
-        )
+        ))
 
     # -- views --------------------------------------------------------------
 
@@ -506,22 +595,39 @@ class State:
         """What ``seat`` may see: its own hidden dice, every shown die, every
         dice count, this round's bids, and past reveals. Never another seat's
         hidden dice, dealt faces or rerolls."""
-        from .view import SeatView
+        global _SeatView
+        if _SeatView is None:
+            from .view import SeatView as _SeatView  # view.py imports this module
 
-        return SeatView(
-            rules=self.rules,
-            players=self.game.players,
-            seat=seat,
-            dice=self.dice,
-            hand=self.hidden[seat],
-            shown=self.shown,
-            bids=self.bids,
-            phase=self.phase,
-            to_move=self.to_move,
-            wilds_active=self.wilds_active,
-            results=self.results,
-            winner=self.winner,
+        game = self.game
+        return _SeatView(
+            game.rules, game.players, seat, self.dice, self.hidden[seat], self.shown, self.bids,
+            self.phase, self.to_move, self.wilds_active, self.results, self.winner,
         )
+
+
+_new = tuple.__new__
+_SeatView: Any = None
+_DEAL, _BID, _REROLL, _OVER = Phase.DEAL, Phase.BID, Phase.REROLL, Phase.OVER
+_ONE, _CHALLENGER_LOSES, _LOSER = Loss.ONE, Exact.CHALLENGER_LOSES, Opener.LOSER
+_EMPTY: dict[int, tuple[Hand, ...]] = {}
+_INITIAL: dict[tuple[int, int], State] = {}
+
+
+def _zeros(n: int) -> tuple[int, ...]:
+    """``(0,) * n``."""
+    return _ZEROS[n] if n < len(_ZEROS) else (0,) * n
+
+
+_ZEROS = tuple((0,) * i for i in range(17))
+
+
+def _empty(n: int) -> tuple[Hand, ...]:
+    """``((),) * n``, shared."""
+    e = _EMPTY.get(n)
+    if e is None:
+        e = _EMPTY[n] = ((),) * n
+    return e
 
 
 def _wilds_for_opening(rules: Rules, face: int) -> bool:
@@ -537,22 +643,55 @@ def wilds_active_after_opening(rules: Rules, face: int) -> bool:
     return _wilds_for_opening(rules, face)
 
 
+class _Ladder:
+    """Every bid with quantity 1..n under one rule set, in bid order (the
+    bidding track for :attr:`Ordering.TRACK`), with each bid's position."""
+
+    __slots__ = ("rules", "bids", "ranks", "pos", "opening")
+
+    def __init__(self, rules: Rules, n: int) -> None:
+        rank = rules.rank
+        bids = sorted(
+            (Bid(q, f) for q in range(1, n + 1) for f in range(1, rules.faces + 1)),
+            key=lambda b: rank(b.quantity, b.face),
+        )
+        self.rules = rules
+        self.bids: list[Action] = list(bids)
+        self.ranks = [rank(b.quantity, b.face) for b in bids]
+        self.pos = {(b.quantity, b.face): i for i, b in enumerate(bids)}
+        self.opening: tuple[Action, ...] = tuple(bids)
+
+
+_LADDERS: dict[tuple[int, int], _Ladder] = {}
+
+
+def _ladder(rules: Rules, n: int) -> _Ladder:
+    """The cached ladder for ``(rules, n)``. Keyed by the rules' identity (a
+    Rules value hashes slowly); the entry keeps the rules alive, so an id is
+    never reused while its entry stands."""
+    key = (id(rules), n)
+    lad = _LADDERS.get(key)
+    if lad is None or lad.rules is not rules:
+        if len(_LADDERS) > 4096:
+            _LADDERS.clear()
+        lad = _LADDERS[key] = _Ladder(rules, n)
+    return lad
+
+
 def legal_actions(rules: Rules, current: Bid | None, dice_in_play: int) -> list[Action]:
     """Every legal bid after ``current`` (any bid up to ``dice_in_play`` when
-    ``None``), in bid order, then the challenge when a bid stands."""
-    n = dice_in_play
-    bids: list[Bid] = []
+    ``None``), in bid order, then the challenge when a bid stands.
+
+    A new list each call, sliced from a cached ladder of every bid.
+    """
+    lad = _ladder(rules, dice_in_play)
     if current is None:
-        bids = [Bid(q, f) for q in range(1, n + 1) for f in range(1, rules.faces + 1)]
-    else:
-        cq, cf = current.quantity, current.face
-        for f in range(1, rules.faces + 1):
-            lo = rules.min_raise_quantity(cq, cf, f)
-            bids.extend(Bid(q, f) for q in range(lo, n + 1))
-    bids.sort(key=lambda b: rules.rank(b.quantity, b.face))
-    actions: list[Action] = list(bids)
-    if current is not None:
-        actions.append(CHALLENGE)
+        return list(lad.opening)
+    i = lad.pos.get((current.quantity, current.face))
+    if i is None:  # a bid outside the ladder: find its place by rank
+        i = bisect_right(lad.ranks, rules.rank(current.quantity, current.face)) - 1
+    actions = lad.bids[i + 1 :]
+    actions.append(CHALLENGE)
     return actions
 
 
@@ -578,17 +717,25 @@ def legal_shows(hand: Hand) -> list[Hand]:
 
 
 def raise_message(rules: Rules, current: Bid, bid: Bid, dice_in_play: int) -> str:
-    """One sentence saying why ``bid`` does not raise ``current`` and what would."""
+    """One sentence saying why ``bid`` does not raise ``current``, naming the
+    rule, and what would: e.g. "two stars does not raise the bid of four 3s: a
+    bid on stars needs more than half the quantity of a bid on another face;
+    the smallest bid on that face now is three stars." Faces are written with the
+    rules' :attr:`~Rules.face_names`."""
     new, old = rules.describe_bid(bid.quantity, bid.face), rules.describe_bid(current.quantity, current.face)
     lo = rules.min_raise_quantity(current.quantity, current.face, bid.face)
+    noun = rules.face_noun(bid.face)
     if lo <= dice_in_play:
         hint = f"the smallest bid on that face now is {rules.describe_bid(lo, bid.face)}"
     else:
-        hint = "no bid on that face is high enough, so name another face or challenge"
-    if rules.wild_face is not None and rules.ordering is Ordering.TRACK and (bid.face == rules.wild_face) != (
-        current.face == rules.wild_face
-    ):
-        rule = "switching between wild and plain bids follows the half/double conversion"
+        hint = f"no bid on {noun} is high enough with {dice_in_play} dice in play, so name another face or challenge"
+    wild = rules.wild_face
+    if rules.ordering is Ordering.TRACK and bid.face == wild and current.face == wild:
+        rule = f"a bid on {rules.face_noun(wild)} must raise the quantity"  # type: ignore[arg-type]
+    elif rules.ordering is Ordering.TRACK and bid.face == wild:
+        rule = f"a bid on {rules.face_noun(wild)} needs more than half the quantity of a bid on another face"  # type: ignore[arg-type]
+    elif rules.ordering is Ordering.TRACK and current.face == wild:
+        rule = f"a bid on another face after {rules.face_noun(wild)} needs at least double the quantity"  # type: ignore[arg-type]
     else:
         rule = "raise the quantity, or keep it and name a higher face"
     return f"{new} does not raise the bid of {old}: {rule}; {hint}."

@@ -23,6 +23,7 @@ from ..engine import (
     Rules,
     RulesError,
     State,
+    result_to_json,
 )
 from .schema import MoveModel, RecordModel, RoundModel, explain
 
@@ -79,16 +80,11 @@ class Replay:
 
 
 def round_result_json(r: RoundResult, names: tuple[str, ...]) -> dict[str, Any]:
-    """One entry of the result's ``rounds``, exactly as RECORD-FORMAT.md gives it."""
-    return {
-        "bid": r.bid.to_json(),
-        "bidder": names[r.bidder],
-        "challenger": names[r.challenger],
-        "count": r.count,
-        "lost": {names[s]: k for s, k in enumerate(r.lost) if k},
-        "out": [names[s] for s in r.out],
-        "next": names[r.next_opener] if r.next_opener is not None else None,
-    }
+    """One entry of the result's ``rounds``, exactly as RECORD-FORMAT.md gives it
+    (the engine's public round result without the reveal)."""
+    out = result_to_json(r, names)
+    del out["revealed"]
+    return out
 
 
 def rules_from_record(rules: str | dict[str, Any]) -> Rules:
@@ -132,6 +128,8 @@ def replay(data: str | bytes | dict[str, Any]) -> Replay:
         rec = parse_record(data)
         rules = rules_from_record(rec.rules)
         game = Game.create(rules, rec.players, rec.dice)
+        if rec.start is not None and rec.start not in game.players:
+            raise RecordError(f"The record's start {rec.start!r} is not one of its players.")
         start = game.seat(rec.start) if rec.start is not None else 0
     except RecordError as e:
         return Replay(None, e)
@@ -169,7 +167,7 @@ def _play_round(state: State, r: int, raw: Any) -> State:
     for seat, name in enumerate(names):
         if state.dice[seat] > 0 and name not in rnd.dice:
             raise _Fault(state, RecordError(f"Round {r} gives no dice for {name}, who holds {state.dice[seat]}.", r))
-        if state.dice[seat] == 0 and name in rnd.dice:
+        if state.dice[seat] == 0 and rnd.dice.get(name):  # an out player may be listed with no dice
             raise _Fault(state, RecordError(f"Round {r} deals dice to {name}, who is out of the game.", r))
         hands.append(rnd.dice.get(name, []))
     try:
