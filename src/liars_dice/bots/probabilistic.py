@@ -1,0 +1,152 @@
+"""``probabilistic``: bids and challenges by the binomial chance that a bid is true.
+
+The chance comes from :mod:`liars_dice.engine.odds`: the seat's own hidden dice
+and every shown die are counted, every other die is an independent fair roll
+that matches with probability ``(1 + wild) / faces``. The wild rules in force
+are the engine's (:meth:`~liars_dice.engine.Rules.matches`), including the
+classic suspension (seed 004 "One's Are Wild!"): once a round has opened on
+the wild face wilds do not count, and an opening bid is judged with the
+suspension its own face would cause. Raises are enumerated from the rules
+(:meth:`~liars_dice.engine.Rules.min_raise_quantity`), so the ``wild-stars``
+track and the ``aces-wild`` half/double conversions are respected.
+
+Policy, for the seat to move:
+
+1. A current bid with chance ``p`` below ``challenge_below`` is challenged
+   (a bid that cannot be true, ``p == 0``, always; a certain one, ``p == 1``,
+   never).
+2. Otherwise the bot looks at the cheapest raise on each face and keeps the
+   most likely ones (within ``tie_margin`` of the best; a seeded choice among
+   them). If even the best raise is less likely than ``plausible`` and the
+   current bid is more likely false than that raise true, it challenges.
+3. An opening bid is, for each face, the highest quantity whose chance is at
+   least ``open_at``; the bot opens on the face that allows the highest bid.
+4. Under show-and-reroll (seed 000 "The Show and Reroll Rule") the bot, after
+   its bid, shows the hidden dice that match the bid and rerolls the rest
+   when that raises the bid's chance by at least ``show_gain``. With no
+   matching die it may show one die to reroll the others. Showing matches
+   can only help the bid: a shown match keeps counting, and a rerolled
+   non-match becomes a match with probability ``p`` instead of 0.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..engine import CHALLENGE, Bid, Hand, SeatView, bid_probability, wilds_active_after_opening
+from .base import Decision, register
+
+
+class ProbabilisticBot:
+    """A threshold player over binomial bid chances. Reproducible from ``seed``.
+
+    :param seed: seeds the choice among near-equal raises (``None`` = unseeded).
+    :param challenge_below: challenge a current bid whose chance is below this.
+    :param plausible: a raise at least this likely is always preferred to a challenge.
+    :param open_at: the least chance an opening bid may have.
+    :param tie_margin: raises whose chance is within this of the best are near-equal.
+    :param show_gain: the least gain in the bid's chance that makes a show worth it.
+    """
+
+    name = "probabilistic"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        challenge_below: float = 0.35,
+        plausible: float = 0.5,
+        open_at: float = 0.5,
+        tie_margin: float = 0.03,
+        show_gain: float = 0.15,
+    ) -> None:
+        self._rng = random.Random(seed)
+        self.challenge_below = challenge_below
+        self.plausible = plausible
+        self.open_at = open_at
+        self.tie_margin = tie_margin
+        self.show_gain = show_gain
+
+    # -- chances ------------------------------------------------------------
+
+    @staticmethod
+    def _wilds_for(view: SeatView, bid: Bid) -> bool:
+        """Whether wilds count for ``bid``: this round's rule, or for an opening
+        bid the rule its own face would set (seed 004)."""
+        return view.wilds_active if view.bids else wilds_active_after_opening(view.rules, bid.face)
+
+    def chance(self, view: SeatView, bid: Bid) -> float:
+        """Chance that ``bid`` is true from ``view``'s knowledge (its hand, every shown die)."""
+        seen = view.hand + tuple(d for h in view.shown for d in h)
+        return bid_probability(view.rules, bid, seen, view.unknown_dice, self._wilds_for(view, bid))
+
+    def chance_after_show(self, view: SeatView, bid: Bid, show: Hand) -> float:
+        """Chance that ``bid`` is true if the bot shows ``show`` from its hand and
+        rerolls the rest of its hidden dice (before seeing the reroll)."""
+        if not show:
+            return self.chance(view, bid)
+        seen = show + tuple(d for h in view.shown for d in h)
+        rerolled = len(view.hand) - len(show)
+        return bid_probability(view.rules, bid, seen, view.unknown_dice + rerolled, self._wilds_for(view, bid))
+
+    # -- decisions ----------------------------------------------------------
+
+    def decide(self, view: SeatView) -> Decision:
+        rules = view.rules
+        n = view.dice_in_play
+        cur = view.current_bid
+        if cur is None:
+            bid = self._opening(view)
+            return Decision(bid, self.show_for(view, bid))
+        p_cur = self.chance(view, cur)
+        if p_cur < 1.0 and p_cur < self.challenge_below:
+            return Decision(CHALLENGE)
+        raises: list[tuple[float, Bid]] = []
+        for face in range(1, rules.faces + 1):
+            q = rules.min_raise_quantity(cur.quantity, cur.face, face)
+            if q <= n:
+                b = Bid(q, face)
+                raises.append((self.chance(view, b), b))
+        if not raises:  # the bid is at the top of the track: nothing left but to call it
+            return Decision(CHALLENGE)
+        best = max(p for p, _ in raises)
+        if p_cur < 1.0 and best < self.plausible and 1.0 - p_cur > best:
+            return Decision(CHALLENGE)
+        near = [b for p, b in raises if p >= best - self.tie_margin]
+        bid = near[0] if len(near) == 1 else self._rng.choice(near)
+        return Decision(bid, self.show_for(view, bid))
+
+    def _opening(self, view: SeatView) -> Bid:
+        """The highest bid on each face with chance >= ``open_at``; the face that
+        allows the highest-ranked such bid (seeded choice among equals)."""
+        rules = view.rules
+        n = view.dice_in_play
+        options: list[tuple[int, Bid]] = []
+        for face in range(1, rules.faces + 1):
+            q = 1
+            while q < n and self.chance(view, Bid(q + 1, face)) >= self.open_at:
+                q += 1
+            options.append((rules.rank(q, face), Bid(q, face)))
+        top = max(r for r, _ in options)
+        # near-equal: within one rank step of the top, for a little variety
+        near = [b for r, b in options if r >= top - 1]
+        return near[0] if len(near) == 1 else self._rng.choice(near)
+
+    def show_for(self, view: SeatView, bid: Bid) -> Hand:
+        """The dice to show with ``bid`` (``()`` for none), one of ``view.legal_shows()``:
+        see the module docstring, step 4."""
+        if not view.rules.show_and_reroll or len(view.hand) < 2:
+            return ()
+        wilds = self._wilds_for(view, bid)
+        matching = tuple(sorted(d for d in view.hand if view.rules.matches(d, bid.face, wilds)))
+        if len(matching) == len(view.hand):
+            return ()  # every hidden die already counts; a reroll could only lose some
+        show = matching if matching else (max(view.hand),)
+        if self.chance_after_show(view, bid, show) >= self.chance(view, bid) + self.show_gain:
+            return show
+        return ()
+
+
+@register("probabilistic")
+def _factory(seed: int | None = None) -> ProbabilisticBot:
+    return ProbabilisticBot(seed)
