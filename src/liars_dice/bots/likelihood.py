@@ -6,6 +6,7 @@ the actor's hidden dice that match the action's face:
 
 * bids ``(q, f)``: ``truth * logit P(bid true | actor's hand)``
   ``+ support * (k - n * p_f)`` ``+ jump * rank(q, f) / faces`` ``+ wild * [f is wild]``;
+  ``+ minimal * [q is the smallest raise on face f]``;
 * the challenge of bid ``b``: ``challenge + challenge_truth * logit P(b true | hand)``
   ``+ jump * (rank(b) + 1) / faces`` (so bids are scored by how far they jump
   past the smallest raise).
@@ -34,7 +35,7 @@ from ..engine import Bid, Rules
 from .inference import table_size, tail_logit
 
 #: Feature names, in the order of :meth:`LikelihoodParams.vector`.
-FEATURES = ("truth", "support", "jump", "wild", "challenge", "challenge_truth")
+FEATURES = ("truth", "support", "jump", "wild", "challenge", "challenge_truth", "minimal")
 
 
 @dataclass(frozen=True)
@@ -47,9 +48,10 @@ class LikelihoodParams:
     wild: float = -0.3
     challenge: float = -0.5
     challenge_truth: float = -1.0
+    minimal: float = 1.0
 
     def vector(self) -> np.ndarray:
-        """The weights as shape ``(6,)`` float64, in :data:`FEATURES` order."""
+        """The weights as shape ``(7,)`` float64, in :data:`FEATURES` order."""
         return np.array([getattr(self, f) for f in FEATURES], dtype=np.float64)
 
     @staticmethod
@@ -183,12 +185,22 @@ class ActorTables:
         m = np.max(self.bid)
         with np.errstate(divide="ignore"):
             zf = np.exp(masked - m).sum(axis=2)  # (faces, n+1)
+        if current is not None:
+            zf = zf + self._minimal_extra(lo, m)
         faces = np.arange(self.rules.faces)
         z = zf[faces[None, :], matches].sum(axis=1)  # (H,)
         if current is not None:
             ch = self.challenge(current)
             z = z + np.exp(ch[matches[:, current.face - 1]] - m)
         return np.log(z) + m
+
+    def _minimal_extra(self, lo: np.ndarray, m: float) -> np.ndarray:
+        """Extra weight of the smallest raise on each face, shape ``(faces, n + 1)``."""
+        nt = self.ctx.n_total
+        has = lo <= nt
+        idx = np.minimum(lo, nt) - 1
+        e = np.exp(self.bid[np.arange(self.rules.faces), :, idx] - m)  # (faces, n+1)
+        return np.where(has[:, None], (np.exp(self.theta.minimal) - 1.0) * e, 0.0)
 
     def log_likelihood(self, current: Bid | None, action: Bid | None, matches: np.ndarray) -> np.ndarray:
         """``log P(action | hand)`` for every hand, shape ``(H,)``; ``action=None`` is the challenge."""
@@ -197,6 +209,10 @@ class ActorTables:
             s = self.challenge(current)[matches[:, current.face - 1]]
         else:
             s = self.bid[action.face - 1, matches[:, action.face - 1], action.quantity - 1]
+            if current is not None and action.quantity == lowest_raises(
+                self.rules, current, self.ctx.n_total
+            )[action.face - 1]:
+                s = s + self.theta.minimal
         return s - self.log_normaliser(current, matches)
 
     def response_challenge_prob(self, candidates: list[Bid], matches: np.ndarray) -> np.ndarray:
@@ -213,7 +229,8 @@ class ActorTables:
         out = np.empty((len(candidates), matches.shape[0]))
         for i, b in enumerate(candidates):
             lo = lowest_raises(rules, b, nt) - 1  # index into suffix; nt means none
-            zb = suffix[faces[None, :], matches, lo[None, :]].sum(axis=1)
+            extra = self._minimal_extra(lo + 1, m)  # (faces, n+1)
+            zb = (suffix[faces[None, :], matches, lo[None, :]] + extra[faces[None, :], matches]).sum(axis=1)
             ch = np.exp(self.challenge(b)[matches[:, b.face - 1]] - m)
             out[i] = ch / (zb + ch)
         return out

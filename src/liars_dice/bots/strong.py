@@ -387,13 +387,19 @@ class _Analyser:
         e = g
         suffix = np.concatenate([np.cumsum(e[:, :, ::-1], axis=2)[:, :, ::-1], np.zeros(e.shape[:2] + (1,))], axis=2)
         out = np.empty(len(cands))
+        boost = float(np.exp(self.theta.minimal))
         for i, b in enumerate(cands):
             lo = lowest_raises(rules, b, nt)
-            zb = suffix[fidx[None, :], mt, (lo - 1)[None, :]].sum(axis=1)
+            extra = tables._minimal_extra(lo, m)
+            zb = (suffix[fidx[None, :], mt, (lo - 1)[None, :]] + extra[fidx[None, :], mt]).sum(axis=1)
             ch = np.exp(tables.challenge(b)[mt[:, b.face - 1]] - m)
             vb = x.weights / (zb + ch)  # (H,)
             a = (vb @ g2).reshape(faces, nt)
             c = (vb @ gl).reshape(faces, nt)
+            has = lo <= nt
+            fi = np.nonzero(has)[0]
+            a[fi, lo[fi] - 1] *= boost
+            c[fi, lo[fi] - 1] *= boost
             valid = q[None, :] >= lo[:, None]
             out[i] = float(np.where(valid, np.minimum(c, self.raise_again * a), 0.0).sum())
         return out
