@@ -21,11 +21,13 @@ class Outcome:
     :ivar dice: dice per player after the losses.
     :ivar winner: the game's winner (0 or 1) if the game is over, else ``None``.
     :ivar next_opener: who opens the next round, ``None`` when the game is over.
+    :ivar round_winner: who won the challenge (the bidder on a true bid).
     """
 
     dice: tuple[int, int]
     winner: int | None
     next_opener: int | None
+    round_winner: int
 
 
 def challenge_outcome(
@@ -47,8 +49,8 @@ def challenge_outcome(
     after = (dice[0] - min(lost[0], dice[0]), dice[1] - min(lost[1], dice[1]))
     alive = [p for p in (0, 1) if after[p] > 0]
     if len(alive) == 1:
-        return Outcome(after, alive[0], None)
+        return Outcome(after, alive[0], None, winner)
     if rules.single_round:
-        return Outcome(after, winner, None)
+        return Outcome(after, winner, None, winner)
     side = loser if rules.next_opener is Opener.LOSER else winner
-    return Outcome(after, None, side)
+    return Outcome(after, None, side, winner)

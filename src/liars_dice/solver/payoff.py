@@ -22,13 +22,10 @@ LeafValue = Callable[[Outcome], float]
 
 
 def single_round_value(outcome: Outcome) -> float:
-    """+1 when player 0 wins the game, -1 when player 1 does (OpenSpiel's utilities).
-
-    :raises ValueError: for an outcome that does not end the game.
-    """
-    if outcome.winner is None:
-        raise ValueError("This rule set plays on after a round; give the solver a value for every position.")
-    return 1.0 if outcome.winner == 0 else -1.0
+    """+1 when player 0 wins the challenge, -1 when player 1 does: OpenSpiel's
+    utilities for a single-round game, and the round's winner in a preset that
+    plays on (whole-game values need :mod:`liars_dice.solver.endgame`)."""
+    return 1.0 if outcome.round_winner == 0 else -1.0
 
 
 def terminal_payoffs(tree: BidTree, hands: tuple[Hands, Hands], leaf_value: LeafValue = single_round_value) -> np.ndarray:

@@ -67,8 +67,8 @@ def solve(
 
     :param rules: a :class:`Rules` value or a preset name.
     :param leaf_value: the value to player 0 of a challenge's outcome; by
-        default +1 / -1 for the winner of the game, which needs
-        ``rules.single_round`` or a position that ends the game.
+        default +1 / -1 for the winner of the challenge (the game's winner in
+        a single-round preset).
     :raises SolverError: for a tree too large (see :data:`~liars_dice.solver.tree.MAX_BIDS`),
         bad dice, or bad limits.
     :raises RulesError: for an unknown preset name.
