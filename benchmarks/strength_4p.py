@@ -35,12 +35,16 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return (c - h, c + h)
 
 
-def one_game(args: tuple[str, int, int, str]) -> int:
+def one_game(args: tuple[str, int, int, str, str]) -> int:
     """1 if ``strong`` wins game ``g`` of ``preset``, else 0."""
-    preset, g, seed, opponent = args
+    preset, g, seed, opponent, options = args
     rules = Rules.preset(preset)
     seat = g % 4
     bots = [make_bot("strong", seed + g) if s == seat else make_bot(opponent, seed + 1000 * s + g) for s in range(4)]
+    if options:  # StrongBot keyword options, for tuning
+        from liars_dice.bots.strong import StrongBot
+
+        bots[seat] = StrongBot(seed + g, **json.loads(options))
     game = Game.create(rules, [f"p{s}" for s in range(4)])
     final = play_game(game, bots, SeededDice(seed + g), start=(g // 4) % 4)
     return int(final.winner == seat)
@@ -53,12 +57,13 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--presets", default=",".join(SEED_PRESETS))
     ap.add_argument("--opponent", default="probabilistic")
+    ap.add_argument("--options", default="", help="StrongBot keyword options as JSON (tuning)")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
     out = {}
     for preset in a.presets.split(","):
         t0 = time.perf_counter()
-        tasks = [(preset, g, a.seed, a.opponent) for g in range(a.games)]
+        tasks = [(preset, g, a.seed, a.opponent, a.options) for g in range(a.games)]
         if a.jobs > 1:
             with mp.Pool(a.jobs) as pool:
                 res = pool.map(one_game, tasks, chunksize=8)

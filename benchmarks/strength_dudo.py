@@ -31,14 +31,18 @@ from liars_dice.engine import Game, Rules, SeededDice  # noqa: E402
 from liars_dice.match import play_game  # noqa: E402
 
 
-def one_round(args: tuple[int, int, int, str]) -> int:
+def one_round(args: tuple[int, int, int, str, str]) -> int:
     """1 if ``strong`` (or ``--bot``) wins round ``r`` with ``d`` dice each."""
-    d, r, seed, bot = args
+    d, r, seed, bot, options = args
     rules = Rules.preset("joker")
     me = r % 2  # strong's seat; seat 0 moves first, so strong is first on even rounds
     game = Game.create(rules, ["a", "b"], dice=(d, d))
     bots = [None, None]
     bots[me] = make_bot(bot, seed + r)
+    if options:  # StrongBot keyword options, for tuning
+        from liars_dice.bots.strong import StrongBot
+
+        bots[me] = StrongBot(seed + r, **json.loads(options))
     bots[1 - me] = DudoBot(first=0, seed=seed * 7919 + r)
     # Alternate who moves first independently of the seat: start = seat that moves first.
     start = (r // 2) % 2
@@ -54,12 +58,13 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--bot", default="strong")
+    ap.add_argument("--options", default="", help="StrongBot keyword options as JSON (tuning)")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
     out = {}
     for d in (int(x) for x in a.dice.split(",")):
         t0 = time.perf_counter()
-        tasks = [(d, r, a.seed, a.bot) for r in range(a.rounds)]
+        tasks = [(d, r, a.seed, a.bot, a.options) for r in range(a.rounds)]
         if a.jobs > 1:
             with mp.Pool(a.jobs) as pool:
                 res = pool.map(one_round, tasks, chunksize=16)

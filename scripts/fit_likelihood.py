@@ -17,6 +17,7 @@ already stored, so each run is one step of a self-play fixed-point iteration.
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import time
 from pathlib import Path
@@ -33,6 +34,7 @@ from liars_dice.bots.likelihood import (
     save_params,
 )
 from liars_dice.bots.inference import table_size, tail_logit
+from liars_dice.bots.strong import quantal
 from liars_dice.engine import PRESETS, Bid, Challenge, Game, Rules, SeededDice
 
 OUT = Path(__file__).resolve().parent.parent / "src" / "liars_dice" / "data" / "likelihood.json"
@@ -92,6 +94,13 @@ def decision_features(state, action) -> tuple[np.ndarray, int]:  # type: ignore[
     return np.array(rows), idx
 
 
+def _bot(name: str, seed: int):  # type: ignore[no-untyped-def]
+    """A registered bot, or ``strong-quantal`` (:func:`liars_dice.bots.strong.quantal`)."""
+    if name == "strong-quantal":
+        return quantal(seed)
+    return make_bot(name, seed)
+
+
 def collect(rules: Rules, games: int, seed: int, mix: list[str]) -> list[tuple[np.ndarray, int]]:
     """Decisions of ``games`` games with seats drawn from ``mix``."""
     rng = random.Random(seed)
@@ -103,7 +112,7 @@ def collect(rules: Rules, games: int, seed: int, mix: list[str]) -> list[tuple[n
             game = Game.create(rules, names, dice=[rng.randint(1, rules.dice_per_player) for _ in names])
         else:
             game = Game.create(rules, names)
-        bots = [make_bot(rng.choice(mix), seed * 1000 + g * 10 + i) for i in range(n)]
+        bots = [_bot(rng.choice(mix), seed * 1000 + g * 10 + i) for i in range(n)]
         dice = SeededDice(seed * 7 + g)
         state = game.initial_state(g % n)
         while not state.is_over:
@@ -169,22 +178,37 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--mix", default="strong,probabilistic")
     ap.add_argument("--out", default=str(OUT))
+    ap.add_argument("--presets", default="", help="refit only these presets (comma-separated), keep the rest")
     ap.add_argument("--ridge", type=float, default=0.01, help="L2 penalty per decision")
     a = ap.parse_args()
     mix = a.mix.split(",")
     fitted: dict[str, LikelihoodParams] = {}
+    meta_all: dict = {}  # type: ignore[type-arg]
+    only = [p for p in a.presets.split(",") if p]
+    if only and Path(a.out).exists():
+        old = json.loads(Path(a.out).read_text())
+        fitted = {k: LikelihoodParams(**v) for k, v in old["presets"].items()}
+        meta_all = old.get("meta", {})
     pooled: list[tuple[np.ndarray, int]] = []
     t0 = time.perf_counter()
     for name, rules in PRESETS.items():
+        if only and name not in only:
+            continue
         # A single round has few decisions: play ten times as many.
         data = collect(rules, a.games * (10 if rules.single_round else 1), a.seed, mix)
         pooled.extend(data)
         theta = fit(data, a.ridge)
         fitted[name] = LikelihoodParams.from_vector(theta)
         print(name, len(data), "decisions:", {f: round(float(t), 3) for f, t in zip(FEATURES, theta)}, flush=True)
-    fitted["default"] = LikelihoodParams.from_vector(fit(pooled, a.ridge))
+    if not only:
+        fitted["default"] = LikelihoodParams.from_vector(fit(pooled, a.ridge))
     meta = {"script": "scripts/fit_likelihood.py", "games_per_preset": a.games, "seed": a.seed, "mix": mix, "ridge": a.ridge,
             "decisions": len(pooled), "seconds": round(time.perf_counter() - t0, 1)}
+    if only:
+        meta_all.setdefault("refits", {})
+        for name in only:
+            meta_all["refits"][name] = meta
+        meta = meta_all
     save_params(a.out, fitted, meta)
     print("wrote", a.out, meta)
 
