@@ -87,6 +87,9 @@ class StrongBot:
     :param use_endgame: whether to play the solver's tables where they apply.
     :param residual: risk kept by an unchallenged raise, by players still in (tuning).
     :param raise_again: with two players, the cost of raising again (tuning).
+    :param show: show-and-reroll policy: ``"gain"`` (default) shows the
+        matching dice when that raises the bid's binomial chance by at least
+        :data:`SHOW_GAIN`, ``"matches"`` whenever some match, ``"never"``.
     :param temperature: 0 plays the cheapest move; above 0 samples moves with
         probability proportional to ``exp(-cost / temperature)`` (a quantal
         response; used to vary the self-play population).
