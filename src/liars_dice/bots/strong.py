@@ -11,9 +11,10 @@ minimises the dice this seat expects to lose.
    A raise ``b`` costs ``P(next player challenges b) * loss if b is false``
    (the next player's challenge chance comes from the same likelihood model,
    averaged over the posterior of their hand), plus what the rest of the round
-   costs if they raise: with two players still in, a second ply takes the
-   better of challenging or raising against each reply the model predicts;
-   with more players, a constant share of risk per seat. The loss rule
+   costs if they raise. With two players still in, dynamic programming over
+   the whole bid ladder plays every reply the model predicts to the end (each
+   answered by the better of challenging or raising, see ``_duel``); with more
+   players, a constant share of risk per seat (:data:`RESIDUAL_RISK`). The loss rule
    (``one`` or ``difference``), the perfect bid and Die Hard, the classic
    suspension of wilds, the bidding track and show-and-reroll all come from the
    :class:`~liars_dice.engine.Rules` options.
@@ -50,8 +51,6 @@ RESIDUAL_RISK = {3: 0.30, 4: 0.22, 5: 0.17, 6: 0.14}
 #: Least gain in the chance of the bid that makes a show worth it (show policy "gain").
 SHOW_GAIN = 0.15
 
-#: With two players, the expected loss of having to raise again.
-RAISE_AGAIN_RISK = 0.45
 
 
 @dataclass
@@ -86,7 +85,6 @@ class StrongBot:
     :param params: the likelihood model's weights (default: fitted per preset).
     :param use_endgame: whether to play the solver's tables where they apply.
     :param residual: risk kept by an unchallenged raise, by players still in (tuning).
-    :param raise_again: with two players, the cost of raising again (tuning).
     :param show: show-and-reroll policy: ``"gain"`` (default) shows the
         matching dice when that raises the bid's binomial chance by at least
         :data:`SHOW_GAIN`, ``"matches"`` whenever some match, ``"never"``.
@@ -103,7 +101,6 @@ class StrongBot:
         params: LikelihoodParams | None = None,
         use_endgame: bool = True,
         residual: dict[int, float] | None = None,
-        raise_again: float | None = None,
         temperature: float = 0.0,
         show: str = "gain",
     ) -> None:
@@ -111,7 +108,6 @@ class StrongBot:
         self._params = params
         self._use_endgame = use_endgame and _endgame_policy is not None
         self._residual = residual or RESIDUAL_RISK
-        self._raise_again = RAISE_AGAIN_RISK if raise_again is None else raise_again
         self._temperature = temperature
         self._show = show
 
@@ -136,20 +132,20 @@ class StrongBot:
                 if isinstance(action, Bid) and view.rules.show_and_reroll:
                     wilds = view.wilds_active if view.bids else wilds_active_after_opening(view.rules, action.face)
                     dec = _Analyser(view, self._params or params_for(view.rules), self._residual,
-                                    self._raise_again)._maybe_show(dec, wilds)
+                                    )._maybe_show(dec, wilds)
                 return dec
         return an.decision
 
     def analyse(self, view: SeatView) -> "Analysis":
         """The full reasoning for the seat to move: posteriors, costs, decision."""
-        an = _Analyser(view, self._params or params_for(view.rules), self._residual, self._raise_again)
+        an = _Analyser(view, self._params or params_for(view.rules), self._residual)
         an.show_policy = self._show
         return an.run()
 
     def posteriors(self, view: SeatView) -> dict[int, np.ndarray]:
         """Posterior mean count of each face per opponent seat, shape ``(faces,)``
         (the mean of each face's own dice in their hidden hand)."""
-        an = _Analyser(view, self._params or params_for(view.rules), self._residual, self._raise_again)
+        an = _Analyser(view, self._params or params_for(view.rules), self._residual)
         out = {}
         for opp in an.opponents():
             if opp.weights is None:
@@ -172,9 +168,9 @@ class Analysis:
 
 
 class _Analyser:
-    def __init__(self, view: SeatView, theta: LikelihoodParams, residual: dict[int, float], raise_again: float):
+    def __init__(self, view: SeatView, theta: LikelihoodParams, residual: dict[int, float]):
         self.view, self.rules, self.theta = view, view.rules, theta
-        self.residual, self.raise_again = residual, raise_again
+        self.residual = residual
         self.n_total = view.dice_in_play
         self.me = view.seat
         self._opps: list[_Opponent] | None = None
@@ -470,65 +466,11 @@ class _Analyser:
         lch = loss_k[np.arange(len(cands))[:, None], mt[:, face_idx].T]  # (B, H)
         w = x.weights
         challenged = (p_ch * lch) @ w
-        if len(pmfs) == 1:
-            later = self._second_ply(cands, x, tables, mt, base, wilds, my_dice)
-        else:
-            later = ((1.0 - p_ch) @ w) * self._residual_for(len(pmfs) + 1)
+        later = ((1.0 - p_ch) @ w) * self._residual_for(len(pmfs) + 1)
         return challenged + later
 
     def _residual_for(self, alive: int) -> float:
         return self.residual.get(alive, 0.14)
-
-    def _second_ply(
-        self,
-        cands: list[Bid],
-        x: _Opponent,
-        tables: ActorTables,
-        mt: np.ndarray,
-        base: np.ndarray,
-        wilds: bool,
-        my_dice: int,
-    ) -> np.ndarray:
-        """Two players: the cost of the next player's raises, each answered by
-        the better of challenging it or raising again. Shape ``(B,)``."""
-        rules, nt, faces = self.rules, self.n_total, self.rules.faces
-        h = mt.shape[0]
-        m = float(np.max(tables.bid))
-        g = np.exp(tables.bid - m)  # (faces, n+1, nt)
-        fidx = np.arange(faces)
-        gh = g[fidx[None, :], mt, :]  # (H, faces, nt): weight of each reply per hand
-        # My challenge loss of reply (q', f') given x holds k matching: (faces, n+1, nt).
-        q = np.arange(1, nt + 1)
-        counts = base[:, None, None] + np.arange(x.n + 1)[None, :, None]  # (faces, n+1, 1)
-        over = counts - q[None, None, :]
-        if rules.loss is Loss.DIFFERENCE:
-            lose = np.where(over > 0, over, np.where(over == 0, 1, 0))
-        else:
-            lose = np.where(over >= 0, 1, 0)
-        lch = np.minimum(lose, my_dice).astype(np.float64)
-        lch_h = lch[fidx[None, :], mt, :]  # (H, faces, nt)
-        gl = (gh * lch_h).reshape(h, -1)
-        g2 = gh.reshape(h, -1)
-        # Normaliser per candidate and hand, and the chance of a challenge.
-        e = g
-        suffix = np.concatenate([np.cumsum(e[:, :, ::-1], axis=2)[:, :, ::-1], np.zeros(e.shape[:2] + (1,))], axis=2)
-        out = np.empty(len(cands))
-        boost = float(np.exp(self.theta.minimal))
-        for i, b in enumerate(cands):
-            lo = lowest_raises(rules, b, nt)
-            extra = tables._minimal_extra(lo, m)
-            zb = (suffix[fidx[None, :], mt, (lo - 1)[None, :]] + extra[fidx[None, :], mt]).sum(axis=1)
-            ch = np.exp(tables.challenge(b)[mt[:, b.face - 1]] - m)
-            vb = x.weights / (zb + ch)  # (H,)
-            a = (vb @ g2).reshape(faces, nt)
-            c = (vb @ gl).reshape(faces, nt)
-            has = lo <= nt
-            fi = np.nonzero(has)[0]
-            a[fi, lo[fi] - 1] *= boost
-            c[fi, lo[fi] - 1] *= boost
-            valid = q[None, :] >= lo[:, None]
-            out[i] = float(np.where(valid, np.minimum(c, self.raise_again * a), 0.0).sum())
-        return out
 
     def _maybe_show(self, decision: Decision, wilds: bool) -> Decision:
         """Show-and-reroll (seed 000): show the dice that match the bid, keeping
