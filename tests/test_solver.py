@@ -84,7 +84,7 @@ def test_tree_follows_rules_bid_order() -> None:
 
 
 def test_too_large_a_tree_is_refused_in_one_sentence() -> None:
-    with pytest.raises(SolverError, match="at most 20 bids"):
+    with pytest.raises(SolverError, match="at most 2,097,152"):
         solve("classic", (2, 2))
 
 
@@ -224,4 +224,4 @@ def test_solve_command_bad_input(cli: str) -> None:
     assert "no rule set called 'nope'" in out.stderr
     out = subprocess.run([cli, "solve", "--rules", "classic", "--dice", "2", "2"], capture_output=True, text=True, timeout=60)
     assert out.returncode == 2
-    assert "at most 20 bids" in out.stderr
+    assert "16,777,216 public histories" in out.stderr

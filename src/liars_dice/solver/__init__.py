@@ -18,9 +18,9 @@ value sweeps), :mod:`.cfr` (CFR+), :mod:`.exploitability`, :mod:`.policy`
 from .exploitability import best_response_values, expected_value, exploitability, nash_conv
 from .policy import Policy
 from .solve import SolveResult, build_game, solve
-from .tree import MAX_BIDS, BidTree, SolverError
+from .tree import MAX_NODES, BidTree, SolverError
 
 __all__ = [
-    "BidTree", "MAX_BIDS", "Policy", "SolveResult", "SolverError", "best_response_values", "build_game",
+    "BidTree", "MAX_NODES", "Policy", "SolveResult", "SolverError", "best_response_values", "build_game",
     "expected_value", "exploitability", "nash_conv", "solve",
 ]

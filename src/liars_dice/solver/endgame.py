@@ -9,9 +9,14 @@ the game ends, else ``V`` of the next position, negated when the other player
 opens it. Every challenge costs at least one die, so the tables are solved by
 backward induction from the smallest positions (issue 3, section 3).
 
-Each round is solved exactly with CFR+ on its full public tree, so only
-positions with few dice in play fit (:data:`~liars_dice.solver.tree.MAX_BIDS`):
-with six faces, at most 3 dice in play, i.e. ``(1, 1)``, ``(1, 2)``, ``(2, 1)``.
+Each round is solved with CFR+ on its public tree. The full tree of a round
+has ``2**K`` histories for ``K`` bids, which fits
+(:data:`~liars_dice.solver.tree.MAX_NODES`) up to 3 dice in play with six
+faces: ``(1, 1)``, ``(1, 2)``, ``(2, 1)`` are solved exactly. Larger positions
+are solved with histories capped at ``depth_cap`` bids (the player facing the
+last one must challenge); equilibrium play of the exact 3-dice rounds never
+reaches 8 bids with probability above 1e-6, and the cap's effect on the 3-dice
+values is measured in ``docs/solver.md``.
 Show-and-reroll (``wild-stars``) is not modelled: the tables hold no-show
 strategies, and :func:`endgame_policy` declines a round in which dice were shown.
 
@@ -37,12 +42,12 @@ from typing import Any
 
 import numpy as np
 
-from ..engine import Action, Bid, Phase, Rules, SeatView
+from ..engine import Action, Bid, Phase, Rules, SeatView, legal_actions
 from .hands import Hands, enumerate_hands
 from .outcome import Outcome
 from .passes import reach
 from .solve import SolveResult, build_game, solve
-from .tree import MAX_BIDS, BidTree, SolverError
+from .tree import MAX_NODES, BidTree, SolverError
 
 #: Rule options that do not change a two-player round (display and set-up only).
 _NOT_IN_ROUND = ("name", "star_symbol", "dice_per_player", "min_players", "max_players")
@@ -58,14 +63,10 @@ def positions(max_total: int) -> list[tuple[int, int]]:
     return [(a, t - a) for t in range(2, max_total + 1) for a in range(1, t)]
 
 
-def max_total_dice(rules: Rules) -> int:
-    """Most dice in play whose round tree fits the exact solver."""
-    n = 2
-    while True:
-        k = sum(1 for q in range(1, n + 2) for _ in range(rules.faces))
-        if k > MAX_BIDS:
-            return n
-        n += 1
+def depth_for(rules: Rules, dice: tuple[int, int], depth_cap: int) -> int | None:
+    """``None`` (the full round) when its tree fits :data:`MAX_NODES`, else ``depth_cap``."""
+    k = sum(1 for a in legal_actions(rules, None, sum(dice)) if isinstance(a, Bid))
+    return None if (1 << k) <= MAX_NODES else depth_cap
 
 
 def leaf_value_for(values: dict[tuple[int, int], float]) -> Callable[[Outcome], float]:
@@ -96,14 +97,21 @@ def solve_tables(
     target_exploitability: float = 2e-3,
     max_iterations: int = 2000,
     on_solved: Callable[[TableEntry], None] | None = None,
+    depth_cap: int = 8,
 ) -> Iterator[TableEntry]:
     """Solve every position up to ``max_total`` dice by backward induction, yielding each.
 
-    :raises SolverError: when a position's tree is too large.
+    Positions whose full round tree is too large are solved with histories
+    capped at ``depth_cap`` bids (:class:`BidTree`).
+
+    :raises SolverError: when a position's tree is too large even so.
     """
     values: dict[tuple[int, int], float] = {}
     for pos in positions(max_total):
-        res = solve(rules, pos, target_exploitability, max_iterations, leaf_value=leaf_value_for(values))
+        res = solve(
+            rules, pos, target_exploitability, max_iterations, leaf_value=leaf_value_for(values),
+            max_depth=depth_for(rules, pos, depth_cap),
+        )
         values[pos] = res.value
         entry = TableEntry(pos, res)
         if on_solved:
@@ -119,6 +127,7 @@ def save_tables(path: str | Path, rules: Rules, entries: list[TableEntry], min_r
         "values": np.array([e.result.value for e in entries]),
         "exploitability": np.array([e.result.exploitability for e in entries]),
         "iterations": np.array([e.result.iterations for e in entries]),
+        "max_depth": np.array([e.result.policy.tree.max_depth for e in entries]),
         "min_reach": np.array(min_reach),
     }
     for p, e in enumerate(entries):
@@ -175,6 +184,7 @@ class EndgameTables:
     key: dict[str, Any]
     values: dict[tuple[int, int], float]
     exploitability: dict[tuple[int, int], float]
+    max_depth: dict[tuple[int, int], int]
     _file: Path
     _positions: dict[tuple[int, int], _Position] = field(default_factory=dict)
 
@@ -191,9 +201,10 @@ class EndgameTables:
                 pos = [tuple(int(x) for x in row) for row in z["positions"]]
                 values = {p: float(v) for p, v in zip(pos, z["values"])}
                 expl = {p: float(v) for p, v in zip(pos, z["exploitability"])}
+                depth = {p: int(v) for p, v in zip(pos, z["max_depth"])}
         except (OSError, KeyError, ValueError) as e:
             raise SolverError(f"{path} is not a readable endgame tables file: {e}.") from None
-        return EndgameTables(key, values, expl, path)  # type: ignore[arg-type]
+        return EndgameTables(key, values, expl, depth, path)  # type: ignore[arg-type]
 
     def position(self, dice: tuple[int, int]) -> _Position | None:
         """The stored policy of position ``dice``, or ``None`` when not in the tables."""
@@ -202,7 +213,7 @@ class EndgameTables:
         if dice not in self._positions:
             p = list(self.values).index(dice)
             rules = Rules.from_dict(self.key)
-            tree = BidTree(rules, dice)
+            tree = BidTree(rules, dice, self.max_depth[dice])
             hands = (enumerate_hands(dice[0], rules.faces), enumerate_hands(dice[1], rules.faces))
             nodes, offsets, policy = [], [], []
             with np.load(self._file, allow_pickle=False) as z:
@@ -291,16 +302,18 @@ def build_tables_file(
     max_iterations: int = 2000,
     min_reach: float = 1e-6,
     report: Callable[[str], None] = print,
+    depth_cap: int = 8,
 ) -> list[TableEntry]:
     """Solve and save the tables of ``rules`` (the generator behind ``liars-dice solve --tables``)."""
     start = time.perf_counter()
     entries: list[TableEntry] = []
-    for e in solve_tables(rules, max_total, target_exploitability, max_iterations):
+    for e in solve_tables(rules, max_total, target_exploitability, max_iterations, depth_cap=depth_cap):
         entries.append(e)
         r = e.result
         report(
             f"{rules.name} {e.dice[0]} vs {e.dice[1]}: value {r.value:+.5f}, exploitability "
-            f"{r.exploitability:.5f}, {r.iterations} iterations, {r.seconds:.1f} s"
+            f"{r.exploitability:.5f}, {r.iterations} iterations, {r.seconds:.1f} s, "
+            f"histories of at most {r.policy.tree.max_depth} bids"
         )
     save_tables(path, rules, entries, min_reach)
     report(f"{rules.name}: wrote {path} in {time.perf_counter() - start:.1f} s")
@@ -309,5 +322,5 @@ def build_tables_file(
 
 __all__ = [
     "EndgameTables", "TableEntry", "build_game", "build_tables_file", "endgame_policy", "leaf_value_for",
-    "max_total_dice", "positions", "round_key", "save_tables", "solve_tables", "tables_for",
+    "depth_for", "positions", "round_key", "save_tables", "solve_tables", "tables_for",
 ]

@@ -1,7 +1,7 @@
 """A solved round's policy: lookup by hand and history, and ``.npz`` files.
 
 File layout (``numpy.savez_compressed``): ``rules`` (JSON of
-:meth:`Rules.to_dict`), ``dice`` ``(2,)`` int, and ``depth_<d>`` ``(n_edges_d,
+:meth:`Rules.to_dict`), ``dice`` ``(2,)`` int, ``max_depth`` (the tree's cap), and ``depth_<d>`` ``(n_edges_d,
 n_hands_actor)`` float64 for every depth ``d``. The tree is rebuilt from the
 rules and dice on load, and the shapes must match it.
 """
@@ -62,7 +62,8 @@ class Policy:
         """Write the policy as a compressed ``.npz`` file (layout in the module doc)."""
         arrays = {f"depth_{d}": s for d, s in enumerate(self.strategy)}
         np.savez_compressed(
-            path, rules=np.array(json.dumps(self.rules.to_dict())), dice=np.array(self.dice), **arrays
+            path, rules=np.array(json.dumps(self.rules.to_dict())), dice=np.array(self.dice),
+            max_depth=np.array(self.tree.max_depth), **arrays
         )
 
     @staticmethod
@@ -76,7 +77,7 @@ class Policy:
             with np.load(path, allow_pickle=False) as z:
                 rules = Rules.from_dict(json.loads(str(z["rules"])))
                 dice = tuple(int(x) for x in z["dice"])
-                tree = BidTree(rules, (dice[0], dice[1]))
+                tree = BidTree(rules, (dice[0], dice[1]), int(z["max_depth"]))
                 strategy = [np.array(z[f"depth_{d}"], dtype=np.float64) for d in range(len(tree.depths))]
         except (OSError, KeyError, ValueError) as e:
             raise SolverError(f"{path} is not a readable policy file: {e}.") from None

@@ -43,9 +43,12 @@ class SolveResult:
         }
 
 
-def build_game(rules: Rules, dice: tuple[int, int], leaf_value: LeafValue = single_round_value) -> RoundGame:
-    """The tree, hands and payoffs of one round (player 0 opens)."""
-    tree = BidTree(rules, dice)
+def build_game(
+    rules: Rules, dice: tuple[int, int], leaf_value: LeafValue = single_round_value, max_depth: int | None = None
+) -> RoundGame:
+    """The tree, hands and payoffs of one round (player 0 opens); ``max_depth``
+    caps the bids in a history (see :class:`BidTree`)."""
+    tree = BidTree(rules, dice, max_depth)
     hands = (enumerate_hands(dice[0], rules.faces), enumerate_hands(dice[1], rules.faces))
     return RoundGame(tree, hands, terminal_payoffs(tree, hands, leaf_value))
 
@@ -57,6 +60,7 @@ def solve(
     max_iterations: int = 100_000,
     check_every: int = 10,
     leaf_value: LeafValue | None = None,
+    max_depth: int | None = None,
 ) -> SolveResult:
     """Solve one two-player round with CFR+ (:mod:`liars_dice.solver.cfr`).
 
@@ -69,7 +73,9 @@ def solve(
     :param leaf_value: the value to player 0 of a challenge's outcome; by
         default +1 / -1 for the winner of the challenge (the game's winner in
         a single-round preset).
-    :raises SolverError: for a tree too large (see :data:`~liars_dice.solver.tree.MAX_BIDS`),
+    :param max_depth: most bids in a history (``None``: the full round). With a
+        cap the exploitability is exact within the capped game (see :class:`BidTree`).
+    :raises SolverError: for a tree too large (see :data:`~liars_dice.solver.tree.MAX_NODES`),
         bad dice, or bad limits.
     :raises RulesError: for an unknown preset name.
     """
@@ -81,7 +87,7 @@ def solve(
     if target_exploitability < 0:
         raise SolverError("The target exploitability cannot be negative.")
     try:
-        game = build_game(rules, dice, leaf_value or single_round_value)
+        game = build_game(rules, dice, leaf_value or single_round_value, max_depth)
     except ValueError as e:
         if isinstance(e, SolverError):
             raise

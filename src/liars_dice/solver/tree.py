@@ -16,13 +16,15 @@ per-node sums are one ``np.add.reduceat``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import comb
 
 import numpy as np
 
 from ..engine import Action, Bid, Rules, legal_actions, wilds_active_after_opening
 
-#: Most bids a tree may have: 2**MAX_BIDS nodes (six faces: at most 3 dice in play).
-MAX_BIDS = 20
+#: Most nodes a tree may have (the full tree of K bids has 2**K; six faces and
+#: 3 dice in play make K = 18).
+MAX_NODES = 1 << 21
 
 
 class SolverError(ValueError):
@@ -69,14 +71,18 @@ class BidTree:
     """The public tree of one round between player 0 (opener, ``dice[0]`` dice)
     and player 1 (``dice[1]`` dice).
 
+    :param max_depth: most bids in a history, or ``None`` for the full tree.
+        With a cap, a player facing ``max_depth`` bids must challenge: an
+        abstraction of the real round, used for positions whose full tree is
+        too large (equilibrium play at 3 dice never reaches 8 bids).
     :ivar bids: the ``K`` bids with quantity up to the dice in play, in bid order.
     :ivar wild_of_first: ``(K,)`` bool, whether wilds count in a round opened by bid ``j``.
-    :ivar depths: ``K + 1`` :class:`Depth` values.
-    :ivar node_index: ``(2**K,)`` int32, a mask's row within its depth.
-    :raises SolverError: for more than :data:`MAX_BIDS` bids, or a player without dice.
+    :ivar depths: one :class:`Depth` per number of bids made, ``0 .. max_depth``.
+    :raises SolverError: for a tree of more than :data:`MAX_NODES` nodes, or a
+        player without dice.
     """
 
-    def __init__(self, rules: Rules, dice: tuple[int, int]):
+    def __init__(self, rules: Rules, dice: tuple[int, int], max_depth: int | None = None):
         if len(dice) != 2 or min(dice) < 1:
             raise SolverError("The solver plays two players, each with at least one die.")
         self.rules = rules
@@ -84,39 +90,36 @@ class BidTree:
         n = sum(self.dice)
         self.bids: list[Bid] = [a for a in legal_actions(rules, None, n) if isinstance(a, Bid)]
         k = len(self.bids)
-        if k > MAX_BIDS:
-            raise SolverError(
-                f"{n} dice in play make {k} bids and 2**{k} public histories; the exact solver "
-                f"handles at most {MAX_BIDS} bids (with six faces, at most 3 dice in play)."
-            )
         self.n_bids = k
+        depth_cap = k if max_depth is None else max(1, min(int(max_depth), k))
+        self.max_depth = depth_cap
+        size = sum(comb(k, d) for d in range(depth_cap + 1))
+        if size > MAX_NODES:
+            raise SolverError(
+                f"{n} dice in play make {k} bids and {size:,} public histories"
+                + ("" if max_depth is None else f" of at most {depth_cap} bids")
+                + f"; the exact solver handles at most {MAX_NODES:,} (with six faces and no cap, at most 3 dice in play)."
+            )
         self.wild_of_first = np.array([wilds_active_after_opening(rules, b.face) for b in self.bids], dtype=bool)
-        masks = np.arange(1 << k, dtype=np.int64)
-        pop = np.zeros(1 << k, dtype=np.int64)
-        last = np.full(1 << k, -1, dtype=np.int64)
-        first = np.full(1 << k, -1, dtype=np.int64)
-        for j in range(k):
-            bit = ((masks >> j) & 1).astype(bool)
-            pop += bit
-            last[bit] = j
-        for j in reversed(range(k)):
-            first[((masks >> j) & 1).astype(bool)] = j
-        wild = np.where(first >= 0, self.wild_of_first[np.maximum(first, 0)], True).astype(np.int64)
-        self.node_index = np.zeros(1 << k, dtype=np.int32)
-        by_depth: list[np.ndarray] = []
-        for d in range(k + 1):
-            ms = masks[pop == d]
-            order = np.lexsort((ms, last[ms], wild[ms]))
-            ms = ms[order]
-            self.node_index[ms] = np.arange(len(ms), dtype=np.int32)
-            by_depth.append(ms)
         self.depths: list[Depth] = []
-        prev_edges: tuple[np.ndarray, np.ndarray] | None = None  # (edge child masks, -) of depth d-1
-        for d, ms in enumerate(by_depth):
-            lst = last[ms]
-            n_bid = (k - 1 - lst).astype(np.int64)
+        self._sorted_masks: list[np.ndarray] = []
+        self._sorted_rows: list[np.ndarray] = []
+        ms = np.zeros(1, dtype=np.int64)
+        lst = np.full(1, -1, dtype=np.int64)
+        first = np.full(1, -1, dtype=np.int64)
+        parent_edge = parent_node = np.zeros(0, dtype=np.int64)
+        for d in range(depth_cap + 1):
+            wild = np.where(first >= 0, self.wild_of_first[np.maximum(first, 0)], True).astype(np.int64)
+            order = np.lexsort((ms, lst, wild))
+            ms, lst, first, wild = ms[order], lst[order], first[order], wild[order]
+            if d > 0:
+                parent_edge, parent_node = parent_edge[order], parent_node[order]
+            srt = np.argsort(ms)
+            self._sorted_masks.append(ms[srt])
+            self._sorted_rows.append(srt.astype(np.int64))
+            n_bid = (k - 1 - lst) if d < depth_cap else np.zeros(len(ms), dtype=np.int64)
             has_ch = 1 if d > 0 else 0
-            n_act = n_bid + has_ch
+            n_act = (n_bid + has_ch).astype(np.int64)
             starts = np.concatenate(([0], np.cumsum(n_act)[:-1])).astype(np.int64)
             n_edges = int(n_act.sum())
             edge_node = np.repeat(np.arange(len(ms)), n_act)
@@ -128,34 +131,28 @@ class BidTree:
             else:
                 challenge_edges = np.zeros(0, dtype=np.int64)
             bid_edges = np.nonzero(edge_action < k)[0]
-            if d > 0:
-                assert prev_edges is not None
-                child_masks, parent_nodes = prev_edges
-                rows = self.node_index[child_masks]
-                parent_edge = np.empty(len(ms), dtype=np.int64)
-                parent_node = np.empty(len(ms), dtype=np.int64)
-                parent_edge[rows] = prev_bid_edges
-                parent_node[rows] = parent_nodes
-            else:
-                parent_edge = parent_node = np.zeros(0, dtype=np.int64)
-            child_masks = ms[edge_node[bid_edges]] | (np.int64(1) << edge_action[bid_edges])
-            prev_edges = (child_masks, edge_node[bid_edges])
-            prev_bid_edges = bid_edges
             slices: list[tuple[int, int, int, int]] = []
             if d > 0:
-                key = wild[ms] * (k + 1) + lst
+                key = wild * (k + 1) + lst
                 cut = np.nonzero(np.diff(key))[0] + 1
                 bounds = np.concatenate(([0], cut, [len(ms)]))
                 for a, b in zip(bounds[:-1], bounds[1:]):
-                    slices.append((int(a), int(b), int(wild[ms[a]]), int(lst[a])))
+                    slices.append((int(a), int(b), int(wild[a]), int(lst[a])))
             self.depths.append(
                 Depth(ms, starts, n_act, edge_node, edge_action, challenge_edges, bid_edges,
                       parent_edge, parent_node, tuple(slices))
             )
+            # The next depth: one child per bid edge, in edge order (re-sorted above).
+            parent_node = edge_node[bid_edges]
+            parent_edge = bid_edges
+            j = edge_action[bid_edges]
+            first = np.where(first[parent_node] >= 0, first[parent_node], j)
+            ms = ms[parent_node] | (np.int64(1) << j)
+            lst = j
 
     @property
     def n_nodes(self) -> int:
-        return 1 << self.n_bids
+        return sum(dep.n_nodes for dep in self.depths)
 
     def actor(self, depth: int) -> int:
         """The player to act at ``depth`` (player 0 opens)."""
@@ -164,7 +161,8 @@ class BidTree:
     def locate(self, history: list[Bid] | tuple[Bid, ...]) -> tuple[int, int]:
         """``(depth, row)`` of the node reached by ``history`` (this round's bids in order).
 
-        :raises SolverError: when a bid is not in the tree or the bids do not rise.
+        :raises SolverError: when a bid is not in the tree, the bids do not
+            rise, or the history is longer than :attr:`max_depth`.
         """
         mask, last = 0, -1
         index = {(b.quantity, b.face): j for j, b in enumerate(self.bids)}
@@ -174,7 +172,11 @@ class BidTree:
                 raise SolverError(f"The history {[str(x) for x in history]} is not a rising sequence of bids of this tree.")
             mask |= 1 << j
             last = j
-        return len(history), int(self.node_index[mask])
+        d = len(history)
+        if d > self.max_depth:
+            raise SolverError(f"The history has {d} bids; this tree stops at {self.max_depth}.")
+        k = int(np.searchsorted(self._sorted_masks[d], mask))
+        return d, int(self._sorted_rows[d][k])
 
     def actions(self, depth: int, row: int) -> list[Action]:
         """The actions at a node, in edge order (bids, then the challenge)."""
