@@ -195,3 +195,26 @@ def test_beats_three_probabilistic_bots(preset: str) -> None:
 
 def test_beats_probabilistic_head_to_head() -> None:
     assert _win_rate("classic", "probabilistic", 2, 80) >= 0.60
+
+
+def test_plays_the_equilibrium_table_where_it_applies() -> None:
+    """joker 1 vs 1 is covered by the packaged equilibrium table: the bot's
+    moves are always in the support of the table's policy."""
+    endgame = pytest.importorskip("liars_dice.solver.endgame")
+    rules = Rules.preset("joker")
+    if endgame.tables_for(rules) is None:
+        pytest.skip("no joker tables packaged")
+    game = Game.create(rules, ["a", "b"], dice=(1, 1))
+    checked = 0
+    for seed in range(20):
+        state = game.initial_state(seed % 2).roll(SeededDice(seed))
+        bot = StrongBot(seed=seed)
+        while not state.is_over:
+            view = state.view(state.to_move)
+            policy = endgame.endgame_policy(view)
+            d = bot.decide(view)
+            if policy:
+                assert d.action in policy
+                checked += 1
+            state = state.apply(d.action)
+    assert checked >= 20
