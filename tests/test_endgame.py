@@ -96,7 +96,9 @@ def test_endgame_policy_declines_where_no_table_applies() -> None:
     assert endgame_policy(big.view(0)) is None  # dice out of the tables' range
     small = _two_left(classic, 0, {0: [2], 1: [3]})
     assert endgame_policy(small.view(1)) is None  # not this seat's turn
-    joker = Game.create(Rules.preset("joker"), ["a", "b"], [1, 1]).initial_state(0).deal([[2], [3]])
+    # A rule set nobody ships tables for (joker itself has a 1 vs 1 table for the strong bot).
+    odd = Rules.preset("joker").with_options(faces=5)
+    joker = Game.create(odd, ["a", "b"], [1, 1]).initial_state(0).deal([[2], [3]])
     assert endgame_policy(joker.view(0)) is None  # no tables for this rule set
     stars = Rules.preset("wild-stars")
     shown = Game.create(stars, ["a", "b"], [2, 1]).initial_state(0).deal([[2, 2], [5]])

@@ -46,7 +46,12 @@ MAX_ENUMERATED_DICE = 10
 
 #: Risk kept by a raise that the next player does not challenge, by players still
 #: in (more than two). Tuned on ``benchmarks/strength_4p.py``.
-RESIDUAL_RISK = {3: 0.30, 4: 0.22, 5: 0.17, 6: 0.14}
+RESIDUAL_RISK = {2: 0.45, 3: 0.30, 4: 0.22, 5: 0.17, 6: 0.14}
+
+#: Largest ``bids^2 * hands`` for which two players get the whole-ladder
+#: dynamic programme (about 1 million: ten dice in play and five per hand);
+#: above it the one-step lookahead keeps the move time bounded.
+DUEL_BUDGET = 2_000_000
 
 #: Least gain in the chance of the bid that makes a show worth it (show policy "gain").
 SHOW_GAIN = 0.15
@@ -296,7 +301,8 @@ class _Analyser:
             best_cost, best = c, Decision(CHALLENGE)
 
         # Raises.
-        if len(opps) == 1 and opps[0].weights is not None:
+        duel_size = (faces * nt) ** 2 * (len(opps[0].weights) if opps[0].weights is not None else 0)
+        if len(opps) == 1 and opps[0].weights is not None and duel_size <= DUEL_BUDGET:
             for w in modes:
                 for b, c in self._duel(opps[0], base[w], w, all_shown, my_dice, wild_modes).items():
                     costs[str(b)] = c
