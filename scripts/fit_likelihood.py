@@ -3,7 +3,7 @@
 Plays games between ``strong`` and ``probabilistic`` seats (every seat's
 decisions are recorded with the actor's true hidden hand, god's-eye), builds the
 features of :mod:`liars_dice.bots.likelihood` for every legal action of every
-decision, and fits the seven weights by maximum likelihood (a conditional logit,
+decision, and fits the ten weights by maximum likelihood (a conditional logit,
 convex; Newton's method with a small ridge penalty). Writes
 ``src/liars_dice/data/likelihood.json`` with one entry per preset plus
 ``default`` (all presets pooled).
@@ -33,7 +33,7 @@ from liars_dice.bots.likelihood import (
     rank_table,
     save_params,
 )
-from liars_dice.bots.inference import table_size, tail_logit
+from liars_dice.bots.inference import table_size, tail_logit, tail_table
 from liars_dice.bots.strong import quantal
 from liars_dice.engine import PRESETS, Bid, Challenge, Game, Rules, SeededDice
 
@@ -47,7 +47,7 @@ def _shown_match(rules: Rules, shown: list[int], wilds: bool) -> np.ndarray:
 
 
 def decision_features(state, action) -> tuple[np.ndarray, int]:  # type: ignore[no-untyped-def]
-    """Features of every legal action for the seat to move, shape ``(A, 7)``,
+    """Features of every legal action for the seat to move, shape ``(A, 10)``,
     and the index of ``action`` among them (bids in (face, quantity) order, then
     the challenge)."""
     rules: Rules = state.rules
@@ -70,6 +70,7 @@ def decision_features(state, action) -> tuple[np.ndarray, int]:  # type: ignore[
     idx = -1
     for f in range(1, rules.faces + 1):
         tl = tail_logit(size, float(p[f - 1]))[unseen]
+        tp = tail_table(size, float(p[f - 1]))[unseen]
         for q in range(int(lo[f - 1]), nt + 1):
             need = min(max(q - k[f - 1] - sm[f - 1], 0), unseen + 1)
             rows.append([
@@ -80,14 +81,18 @@ def decision_features(state, action) -> tuple[np.ndarray, int]:  # type: ignore[
                 0.0,
                 0.0,
                 1.0 if cur is not None and q == lo[f - 1] else 0.0,
+                1.0 if tp[need] >= 0.5 else 0.0,
+                1.0 if need == 0 else 0.0,
+                0.0,
             ])
             if isinstance(action, Bid) and action.quantity == q and action.face == f:
                 idx = len(rows) - 1
     if cur is not None:
         f = cur.face
         tl = tail_logit(size, float(p[f - 1]))[unseen]
+        tp = tail_table(size, float(p[f - 1]))[unseen]
         need = min(max(cur.quantity - k[f - 1] - sm[f - 1], 0), unseen + 1)
-        rows.append([0.0, 0.0, 0.0, 0.0, 1.0, tl[need], 0.0])
+        rows.append([0.0, 0.0, 0.0, 0.0, 1.0, tl[need], 0.0, 0.0, 0.0, 1.0 if tp[need] < 0.5 else 0.0])
         if isinstance(action, Challenge):
             idx = len(rows) - 1
     assert idx >= 0
@@ -146,7 +151,7 @@ def _objective(data: list[tuple[np.ndarray, int]], theta: np.ndarray, ridge: flo
 
 
 def fit(data: list[tuple[np.ndarray, int]], ridge: float = 0.01, iters: int = 40) -> np.ndarray:
-    """Penalised maximum-likelihood weights of the conditional logit, shape ``(7,)``.
+    """Penalised maximum-likelihood weights of the conditional logit, shape ``(10,)``.
 
     The bots are nearly deterministic, so unpenalised weights would grow without
     bound; the ridge ``ridge * |theta|^2 / 2`` (per decision) keeps the model soft,

@@ -6,8 +6,11 @@ the actor's hidden dice that match the action's face:
 
 * bids ``(q, f)``: ``truth * logit P(bid true | actor's hand)``
   ``+ support * (k - n * p_f)`` ``+ jump * rank(q, f) / faces`` ``+ wild * [f is wild]``;
-  ``+ minimal * [q is the smallest raise on face f]``;
+  ``+ minimal * [q is the smallest raise on face f]``
+  ``+ plausible * [P(bid true | hand) >= 1/2]`` ``+ certain * [the actor's dice and
+  the shown dice make the bid true]``;
 * the challenge of bid ``b``: ``challenge + challenge_truth * logit P(b true | hand)``
+  ``+ doubt * [P(b true | hand) < 1/2]``
   ``+ jump * (rank(b) + 1) / faces`` (so bids are scored by how far they jump
   past the smallest raise).
 
@@ -32,10 +35,12 @@ from importlib import resources
 import numpy as np
 
 from ..engine import Bid, Rules
-from .inference import table_size, tail_logit
+from .inference import table_size, tail_logit, tail_table
 
 #: Feature names, in the order of :meth:`LikelihoodParams.vector`.
-FEATURES = ("truth", "support", "jump", "wild", "challenge", "challenge_truth", "minimal")
+FEATURES = (
+    "truth", "support", "jump", "wild", "challenge", "challenge_truth", "minimal", "plausible", "certain", "doubt",
+)
 
 
 @dataclass(frozen=True)
@@ -49,9 +54,12 @@ class LikelihoodParams:
     challenge: float = -0.5
     challenge_truth: float = -1.0
     minimal: float = 1.0
+    plausible: float = 0.0
+    certain: float = 0.0
+    doubt: float = 0.0
 
     def vector(self) -> np.ndarray:
-        """The weights as shape ``(7,)`` float64, in :data:`FEATURES` order."""
+        """The weights as shape ``(10,)`` float64, in :data:`FEATURES` order."""
         return np.array([getattr(self, f) for f in FEATURES], dtype=np.float64)
 
     @staticmethod
@@ -142,7 +150,7 @@ class ActorTables:
     with ``k`` matching hidden dice, shape ``(faces, n + 1, n_total)``.
     """
 
-    __slots__ = ("rules", "ctx", "theta", "bid", "logit", "p")
+    __slots__ = ("rules", "ctx", "theta", "bid", "logit", "p", "prob")
 
     def __init__(self, rules: Rules, ctx: ActorContext, theta: LikelihoodParams) -> None:
         self.rules, self.ctx, self.theta = rules, ctx, theta
@@ -155,12 +163,16 @@ class ActorTables:
         need = q[None, None, :] - k[None, :, None] - ctx.shown_match[:, None, None]
         need = np.clip(need, 0, ctx.unseen + 1)
         logit = np.empty((faces, n + 1, nt))
+        prob = np.empty((faces, n + 1, nt))
         for f in range(faces):
             logit[f] = tail_logit(size, float(p[f]))[ctx.unseen][need[f]]
+            prob[f] = tail_table(size, float(p[f]))[ctx.unseen][need[f]]
         self.logit = logit
+        self.prob = prob
         support = (k[None, :] - n * p[:, None])[:, :, None]
         ranks = rank_table(rules, nt)[:, None, :]
         score = theta.truth * logit + theta.support * support + theta.jump * ranks / faces
+        score = score + theta.plausible * (prob >= 0.5) + theta.certain * (need == 0)
         if rules.wild_face is not None:
             score[rules.wild_face - 1] += theta.wild
         self.bid = score
@@ -169,9 +181,13 @@ class ActorTables:
         """Log-weight of challenging ``bid`` per ``k`` (matches of ``bid.face``), shape ``(n + 1,)``."""
         th = self.theta
         rank = self.rules.rank(bid.quantity, bid.face)
-        return th.challenge + th.challenge_truth * self.logit[bid.face - 1, :, bid.quantity - 1] + th.jump * (
-            rank + 1
-        ) / self.rules.faces
+        f, q = bid.face - 1, bid.quantity - 1
+        return (
+            th.challenge
+            + th.challenge_truth * self.logit[f, :, q]
+            + th.doubt * (self.prob[f, :, q] < 0.5)
+            + th.jump * (rank + 1) / self.rules.faces
+        )
 
     def log_normaliser(self, current: Bid | None, matches: np.ndarray) -> np.ndarray:
         """``log Z`` per hand for the decision after ``current``.
