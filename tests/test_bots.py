@@ -191,9 +191,11 @@ def test_same_seed_same_game() -> None:
 @pytest.mark.parametrize("preset", PRESETS3)
 def test_probabilistic_beats_random_clearly(preset) -> None:
     """One probabilistic bot against three random bots, 40 seeded 4-player games,
-    the seat and the opener rotating. Chance alone would win about a quarter; a
-    bot that always challenges, never challenges or plays at random falls far
-    short of 80%. (Measured: 100% in every preset.)"""
+    the seat and the opener rotating. Chance alone wins about a quarter.
+    Measured on these very games: probabilistic 40/40 in every preset; a bot
+    that always challenges 36, 18, 24 (wild-stars, aces-wild, classic); one
+    that always makes the cheapest raise 8, 9, 7; the probabilistic bot with
+    its chances inverted 7, 0, 1. So 38/40 separates them."""
     games, wins = 40, 0
     for g in range(games):
         seat = g % 4
@@ -201,4 +203,4 @@ def test_probabilistic_beats_random_clearly(preset) -> None:
         game = Game.create(Rules.preset(preset), ["a", "b", "c", "d"])
         final = play_game(game, bots, SeededDice(g), start=(g // 4) % 4)
         wins += final.winner == seat
-    assert wins >= 0.8 * games, f"probabilistic won only {wins} of {games}"
+    assert wins >= 0.95 * games, f"probabilistic won only {wins} of {games}"

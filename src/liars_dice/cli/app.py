@@ -21,11 +21,7 @@ def _root() -> None:
 # Sub-command modules: importing one registers its command on `app`.
 from . import replay as _replay  # noqa: E402,F401
 from . import solve as _solve  # noqa: E402,F401
-
-try:  # commands whose modules may not exist yet in a partial checkout
-    from . import play as _play  # noqa: F401
-except ImportError:  # pragma: no cover
-    pass
+from . import play as _play  # noqa: E402,F401
 
 
 def main() -> None:

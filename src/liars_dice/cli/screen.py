@@ -1,0 +1,318 @@
+"""Rich renderables for ``liars-dice play``: small functions, each one piece of
+the screen, all fitting 80 columns. Nothing here reads input or changes state.
+
+Words about the rules come from the :class:`~liars_dice.engine.Rules` options,
+never from a preset's name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from ..engine import Bid, Exact, Hand, Loss, Opener, Ordering, RoundResult, Rules, SeatView, State, number_word
+
+DIE_STYLE = "bold"
+STAR_STYLE = "bold yellow"
+MATCH_STYLE = "bold green"
+
+
+def face_text(rules: Rules, face: int, style: str | None = None) -> Text:
+    """One die: its face label (``★`` for the star) in a box-like pair of brackets."""
+    label = rules.face_label(face)
+    st = style or (STAR_STYLE if face == rules.wild_face and rules.star_symbol else DIE_STYLE)
+    return Text.assemble(("[", "dim"), (label, st), ("]", "dim"))
+
+
+def dice_text(rules: Rules, faces: Sequence[int], match: Bid | None = None, wilds: bool = True) -> Text:
+    """Dice side by side; with ``match``, the dice counting toward that bid are green."""
+    out = Text()
+    for i, f in enumerate(faces):
+        if i:
+            out.append(" ")
+        style = MATCH_STYLE if match is not None and rules.matches(f, match.face, wilds) else None
+        out.append_text(face_text(rules, f, style))
+    return out
+
+
+def faces_plain(rules: Rules, faces: Sequence[int]) -> str:
+    """Dice as plain text, e.g. ``★ 5 5``."""
+    return " ".join(rules.face_label(f) for f in faces)
+
+
+def bid_label(rules: Rules, bid: Bid) -> str:
+    """``4x5`` or ``3★``."""
+    return rules.format_bid(bid.quantity, bid.face)
+
+
+def face_noun(rules: Rules, face: int, plural: bool = True) -> str:
+    """``5s``, ``stars``, ``1s``."""
+    if face == rules.wild_face and rules.star_symbol:
+        return "stars" if plural else "star"
+    return f"{face}s" if plural else f"{face}"
+
+
+def rules_lines(rules: Rules) -> list[str]:
+    """The rules in force, a few short sentences, built from the options."""
+    lines = [f"{rules.dice_per_player} dice each; bid a quantity and a face, raise or call liar."]
+    w = rules.wild_face
+    if w is not None:
+        wild = "★ stars" if rules.star_symbol else f"{w}s"
+        s = f"{wild} are wild: they count for every other face; a bid on {face_noun(rules, w)} counts only them."
+        lines.append(s)
+        if rules.wilds_suspended_on_wild_opening:
+            lines.append(f"If the round opens on {w}s, {w}s are not wild for the rest of that round.")
+        if rules.ordering is Ordering.TRACK:
+            lines.append(
+                f"Switching to {face_noun(rules, w)}: half the quantity plus one; back again: twice the quantity."
+            )
+    lines.append(
+        "The loser of a challenge gives up one die."
+        if rules.loss is Loss.ONE
+        else "The loser of a challenge gives up the difference between the bid and the count."
+    )
+    if rules.exact is Exact.ALL_BUT_BIDDER:
+        s = "An exact count is a perfect bid: everyone but the bidder loses a die"
+        s += " (Die Hard: a last die is kept, unless you challenged)." if rules.die_hard else "."
+        lines.append(s)
+    else:
+        lines.append("An exact count means the bid stands: the challenger loses.")
+    if rules.show_and_reroll:
+        lines.append("After your bid you may show some dice and reroll the rest (keep one hidden).")
+    lines.append(
+        "The loser opens the next round." if rules.next_opener is Opener.LOSER else "The winner opens the next round."
+    )
+    return lines
+
+
+def wild_note(rules: Rules, wilds_active: bool, opened: bool) -> str:
+    """Whether wilds count this round, in a few words (``""`` without wilds)."""
+    w = rules.wild_face
+    if w is None:
+        return ""
+    name = "★ stars" if rules.star_symbol else f"{w}s"
+    if not wilds_active:
+        return f"{name} are not wild this round (it opened on {face_noun(rules, w)})"
+    if rules.wilds_suspended_on_wild_opening and not opened:
+        return f"{name} are wild (unless the round opens on {face_noun(rules, w)})"
+    return f"{name} are wild"
+
+
+def header(rules: Rules, round_no: int, dice_in_play: int) -> str:
+    """``Round 3 · classic · 17 dice in play``."""
+    return f"Round {round_no} · {rules.name} · {dice_in_play} dice in play"
+
+
+def players_table(
+    rules: Rules,
+    players: Sequence[str],
+    dice: Sequence[int],
+    shown: Sequence[Hand],
+    to_move: int | None,
+    labels: Sequence[str] = (),
+    me: int | None = None,
+) -> Table:
+    """One row per seat: turn marker, name (and bot kind), dice count, shown dice."""
+    t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1))
+    t.add_column("", width=1)
+    t.add_column("player", max_width=32, overflow="ellipsis", no_wrap=True)
+    t.add_column("dice", justify="right")
+    t.add_column("shown", max_width=30)
+    for s, name in enumerate(players):
+        out = dice[s] == 0
+        marker = Text("▶", style="bold cyan") if s == to_move else Text("")
+        who = Text(name, style="dim strike" if out else ("bold" if s == me else ""))
+        if s < len(labels) and labels[s]:
+            who.append(f" ({labels[s]})", style="dim")
+        count = Text("out", style="dim") if out else Text(str(dice[s]))
+        t.add_row(marker, who, count, dice_text(rules, shown[s]) if shown[s] else Text(""))
+    return t
+
+
+def bids_text(rules: Rules, players: Sequence[str], bids: Sequence[tuple[int, Bid, Hand]]) -> Text:
+    """This round's bids, oldest first: ``Bids: ann 3x5 → bob 4x5 (showed 5 5)``."""
+    out = Text("Bids: ", style="bold")
+    if not bids:
+        out.append("none yet", style="dim")
+        return out
+    for i, (s, b, sh) in enumerate(bids):
+        if i:
+            out.append(" → ", style="dim")
+        last = i == len(bids) - 1
+        out.append(f"{players[s]} ")
+        out.append(bid_label(rules, b), style="bold magenta" if last else "")
+        if sh:
+            out.append(f" (showed {faces_plain(rules, sh)})", style="dim")
+    return out
+
+
+def turn_screen(view: SeatView, round_no: int, labels: Sequence[str] = ()) -> Group:
+    """What a person sees on their turn (or while waiting): the table, the bids,
+    the wild rule of the round, their own dice, whose turn it is."""
+    rules, names = view.rules, view.players
+    parts: list[RenderableType] = [
+        players_table(rules, names, view.dice, view.shown, view.to_move, labels, me=view.seat),
+        bids_text(rules, names, view.bids),
+    ]
+    note = wild_note(rules, view.wilds_active, bool(view.bids))
+    if note:
+        parts.append(Text(note, style="dim"))
+    mine = Text("Your dice: ", style="bold")
+    mine.append_text(dice_text(rules, view.hand))
+    if view.shown[view.seat]:
+        mine.append("   shown: ", style="dim")
+        mine.append_text(dice_text(rules, view.shown[view.seat]))
+    parts.append(mine)
+    if view.to_move is not None and view.to_move != view.seat:
+        parts.append(Text(f"{names[view.to_move]} to play.", style="cyan"))
+    return Group(*parts)
+
+
+def move_text(rules: Rules, players: Sequence[str], seat: int, action: Bid | None, show: Hand = (),
+              you: int | None = None) -> Text:
+    """One move as a line: ``ann bids 4x5``, ``ann bids 3★, shows ★ 5``, ``bob calls liar!``."""
+    who = "You" if seat == you else players[seat]
+    if action is None:
+        return Text.assemble((who, "bold"), " call liar!" if seat == you else " calls liar!")
+    t = Text.assemble((who, "bold"), " bid " if seat == you else " bids ", (bid_label(rules, action), "bold magenta"),
+                      f"  ({rules.describe_bid(action.quantity, action.face)})")
+    if show:
+        verbs = ("show", "reroll") if seat == you else ("shows", "rerolls")
+        t.append(f", {verbs[0]} {faces_plain(rules, show)} and {verbs[1]} the rest")
+    return t
+
+
+def count_breakdown(rules: Rules, r: RoundResult) -> str:
+    """How the count was made: ``6 (four 5s and two stars)``, ``three 5s``, ``no 1s``."""
+    face = r.bid.face
+    natural = sum(1 for h in r.revealed for d in h if d == face)
+    wild = r.count - natural
+    if wild and rules.wild_face is not None:
+        wname = face_noun(rules, rules.wild_face, plural=wild != 1)
+        plain = f"{number_word(natural) if natural else 'no'} {face_noun(rules, face, natural != 1)}"
+        return f"{r.count} ({plain} and {number_word(wild)} {wname})"
+    return f"{number_word(r.count) if r.count else 'no'} {face_noun(rules, face, r.count != 1)}"
+
+
+def reveal(rules: Rules, players: Sequence[str], r: RoundResult, you: int | None = None) -> Group:
+    """After a challenge: every cup (matches in green), the count, the losses, the next opener."""
+
+    def name(s: int) -> str:
+        return "you" if s == you else players[s]
+
+    challenger = "You" if r.challenger == you else players[r.challenger]
+    whose = "your" if r.bidder == you else f"{players[r.bidder]}'s"
+    title = Text.assemble((challenger, "bold"), f" challenged {whose} bid of ",
+                          (bid_label(rules, r.bid), "bold magenta"), ".")
+    t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1))
+    t.add_column("cup", max_width=24, overflow="ellipsis", no_wrap=True)
+    t.add_column("dice", max_width=30)
+    t.add_column(f"{face_noun(rules, r.bid.face)}", justify="right")
+    t.add_column("lost", justify="right")
+    for s, hand in enumerate(r.revealed):
+        if not hand and not r.lost[s]:
+            continue
+        n = sum(1 for d in hand if rules.matches(d, r.bid.face, r.wilds_active))
+        lost = Text(f"-{r.lost[s]}", style="bold red") if r.lost[s] else Text("")
+        t.add_row(Text(name(s)), dice_text(rules, hand, r.bid, r.wilds_active), str(n), lost)
+    q = r.bid.quantity
+    count = Text.assemble("Count: ", (count_breakdown(rules, r), "bold"), f" against {q}: ")
+    if r.count < q:
+        count.append("the bid was a lie.", style="bold")
+    elif r.count == q and rules.exact is Exact.ALL_BUT_BIDDER:
+        count.append("a perfect bid!", style="bold")
+    else:
+        count.append("the bid stands.", style="bold")
+    if not r.wilds_active and rules.wild_face is not None:
+        count.append(f" ({face_noun(rules, rules.wild_face)} were not wild.)", style="dim")
+    losses = [f"{name(s)} {'lose' if s == you else 'loses'} {number_word(k)} {'die' if k == 1 else 'dice'}"
+              for s, k in enumerate(r.lost) if k]
+    said = "; ".join(losses) + "." if losses else "Nobody loses a die."
+    if said.startswith("you "):
+        said = "Y" + said[1:]
+    lines = Text(said)
+    kept = [s for s, h in enumerate(r.revealed)
+            if rules.die_hard and r.count == q and rules.exact is Exact.ALL_BUT_BIDDER
+            and len(h) == 1 and s not in (r.bidder, r.challenger) and not r.lost[s]]
+    if kept:
+        verb = "keep" if kept == [you] else "keeps"
+        lines.append(f" Die Hard: {', '.join(name(s) for s in kept)} {verb} a last die.")
+    for s in r.out:
+        lines.append(f" {'You are' if s == you else players[s] + ' is'} out.", style="bold red")
+    if r.next_opener is not None:
+        lines.append(f" {'You open' if r.next_opener == you else players[r.next_opener] + ' opens'} the next round.")
+    return Group(title, t, count, lines)
+
+
+def summary(state: State, you: int | None = None) -> Group:
+    """The end of the game: every round in one row, then the winner."""
+    rules, names = state.rules, state.game.players
+    t = Table(title="The game, round by round", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False,
+              padding=(0, 1), title_justify="left")
+    t.add_column("#", justify="right")
+    t.add_column("bid", no_wrap=True)
+    t.add_column("by", max_width=14, overflow="ellipsis", no_wrap=True)
+    t.add_column("called by", max_width=14, overflow="ellipsis", no_wrap=True)
+    t.add_column("count", justify="right")
+    t.add_column("lost", max_width=22)
+    for i, r in enumerate(state.results, 1):
+        lost = ", ".join(f"{names[s]} {k}" for s, k in enumerate(r.lost) if k)
+        t.add_row(str(i), bid_label(rules, r.bid), Text(names[r.bidder]), Text(names[r.challenger]), str(r.count),
+                  Text(lost))
+    order = _finishing_order(state)
+    places = Text("Order out: " if order else "", style="dim")
+    places.append(", ".join(names[s] for s in order), style="dim")
+    return Group(t, places) if order else Group(t)
+
+
+def _finishing_order(state: State) -> list[int]:
+    """Seats in the order they went out, first out first."""
+    out: list[int] = []
+    for r in state.results:
+        out.extend(r.out)
+    return out
+
+
+def winner_line(state: State, you: int | None = None) -> str:
+    """``cy wins`` - always the last line of a game (``you win`` for a person
+    who kept the default name ``you``)."""
+    assert state.winner is not None
+    name = state.game.players[state.winner]
+    return "you win" if state.winner == you and name.lower() == "you" else f"{name} wins"
+
+
+def raises_text(rules: Rules, view: SeatView, chance) -> Group:  # type: ignore[no-untyped-def]
+    """The legal raises, compactly: the smallest bid on each face (anything
+    higher on that face is legal too), with its chance from this seat's dice
+    (``chance(bid) -> float``). Before the opening bid: for each face, the
+    highest bid at least as likely as not."""
+    cur, n = view.current_bid, view.dice_in_play
+    bids: list[Bid] = []
+    if cur is None:
+        head = Text(f"Open with any bid from 1 to {n} of a face. Likely openings, with their chance:", style="bold")
+        for f in range(1, rules.faces + 1):
+            q = 1
+            while q < n and chance(Bid(q + 1, f)) >= 0.5:
+                q += 1
+            bids.append(Bid(q, f))
+        suffix = ""
+    else:
+        head = Text("Legal raises (that bid or more of the face, or liar), with their chance:", style="bold")
+        for f in range(1, rules.faces + 1):
+            q = rules.min_raise_quantity(cur.quantity, cur.face, f)
+            if q <= n:
+                bids.append(Bid(q, f))
+        suffix = "+"
+    if not bids:
+        return Group(head, Text("none: the bid is at the top of the order; call liar."))
+    t = Table(box=None, show_header=False, padding=(0, 1), pad_edge=False)
+    t.add_column(style="dim")
+    for _ in bids:
+        t.add_column(justify="right")
+    t.add_row("bid", *(Text(bid_label(rules, b) + suffix, style="bold") for b in bids))
+    t.add_row("chance", *(f"{chance(b):.0%}" for b in bids))
+    return Group(head, t)

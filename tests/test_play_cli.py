@@ -1,0 +1,300 @@
+"""`liars-dice play` through the real command (issue 2, section 6).
+
+Interactive games run in a real pseudo-terminal with pexpect; `--watch` and
+`--record` run as real subprocesses; the record is settled by the real
+`liars-dice replay`.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import signal
+import subprocess
+
+import pexpect
+import pytest
+from rich.console import Console
+
+from liars_dice.bots import make_bot
+from liars_dice.cli import screen
+from liars_dice.cli.play import PlaySession, parse_show
+from liars_dice.engine import Bid, Game, Rules, SeededDice
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+WIN_LINE = re.compile(r"^(\w+) wins$")
+
+BID_PROMPT = r"Your bid \(\? for help\): "
+SHOW_PROMPT = r"Show which dice, rerolling the rest\? \(([^;]*); Enter for none\): "
+PAUSE_PROMPT = r"Press Enter for the next round"
+
+
+def _last_line(text: str) -> str:
+    return [ln for ln in ANSI.sub("", text).splitlines() if ln.strip()][-1].strip()
+
+
+def _terminal_signals() -> None:
+    """Ctrl-C as a terminal gives it: a test runner started in the background
+    by a non-interactive shell inherits SIGINT ignored, and so would the game."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _spawn(cli: str, *args: str) -> pexpect.spawn:
+    """The real command in a real 80-column pseudo-terminal; TERM=dumb keeps
+    Rich's styles out of the text the test matches (the layout is the same)."""
+    env = {**os.environ, "TERM": "dumb"}
+    return pexpect.spawn(
+        cli, ["play", *args], encoding="utf-8", dimensions=(50, 80), timeout=30, env=env,
+        preexec_fn=_terminal_signals,
+    )
+
+
+def test_interactive_wild_stars_game_to_the_end(cli, tmp_path) -> None:
+    """A whole 3-player wild-stars game typed at the real prompt: a bad entry,
+    '?', a bid with a bad show then a good show, then challenges to the end;
+    its record replays to the same winner."""
+    path = tmp_path / "game.json"
+    args = ["--rules", "wild-stars", "--players", "3", "--seed", "5", "--start", "you", "--record", str(path)]
+    child = _spawn(cli, *args)
+    child.expect(BID_PROMPT)
+    child.sendline("5x9")  # no such face
+    child.expect("✗ A bid names a face from 1 to 6, not 9.")
+    child.expect(BID_PROMPT)
+    child.sendline("banana")  # not a bid at all
+    child.expect("✗ 'banana' is not a bid")
+    child.expect(BID_PROMPT)
+    child.sendline("?")
+    child.expect("Likely openings")
+    child.expect("chance")
+    child.expect(BID_PROMPT)
+    child.sendline("two 2s")
+    child.expect(SHOW_PROMPT)
+    hand = child.match.group(1).split()
+    child.sendline("9")  # not a face
+    child.expect("✗ '9' is not a die face")
+    child.expect(SHOW_PROMPT)
+    child.sendline(" ".join(hand))  # all of them: one must stay hidden
+    child.expect("✗ A show must leave at least one hidden die to reroll.")
+    child.expect(SHOW_PROMPT)
+    child.sendline(hand[0])
+    child.expect(f"You bid 2x2 .*show {re.escape(hand[0])} and reroll the rest")
+    child.expect("You rerolled: ")
+    seen_reveal = False
+    while True:
+        i = child.expect([BID_PROMPT, SHOW_PROMPT, PAUSE_PROMPT, r"\n(\w+) wins?\r?\n", pexpect.EOF])
+        if i == 0:
+            before = ANSI.sub("", child.before)
+            # challenge whenever there is a bid; open with one 2 otherwise
+            child.sendline("1x2" if "Bids: none yet" in before else "challenge")
+        elif i == 1:
+            child.sendline("")
+        elif i == 2:
+            seen_reveal = True
+            child.sendline("")
+        elif i == 3:
+            winner = child.match.group(1)
+            break
+        else:  # pragma: no cover - a failure path
+            pytest.fail("the game ended without a winner line:\n" + ANSI.sub("", child.before))
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert seen_reveal
+    assert winner in {"you", "ann", "bob"}
+    rep = subprocess.run([cli, "replay", str(path)], capture_output=True, text=True, timeout=60)
+    assert rep.returncode == 0 and json.loads(rep.stdout)["winner"] == winner
+    first = json.loads(path.read_text())["rounds"][0]["moves"][0]
+    assert first["player"] == "you" and first["bid"] == {"quantity": 2, "face": 2} and len(first["show"]) == 1
+
+
+def test_interactive_count_and_losses_after_a_challenge(cli) -> None:
+    """After a challenge the screen shows every cup, the count, who lost and who opens next."""
+    child = _spawn(cli, "--rules", "classic", "--players", "2", "--seed", "2", "--start", "ann")
+    child.expect(BID_PROMPT)
+    child.sendline("1x2")  # below any opening the bot makes
+    child.expect(r"✗ one 2 does not raise the bid of .*; the smallest bid on that face now is")
+    child.expect(BID_PROMPT)
+    child.sendline("liar")
+    child.expect(r"You challenged ann's bid of")
+    child.expect(r"cup\s+dice\s+\w+\s+lost")
+    child.expect(r"Count: \d+")
+    child.expect(r"(You lose|ann loses) one die\.")
+    child.expect(r"(You open|ann opens) the next round\.")
+    child.expect(PAUSE_PROMPT)
+    child.sendline("q")
+    child.expect("Game stopped before the end")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_end_of_input_stops_cleanly_and_saves_the_record(cli, tmp_path) -> None:
+    """EOF at the prompt: one sentence, exit 0, and the partial record replays."""
+    path = tmp_path / "partial.json"
+    proc = subprocess.run(
+        [cli, "play", "--seed", "4", "--start", "you", "--record", str(path)],
+        input="3x4\n", capture_output=True, text=True, timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "Game stopped before the end" in proc.stdout
+    assert "Traceback" not in proc.stdout + proc.stderr
+    rec = json.loads(path.read_text())
+    assert rec["players"][0] == "you" and rec["rounds"][0]["moves"][0]["bid"] == {"quantity": 3, "face": 4}
+    rep = subprocess.run([cli, "replay", str(path)], capture_output=True, text=True, timeout=60)
+    assert rep.returncode == 0 and json.loads(rep.stdout)["winner"] is None
+
+
+def test_ctrl_c_stops_cleanly(cli) -> None:
+    child = _spawn(cli, "--seed", "1", "--start", "you")
+    child.expect(BID_PROMPT)
+    child.sendintr()
+    child.expect("Game stopped before the end")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+@pytest.mark.parametrize("rules", ["wild-stars", "aces-wild", "classic"])
+def test_watch_ends_with_the_winner(cli, rules) -> None:
+    """Issue 2 "Done when": `--watch --rules R --players 4 --seed 3` ends with a winner."""
+    proc = subprocess.run(
+        [cli, "play", "--watch", "--rules", rules, "--players", "4", "--seed", "3"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    m = WIN_LINE.match(_last_line(proc.stdout))
+    assert m and m.group(1) in {"ann", "bob", "cy", "dee"}
+    assert "Round 1 ·" in proc.stdout and "Game over" in proc.stdout
+    assert all(len(ln) <= 80 for ln in proc.stdout.splitlines())
+
+
+def test_watch_is_reproducible_from_the_seed(cli) -> None:
+    args = ["play", "--watch", "--rules", "wild-stars", "--players", "5", "--seed", "9"]
+    args += ["--bots", "probabilistic,random"]
+    runs = [subprocess.run([cli, *args], capture_output=True, text=True, timeout=120).stdout for _ in range(2)]
+    assert runs[0] == runs[1]
+    assert "(random)" in runs[0] and "(probabilistic)" in runs[0]
+
+
+@pytest.mark.parametrize("rules", ["wild-stars", "classic"])
+def test_recorded_game_replays_to_the_same_winner(cli, tmp_path, rules) -> None:
+    """Issue 2 section 4: a game played through `play --record` replays to the same result."""
+    path = tmp_path / "game.json"
+    proc = subprocess.run(
+        [cli, "play", "--watch", "--rules", rules, "--players", "6", "--seed", "7", "--record", str(path)],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    winner = WIN_LINE.match(_last_line(proc.stdout)).group(1)  # type: ignore[union-attr]
+    rep = subprocess.run([cli, "replay", str(path)], capture_output=True, text=True, timeout=60)
+    assert rep.returncode == 0, rep.stdout
+    result = json.loads(rep.stdout)
+    assert result["winner"] == winner
+    assert len(result["rounds"]) == proc.stdout.count("challenged ")
+
+
+def test_bad_options_get_one_sentence(cli) -> None:
+    for args, words in (
+        (["--rules", "yahtzee"], "There is no rule set called 'yahtzee'"),
+        (["--bots", "probabilistic,genius"], "There is no bot called 'genius'"),
+        (["--start", "zed", "--seed", "1"], "--start names nobody at the table"),
+    ):
+        proc = subprocess.run([cli, "play", *args], capture_output=True, text=True, timeout=60, input="")
+        assert proc.returncode == 2
+        assert words in proc.stdout
+
+
+# -- the screen at 80 columns (in process, a Console of width 80) ---------------------
+
+
+def _console() -> tuple[Console, io.StringIO]:
+    buf = io.StringIO()
+    return Console(file=buf, width=80, force_terminal=False, color_system=None), buf
+
+
+@pytest.mark.parametrize("rules", ["wild-stars", "aces-wild", "classic"])
+def test_a_whole_six_player_game_fits_80_columns(rules) -> None:
+    """Every screen piece (welcome aside): round headers, cups, moves, reveals, summary."""
+    console, buf = _console()
+    names = ["a-rather-long-name-for-a-player", "bob", "cy", "dee", "eve", "flo"]
+    game = Game.create(Rules.preset(rules), names)
+    bots = [make_bot("probabilistic" if i % 2 else "random", i) for i in range(6)]
+    PlaySession(console, game, bots, SeededDice(1), 0, ["random", "probabilistic"] * 3).run()
+    out = buf.getvalue()
+    assert all(len(ln) <= 80 for ln in out.splitlines()), max(out.splitlines(), key=len)
+    assert WIN_LINE.match(_last_line(out))
+
+
+def test_turn_screen_and_help_fit_80_columns_and_show_stars() -> None:
+    """RULES.md wild-stars: the star is face 1, shown as ★ on your dice and the table."""
+    console, buf = _console()
+    rules = Rules.preset("wild-stars")
+    names = ["you", "ann", "bob", "cy", "dee", "eve"]
+    s = Game.create(rules, names).initial_state(1).deal([(1, 1, 5, 5, 2)] + [(1, 2, 3, 4, 6)] * 5)
+    s = s.apply(Bid(3, 5), (1,), seat=1).reroll([2, 3, 4, 6]).apply(Bid(2, 1), seat=2)
+    view = s.view(0)
+    console.print(screen.turn_screen(view, 1, ["", "probabilistic", "random", "probabilistic", "random", "random"]))
+    from liars_dice.engine import view_bid_probability
+
+    console.print(screen.raises_text(rules, view, lambda b: view_bid_probability(view, b)))
+    out = buf.getvalue()
+    assert all(len(ln) <= 80 for ln in out.splitlines())
+    assert "Your dice: [★] [★] [5] [5] [2]" in out
+    assert "Bids: ann 3x5 (showed ★) → bob 2★" in out
+    # the cheapest raises: 3★ on the star track (2★ -> 3★), 4 of each number (2k = 4)
+    assert re.search(r"bid\s+3★\+\s+4x2\+\s+4x3\+\s+4x4\+\s+4x5\+\s+4x6\+", out)
+
+
+def test_parse_show() -> None:
+    rules = Rules.preset("wild-stars")
+    assert parse_show("", rules) == ()
+    assert parse_show("5 5", rules) == (5, 5)
+    assert parse_show("55", rules) == (5, 5)
+    assert parse_show("★, 5", rules) == (1, 5)
+    assert parse_show("* 6", rules) == (1, 6)
+    with pytest.raises(ValueError, match="not a die face"):
+        parse_show("7", rules)
+
+
+def test_defaults_give_a_four_player_classic_game(cli) -> None:
+    """`make play` runs `liars-dice play` with no options: classic, you against
+    three probabilistic bots, secure dice, and a word on where help is."""
+    child = _spawn(cli)
+    child.expect(r"Liar's Dice · classic")
+    child.expect(r"you against ann \(probabilistic\), bob \(probabilistic\) and cy \(probabilistic\)")
+    child.expect(r"'\?' lists the raises and your odds")
+    child.expect(r"liars-dice play --help")
+    child.expect(r"Round 1 · classic · 20 dice in play")
+    child.expect([BID_PROMPT, PAUSE_PROMPT])
+    child.sendeof()
+    child.expect("Game stopped before the end")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_a_person_knocked_out_watches_the_bots_finish() -> None:
+    """In process, a scripted person who always challenges (opening 1x2):
+    once out, the bots play on to a winner; every line fits 80 columns."""
+    console, buf = _console()
+    game = Game.create(Rules.preset("classic"), ["you", "ann", "bob", "cy"])
+    bots = [None] + [make_bot("probabilistic", i) for i in range(1, 4)]
+    session: PlaySession
+
+    def ask(prompt: str) -> str:
+        console.print(prompt)
+        if prompt.startswith("Your bid"):
+            return "liar" if session.state.current_bid is not None else "1x2"
+        return ""
+
+    labels = ["", "probabilistic", "probabilistic", "probabilistic"]
+    session = PlaySession(console, game, bots, SeededDice(3), 0, labels, ask=ask, pause=True)
+    final = session.run()
+    out = buf.getvalue()
+    assert final.winner is not None and final.winner != 0
+    assert "You are out; the bots play on to the end." in out
+    assert "Better luck next game." in out
+    assert WIN_LINE.match(_last_line(out))
+    assert all(len(ln) <= 80 for ln in out.splitlines())
