@@ -182,6 +182,7 @@ def _to_pyspiel_policy(pyspiel_game, policy: Policy):
     return tabular
 
 
+@pytest.mark.slow
 def test_openspiel_agrees_on_exploitability_and_value() -> None:
     pytest.importorskip("open_spiel")
     import pyspiel
