@@ -109,7 +109,7 @@ def solve_tables(
     target_exploitability: float = 2e-3,
     max_iterations: int = 2000,
     on_solved: Callable[[TableEntry], None] | None = None,
-    depth_cap: int = 8,
+    depth_cap: int = 6,
     known: dict[tuple[int, int], TableEntry] | None = None,
 ) -> Iterator[TableEntry]:
     """Solve every position up to ``max_total`` dice by backward induction, yielding each.
@@ -357,7 +357,7 @@ def build_tables_file(
     max_iterations: int = 2000,
     min_reach: float = 1e-6,
     report: Callable[[str], None] = print,
-    depth_cap: int = 8,
+    depth_cap: int = 6,
     reuse: bool = True,
 ) -> list[TableEntry]:
     """Solve and save the tables of ``rules`` (the generator behind ``liars-dice solve --tables``).
