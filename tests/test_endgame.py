@@ -63,7 +63,7 @@ def test_backward_induction_matches_an_engine_walk_of_the_whole_game(preset: str
         return total
 
     for (a, b), e in entries.items():
-        assert value(a, b) == pytest.approx(e.result.value, abs=1e-9)
+        assert value(a, b) == pytest.approx(e.value, abs=1e-9)
 
 
 def _two_left(rules: Rules, opener: int, hands: dict[int, list[int]]):

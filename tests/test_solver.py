@@ -182,6 +182,7 @@ def _to_pyspiel_policy(pyspiel_game, policy: Policy):
     return tabular
 
 
+@pytest.mark.slow
 def test_openspiel_agrees_on_exploitability_and_value() -> None:
     pytest.importorskip("open_spiel")
     import pyspiel
@@ -225,3 +226,24 @@ def test_solve_command_bad_input(cli: str) -> None:
     out = subprocess.run([cli, "solve", "--rules", "classic", "--dice", "2", "2"], capture_output=True, text=True, timeout=60)
     assert out.returncode == 2
     assert "16,777,216 public histories" in out.stderr
+
+
+def test_capped_tree_forces_a_challenge_at_the_cap() -> None:
+    rules = Rules.preset("classic")
+    tree = BidTree(rules, (2, 2), max_depth=3)
+    depth, row = tree.locate([Bid(1, 2), Bid(1, 3), Bid(2, 2)])
+    assert tree.actions(depth, row) == [CHALLENGE]
+    with pytest.raises(SolverError, match="stops at 3"):
+        tree.locate([Bid(1, 2), Bid(1, 3), Bid(2, 2), Bid(3, 3)])
+    result = solve(rules, (2, 2), target_exploitability=0.02, max_depth=3)
+    assert result.exploitability <= 0.02
+    assert result.policy.tree.max_depth == 3
+
+
+def test_solve_command_max_depth(cli: str) -> None:
+    out = subprocess.run(
+        [cli, "solve", "--rules", "classic", "--dice", "2", "2", "--max-depth", "2", "--target-exploitability",
+         "0.05", "--json"], capture_output=True, text=True, timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["exploitability"] <= 0.05

@@ -25,11 +25,18 @@ def solve_command(
     ),
     max_iterations: int = typer.Option(100_000, "--max-iterations", help="Stop after this many CFR+ iterations."),
     save: Path | None = typer.Option(None, "--save", help="Write the policy to this .npz file."),
+    max_depth: int | None = typer.Option(
+        None, "--max-depth", help="Cap histories at this many bids (then exploitability is within the capped game)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print {value, exploitability, iterations, seconds} as JSON."),
     tables: bool = typer.Option(
         False, "--tables", help="Build the whole-game endgame tables of --rules instead (backward induction)."
     ),
     max_total: int = typer.Option(3, "--max-total", help="With --tables: most dice in play."),
+    depth_cap: int = typer.Option(
+        6, "--depth-cap", help="With --tables: most bids per history where the full round tree is too large."
+    ),
+    fresh: bool = typer.Option(False, "--fresh", help="With --tables: solve every position again, keep none."),
     out: Path | None = typer.Option(
         None, "--out", help="With --tables: output file (default: the package's data/endgame-<rules>.npz)."
     ),
@@ -48,10 +55,10 @@ def solve_command(
             path = out or Path(__file__).resolve().parent.parent / "data" / f"endgame-{rules}.npz"
             build_tables_file(
                 rule_set, path, max_total, target_exploitability, max_iterations,
-                report=lambda s: typer.echo(s, err=as_json),
+                report=lambda s: typer.echo(s, err=as_json), depth_cap=depth_cap, reuse=not fresh,
             )
             return
-        result = solve(rule_set, dice, target_exploitability, max_iterations)
+        result = solve(rule_set, dice, target_exploitability, max_iterations, max_depth=max_depth)
         if save is not None:
             result.policy.save(save)
     except (RulesError, SolverError) as e:

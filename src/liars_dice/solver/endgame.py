@@ -85,10 +85,22 @@ def leaf_value_for(values: dict[tuple[int, int], float]) -> Callable[[Outcome], 
 
 @dataclass
 class TableEntry:
-    """One solved position."""
+    """One position of the tables: solved now (``result``), or read back from
+    an earlier tables file (``stored``, its pruned byte arrays by file key suffix)."""
 
     dice: tuple[int, int]
-    result: SolveResult
+    value: float
+    exploitability: float
+    iterations: int
+    max_depth: int
+    result: SolveResult | None = None
+    stored: dict[str, np.ndarray] | None = None
+
+    @staticmethod
+    def solved(dice: tuple[int, int], result: SolveResult) -> "TableEntry":
+        return TableEntry(
+            dice, result.value, result.exploitability, result.iterations, result.policy.tree.max_depth, result
+        )
 
 
 def solve_tables(
@@ -97,40 +109,51 @@ def solve_tables(
     target_exploitability: float = 2e-3,
     max_iterations: int = 2000,
     on_solved: Callable[[TableEntry], None] | None = None,
-    depth_cap: int = 8,
+    depth_cap: int = 6,
+    known: dict[tuple[int, int], TableEntry] | None = None,
 ) -> Iterator[TableEntry]:
     """Solve every position up to ``max_total`` dice by backward induction, yielding each.
 
     Positions whose full round tree is too large are solved with histories
-    capped at ``depth_cap`` bids (:class:`BidTree`).
+    capped at ``depth_cap`` bids (:class:`BidTree`). Positions in ``known``
+    are yielded as they are, not solved again.
 
     :raises SolverError: when a position's tree is too large even so.
     """
     values: dict[tuple[int, int], float] = {}
+    known = known or {}
     for pos in positions(max_total):
-        res = solve(
-            rules, pos, target_exploitability, max_iterations, leaf_value=leaf_value_for(values),
-            max_depth=depth_for(rules, pos, depth_cap),
-        )
-        values[pos] = res.value
-        entry = TableEntry(pos, res)
-        if on_solved:
-            on_solved(entry)
+        if pos in known:
+            entry = known[pos]
+        else:
+            res = solve(
+                rules, pos, target_exploitability, max_iterations, leaf_value=leaf_value_for(values),
+                max_depth=depth_for(rules, pos, depth_cap),
+            )
+            entry = TableEntry.solved(pos, res)
+            if on_solved:
+                on_solved(entry)
+        values[pos] = entry.value
         yield entry
 
 
 def save_tables(path: str | Path, rules: Rules, entries: list[TableEntry], min_reach: float = 1e-6) -> None:
-    """Write solved positions to ``path`` (layout in the module doc)."""
+    """Write positions to ``path`` (layout in the module doc)."""
     arrays: dict[str, np.ndarray] = {
         "rules": np.array(json.dumps(round_key(rules))),
         "positions": np.array([e.dice for e in entries], dtype=np.int64).reshape(-1, 2),
-        "values": np.array([e.result.value for e in entries]),
-        "exploitability": np.array([e.result.exploitability for e in entries]),
-        "iterations": np.array([e.result.iterations for e in entries]),
-        "max_depth": np.array([e.result.policy.tree.max_depth for e in entries]),
+        "values": np.array([e.value for e in entries]),
+        "exploitability": np.array([e.exploitability for e in entries]),
+        "iterations": np.array([e.iterations for e in entries]),
+        "max_depth": np.array([e.max_depth for e in entries]),
         "min_reach": np.array(min_reach),
     }
     for p, e in enumerate(entries):
+        if e.result is None:
+            assert e.stored is not None
+            for suffix, arr in e.stored.items():
+                arrays[f"p{p}_{suffix}"] = arr
+            continue
         pol = e.result.policy
         game_reach = reach(_GameView(pol.tree, pol.hands), pol.strategy)
         for d, dep in enumerate(pol.tree.depths):
@@ -140,6 +163,26 @@ def save_tables(path: str | Path, rules: Rules, entries: list[TableEntry], min_r
             arrays[f"p{p}_d{d}_nodes"] = nodes
             arrays[f"p{p}_d{d}_policy"] = np.rint(pol.strategy[d][edges] * 255).astype(np.uint8)
     np.savez_compressed(path, **arrays)
+
+
+def read_entries(path: str | Path, rules: Rules) -> dict[tuple[int, int], TableEntry]:
+    """The positions of an earlier tables file of the same rules (``{}`` if none), for reuse."""
+    path = Path(path)
+    if not path.exists():
+        return {}
+    tables = EndgameTables.load(path)
+    if tables.key != round_key(rules):
+        return {}
+    out: dict[tuple[int, int], TableEntry] = {}
+    with np.load(path, allow_pickle=False) as z:
+        for p, dice in enumerate(tables.values):
+            prefix = f"p{p}_"
+            stored = {k[len(prefix) :]: np.array(z[k]) for k in z.files if k.startswith(prefix)}
+            it = int(z["iterations"][p])
+            out[dice] = TableEntry(
+                dice, tables.values[dice], tables.exploitability[dice], it, tables.max_depth[dice], stored=stored
+            )
+    return out
 
 
 @dataclass
@@ -251,6 +294,18 @@ def tables_for(rules: Rules) -> EndgameTables | None:
     return None
 
 
+def preload(rules: Rules) -> bool:
+    """Load every table position of ``rules`` now (trees take up to a second each
+    to build), so later :func:`endgame_policy` calls are fast. Returns whether
+    tables exist for ``rules``."""
+    tables = tables_for(rules)
+    if tables is None:
+        return False
+    for dice in tables.values:
+        tables.position(dice)
+    return True
+
+
 def endgame_policy(view: SeatView) -> dict[Action, float] | None:
     """The equilibrium action probabilities for ``view``'s seat, from the packaged tables.
 
@@ -302,18 +357,25 @@ def build_tables_file(
     max_iterations: int = 2000,
     min_reach: float = 1e-6,
     report: Callable[[str], None] = print,
-    depth_cap: int = 8,
+    depth_cap: int = 6,
+    reuse: bool = True,
 ) -> list[TableEntry]:
-    """Solve and save the tables of ``rules`` (the generator behind ``liars-dice solve --tables``)."""
+    """Solve and save the tables of ``rules`` (the generator behind ``liars-dice solve --tables``).
+
+    With ``reuse``, positions already in the file at ``path`` (same rules) are
+    kept, not solved again, so a run with a larger ``max_total`` only adds the
+    new positions.
+    """
     start = time.perf_counter()
+    known = read_entries(path, rules) if reuse else {}
     entries: list[TableEntry] = []
-    for e in solve_tables(rules, max_total, target_exploitability, max_iterations, depth_cap=depth_cap):
+    for e in solve_tables(rules, max_total, target_exploitability, max_iterations, depth_cap=depth_cap, known=known):
         entries.append(e)
-        r = e.result
+        how = "kept from the file" if e.result is None else f"{e.result.seconds:.1f} s"
         report(
-            f"{rules.name} {e.dice[0]} vs {e.dice[1]}: value {r.value:+.5f}, exploitability "
-            f"{r.exploitability:.5f}, {r.iterations} iterations, {r.seconds:.1f} s, "
-            f"histories of at most {r.policy.tree.max_depth} bids"
+            f"{rules.name} {e.dice[0]} vs {e.dice[1]}: value {e.value:+.5f}, exploitability "
+            f"{e.exploitability:.5f}, {e.iterations} iterations, {how}, "
+            f"histories of at most {e.max_depth} bids"
         )
     save_tables(path, rules, entries, min_reach)
     report(f"{rules.name}: wrote {path} in {time.perf_counter() - start:.1f} s")
@@ -322,5 +384,5 @@ def build_tables_file(
 
 __all__ = [
     "EndgameTables", "TableEntry", "build_game", "build_tables_file", "endgame_policy", "leaf_value_for",
-    "depth_for", "positions", "round_key", "save_tables", "solve_tables", "tables_for",
+    "depth_for", "positions", "preload", "read_entries", "round_key", "save_tables", "solve_tables", "tables_for",
 ]

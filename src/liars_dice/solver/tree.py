@@ -175,8 +175,18 @@ class BidTree:
         d = len(history)
         if d > self.max_depth:
             raise SolverError(f"The history has {d} bids; this tree stops at {self.max_depth}.")
-        k = int(np.searchsorted(self._sorted_masks[d], mask))
-        return d, int(self._sorted_rows[d][k])
+        return d, self.locate_mask(d, mask)
+
+    def locate_mask(self, depth: int, mask: int) -> int:
+        """Row of the node ``mask`` (bit ``j``: bid ``j`` made) at ``depth``.
+
+        :raises SolverError: when no such node exists.
+        """
+        masks = self._sorted_masks[depth]
+        k = int(np.searchsorted(masks, mask))
+        if k >= len(masks) or masks[k] != mask:
+            raise SolverError(f"No node {mask:#x} at depth {depth}.")
+        return int(self._sorted_rows[depth][k])
 
     def actions(self, depth: int, row: int) -> list[Action]:
         """The actions at a node, in edge order (bids, then the challenge)."""
