@@ -136,8 +136,9 @@ class StrongBot:
                 dec = Decision(action)
                 if isinstance(action, Bid) and view.rules.show_and_reroll:
                     wilds = view.wilds_active if view.bids else wilds_active_after_opening(view.rules, action.face)
-                    dec = _Analyser(view, self._params or params_for(view.rules), self._residual,
-                                    )._maybe_show(dec, wilds)
+                    shower = _Analyser(view, self._params or params_for(view.rules), self._residual)
+                    shower.show_policy = self._show
+                    dec = shower._maybe_show(dec, wilds)
                 return dec
         return an.decision
 
