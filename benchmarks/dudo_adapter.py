@@ -27,7 +27,7 @@ import numpy as np
 import onnxruntime as ort
 
 from liars_dice.bots import Decision
-from liars_dice.engine import CHALLENGE, Bid, SeatView
+from liars_dice.engine import CHALLENGE, Bid, SeatView, view_bid_probability
 
 MODELS = Path(__file__).resolve().parent.parent.parent / "shared" / "peers" / "dudo-ai" / "models"
 
@@ -106,3 +106,23 @@ class DudoBot:
         if a == liar:
             return Decision(CHALLENGE)
         return Decision(Bid(a // 6 + 1, a % 6 + 1))
+
+
+class PlainHeuristic:
+    """The "plain binomial heuristic" of ``shared/peers/dudo-ai/README.md``, to check
+    this adapter against the figures measured there: challenge when the last bid
+    is less than 50% likely given its own dice, otherwise make the cheapest bid
+    that is at least 50% likely (the cheapest legal bid if none is); it ignores
+    what bids reveal."""
+
+    name = "heuristic"
+
+    def decide(self, view: SeatView) -> Decision:
+        cur = view.current_bid
+        if cur is not None and view_bid_probability(view, cur) < 0.5:
+            return Decision(CHALLENGE)
+        bids = [a for a in view.legal_actions() if isinstance(a, Bid)]
+        for b in bids:  # legal_actions lists bids in bid order
+            if view_bid_probability(view, b) >= 0.5:
+                return Decision(b)
+        return Decision(CHALLENGE if cur is not None else bids[0])

@@ -1,9 +1,10 @@
 """``strong`` against the dudo.ai networks: single ``joker`` rounds, d vs d dice.
 
 For each dice count ``d`` in ``--dice`` (default 1..5), plays ``--rounds``
-rounds of the ``joker`` preset with ``d`` dice each. Seats are balanced: in
-round ``r`` ``strong`` moves first when ``r`` is even, second when odd. Dice come
-from ``SeededDice(seed + r)``. Prints the win rate of ``strong`` with a Wilson
+rounds of the ``joker`` preset with ``d`` dice each. Seats are balanced:
+``strong`` sits in seat ``r % 2`` and the first mover is seat ``(r // 2) % 2``,
+so each of the four (seat, first mover) pairs gets a quarter of the rounds.
+Dice come from ``SeededDice(seed + r)``. Prints the win rate of ``strong`` with a Wilson
 95% confidence interval.
 
     .venv/bin/python benchmarks/strength_dudo.py --rounds 2000 --jobs 2
@@ -23,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from dudo_adapter import DudoBot  # noqa: E402
+from dudo_adapter import DudoBot, PlainHeuristic  # noqa: E402
 from strength_4p import wilson  # noqa: E402
 
 from liars_dice.bots import make_bot  # noqa: E402
@@ -35,18 +36,16 @@ def one_round(args: tuple[int, int, int, str, str]) -> int:
     """1 if ``strong`` (or ``--bot``) wins round ``r`` with ``d`` dice each."""
     d, r, seed, bot, options = args
     rules = Rules.preset("joker")
-    me = r % 2  # strong's seat; seat 0 moves first, so strong is first on even rounds
+    me = r % 2  # strong's seat
+    start = (r // 2) % 2  # the seat that moves first (the networks' player 0)
     game = Game.create(rules, ["a", "b"], dice=(d, d))
     bots = [None, None]
-    bots[me] = make_bot(bot, seed + r)
+    bots[me] = PlainHeuristic() if bot == "heuristic" else make_bot(bot, seed + r)
     if options:  # StrongBot keyword options, for tuning
         from liars_dice.bots.strong import StrongBot
 
         bots[me] = StrongBot(seed + r, **json.loads(options))
-    bots[1 - me] = DudoBot(first=0, seed=seed * 7919 + r)
-    # Alternate who moves first independently of the seat: start = seat that moves first.
-    start = (r // 2) % 2
-    bots[1 - me].first = start
+    bots[1 - me] = DudoBot(first=start, seed=seed * 7919 + r)
     final = play_game(game, bots, SeededDice(seed + r), start=start)  # type: ignore[arg-type]
     return int(final.winner == me)
 
@@ -57,7 +56,7 @@ def main() -> None:
     ap.add_argument("--dice", default="1,2,3,4,5")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=1)
-    ap.add_argument("--bot", default="strong")
+    ap.add_argument("--bot", default="strong", help="a registered bot, or 'heuristic' (the peer README's)")
     ap.add_argument("--options", default="", help="StrongBot keyword options as JSON (tuning)")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
