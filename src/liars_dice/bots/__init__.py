@@ -7,5 +7,6 @@ try:
     from . import probabilistic as _probabilistic  # noqa: F401
 except ImportError:  # pragma: no cover
     pass
+from . import strong as _strong  # noqa: F401,E402  (registers "strong")
 
 __all__ = ["Bot", "Decision", "REGISTRY", "make_bot", "register"]

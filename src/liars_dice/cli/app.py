@@ -20,6 +20,7 @@ def _root() -> None:
 
 # Sub-command modules: importing one registers its command on `app`.
 from . import replay as _replay  # noqa: E402,F401
+from . import solve as _solve  # noqa: E402,F401
 from . import play as _play  # noqa: E402,F401
 from . import bot as _bot  # noqa: E402,F401
 from . import arena as _arena  # noqa: E402,F401

@@ -1,0 +1,514 @@
+"""``strong``: Bayesian inference over the opponents' dice, and a lookahead that
+minimises the dice this seat expects to lose.
+
+1. **Inference.** Each opponent's hidden hand gets a posterior over every hand
+   of their dice count (:mod:`.inference`): the multinomial prior times the
+   likelihood (:mod:`.likelihood`) of each bid they made this round since their
+   last show-and-reroll (a reroll replaces the hand, so earlier bids say nothing
+   about it). Opponents are independent given the public record, so the total
+   count of a face is a convolution of per-opponent count distributions.
+2. **Choice.** A challenge costs the dice this seat loses if the bid stands.
+   A raise ``b`` costs ``P(next player challenges b) * loss if b is false``
+   (the next player's challenge chance comes from the same likelihood model,
+   averaged over the posterior of their hand), plus what the rest of the round
+   costs if they raise. With two players still in, dynamic programming over
+   the whole bid ladder plays every reply the model predicts to the end (each
+   answered by the better of challenging or raising, see ``_duel``); with more
+   players, a constant share of risk per seat (:data:`RESIDUAL_RISK`). The loss rule
+   (``one`` or ``difference``), the perfect bid and Die Hard, the classic
+   suspension of wilds, the bidding track and show-and-reroll all come from the
+   :class:`~liars_dice.engine.Rules` options.
+3. **Endgames.** When the equilibrium tables of :mod:`liars_dice.solver.endgame`
+   cover the position, the bot samples from that policy instead.
+
+Source of the rules: the seeds and ``shared/RULES.md``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..engine import CHALLENGE, Bid, Exact, Loss, Rules, SeatView, wilds_active_after_opening
+from .base import Decision, register
+from .inference import convolve_all, count_pmf, hands, log_prior, match_table
+from .likelihood import ActorContext, ActorTables, LikelihoodParams, lowest_raises, params_for
+
+try:  # the equilibrium tables are optional (branch ``solver``)
+    from ..solver.endgame import endgame_policy as _endgame_policy
+except ImportError:  # pragma: no cover - depends on the solver being present
+    _endgame_policy = None
+
+#: Hidden dice above which an opponent's hand is not enumerated (prior only).
+MAX_ENUMERATED_DICE = 10
+
+#: Risk kept by a raise that the next player does not challenge, by players still
+#: in (more than two). Tuned on ``benchmarks/strength_4p.py``.
+RESIDUAL_RISK = {2: 0.45, 3: 0.30, 4: 0.22, 5: 0.17, 6: 0.14}
+
+#: Largest ``bids^2 * hands`` for which two players get the whole-ladder
+#: dynamic programme (about 1 million: ten dice in play and five per hand);
+#: above it the one-step lookahead keeps the move time bounded.
+DUEL_BUDGET = 2_000_000
+
+#: Least gain in the chance of the bid that makes a show worth it (show policy "gain").
+SHOW_GAIN = 0.15
+
+
+
+@dataclass
+class _Opponent:
+    seat: int
+    n: int  #: hidden dice
+    weights: np.ndarray | None  #: posterior over hands (None: not enumerated)
+
+
+def _next_alive(dice: tuple[int, ...], seat: int) -> int:
+    n = len(dice)
+    for k in range(1, n + 1):
+        s = (seat + k) % n
+        if dice[s] > 0:
+            return s
+    return seat  # pragma: no cover
+
+
+def _shown_match(rules: Rules, shown: list[int], wilds: bool) -> np.ndarray:
+    out = np.zeros(rules.faces, dtype=np.int64)
+    for d in shown:
+        for f in range(1, rules.faces + 1):
+            if rules.matches(d, f, wilds):
+                out[f - 1] += 1
+    return out
+
+
+class StrongBot:
+    """See the module docstring. Deterministic for a given seed.
+
+    :param seed: seeds the sampling of endgame policies and ties.
+    :param params: the likelihood model's weights (default: fitted per preset).
+    :param use_endgame: whether to play the solver's tables where they apply.
+    :param residual: risk kept by an unchallenged raise, by players still in (tuning).
+    :param show: show-and-reroll policy: ``"gain"`` (default) shows the
+        matching dice when that raises the bid's binomial chance by at least
+        :data:`SHOW_GAIN`, ``"matches"`` whenever some match, ``"never"``.
+    :param temperature: 0 plays the cheapest move; above 0 samples moves with
+        probability proportional to ``exp(-cost / temperature)`` (a quantal
+        response; used to vary the self-play population).
+    """
+
+    name = "strong"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        params: LikelihoodParams | None = None,
+        use_endgame: bool = True,
+        residual: dict[int, float] | None = None,
+        temperature: float = 0.0,
+        show: str = "gain",
+    ) -> None:
+        self._rng = random.Random(seed)
+        self._params = params
+        self._use_endgame = use_endgame and _endgame_policy is not None
+        self._residual = residual or RESIDUAL_RISK
+        self._temperature = temperature
+        self._show = show
+
+    # -- public -------------------------------------------------------------
+
+    def decide(self, view: SeatView) -> Decision:
+        if self._use_endgame:
+            policy = _endgame_policy(view)  # type: ignore[misc]
+            if policy:
+                actions = list(policy)
+                pick = self._rng.choices(actions, weights=[policy[a] for a in actions])[0]
+                return Decision(pick)
+        an = self.analyse(view)
+        if self._temperature > 0 and len(an.costs) > 1:
+            names = list(an.costs)
+            c = np.array([an.costs[k] for k in names])
+            p = np.exp(-(c - c.min()) / self._temperature)
+            pick = self._rng.choices(names, weights=p.tolist())[0]
+            if pick != str(an.decision.action):
+                action = CHALLENGE if pick == "liar" else Bid(*map(int, pick.split("x")))
+                dec = Decision(action)
+                if isinstance(action, Bid) and view.rules.show_and_reroll:
+                    wilds = view.wilds_active if view.bids else wilds_active_after_opening(view.rules, action.face)
+                    shower = _Analyser(view, self._params or params_for(view.rules), self._residual)
+                    shower.show_policy = self._show
+                    dec = shower._maybe_show(dec, wilds)
+                return dec
+        return an.decision
+
+    def analyse(self, view: SeatView) -> "Analysis":
+        """The full reasoning for the seat to move: posteriors, costs, decision."""
+        an = _Analyser(view, self._params or params_for(view.rules), self._residual)
+        an.show_policy = self._show
+        return an.run()
+
+    def posteriors(self, view: SeatView) -> dict[int, np.ndarray]:
+        """Posterior mean count of each face per opponent seat, shape ``(faces,)``
+        (the mean of each face's own dice in their hidden hand)."""
+        an = _Analyser(view, self._params or params_for(view.rules), self._residual)
+        out = {}
+        for opp in an.opponents():
+            if opp.weights is None:
+                out[opp.seat] = np.full(view.rules.faces, opp.n / view.rules.faces)
+            else:
+                out[opp.seat] = opp.weights @ hands(opp.n, view.rules.faces)
+        return out
+
+
+@dataclass
+class Analysis:
+    """What :meth:`StrongBot.analyse` found.
+
+    :ivar decision: the chosen move.
+    :ivar costs: expected dice lost per considered move (the challenge as ``liar``).
+    """
+
+    decision: Decision
+    costs: dict[str, float]
+
+
+class _Analyser:
+    def __init__(self, view: SeatView, theta: LikelihoodParams, residual: dict[int, float]):
+        self.view, self.rules, self.theta = view, view.rules, theta
+        self.residual = residual
+        self.n_total = view.dice_in_play
+        self.me = view.seat
+        self._opps: list[_Opponent] | None = None
+        self.show_policy = "gain"
+
+    # -- inference -------------------------------------------------------------
+
+    def opponents(self) -> list[_Opponent]:
+        if self._opps is not None:
+            return self._opps
+        v, rules = self.view, self.rules
+        faces, wild = rules.faces, rules.wild_face
+        w_open = wild is not None
+        shown_now: list[list[int]] = [[] for _ in v.dice]
+        obs: dict[int, list[tuple[ActorContext, Bid | None, Bid]]] = {}
+        prev: Bid | None = None
+        for t, (seat, bid, show) in enumerate(v.bids):
+            wilds_t = w_open if t == 0 else v.wilds_active
+            if seat != self.me:
+                n_hidden = v.dice[seat] - len(shown_now[seat])
+                all_shown = [d for s in shown_now for d in s]
+                ctx = ActorContext(
+                    n=n_hidden,
+                    unseen=self.n_total - n_hidden - len(all_shown),
+                    shown_match=_shown_match(rules, all_shown, wilds_t),
+                    wilds=wilds_t,
+                    n_total=self.n_total,
+                )
+                if show:
+                    obs[seat] = []  # the hand is rerolled: earlier bids tell nothing of it
+                else:
+                    obs.setdefault(seat, []).append((ctx, prev, bid))
+            shown_now[seat].extend(show)
+            prev = bid
+        out = []
+        for s in range(len(v.dice)):
+            if s == self.me or v.dice[s] == 0:
+                continue
+            n = v.dice[s] - len(v.shown[s])
+            if n > MAX_ENUMERATED_DICE:
+                out.append(_Opponent(s, n, None))
+                continue
+            logw = np.array(log_prior(n, faces), dtype=np.float64)
+            for t, (ctx, cur, bid) in enumerate(obs.get(s, [])):
+                mt = match_table(n, faces, wild, ctx.wilds)
+                logw = logw + ActorTables(rules, ctx, self.theta).log_likelihood(cur, bid, mt)
+            w = np.exp(logw - logw.max())
+            out.append(_Opponent(s, n, w / w.sum()))
+        self._opps = out
+        return out
+
+    def _pmf(self, opp: _Opponent, wilds: bool) -> np.ndarray:
+        """Per-face count distribution of one opponent, shape ``(faces, n + 1)``."""
+        faces = self.rules.faces
+        if opp.weights is None:
+            from .likelihood import match_probs
+
+            p = match_probs(self.rules, wilds)
+            out = np.zeros((faces, opp.n + 1))
+            from math import comb
+
+            for f in range(faces):
+                out[f] = [comb(opp.n, i) * p[f] ** i * (1 - p[f]) ** (opp.n - i) for i in range(opp.n + 1)]
+            return out
+        mt = match_table(opp.n, faces, self.rules.wild_face, wilds)
+        return np.stack([count_pmf(opp.weights, mt[:, f], opp.n) for f in range(faces)])
+
+    # -- losses ----------------------------------------------------------------
+
+    def _challenger_loss(self, counts: np.ndarray, q: int, seat_dice: int) -> np.ndarray:
+        """Dice the challenger loses for each count, shape like ``counts``."""
+        rules = self.rules
+        over = counts - q
+        if rules.loss is Loss.DIFFERENCE:
+            lose = np.where(over > 0, over, np.where(over == 0, 1, 0))
+        else:
+            lose = np.where(over >= 0, 1, 0)
+        return np.minimum(lose, seat_dice).astype(np.float64)
+
+    def _bidder_loss(self, counts: np.ndarray, q: int, seat_dice: int) -> np.ndarray:
+        """Dice the bidder loses for each count (negative: a perfect bid's gain)."""
+        rules = self.rules
+        short = q - counts
+        if rules.loss is Loss.DIFFERENCE:
+            lose = np.where(short > 0, np.minimum(short, seat_dice), 0).astype(np.float64)
+        else:
+            lose = np.where(short > 0, 1.0, 0.0)
+        if rules.exact is Exact.ALL_BUT_BIDDER:
+            lose = np.where(short == 0, -0.5, lose)  # everyone else loses a die
+        return lose
+
+    # -- choice ----------------------------------------------------------------
+
+    def run(self) -> Analysis:
+        v, rules = self.view, self.rules
+        faces = rules.faces
+        opps = self.opponents()
+        cur = v.current_bid
+        my_dice = v.dice[self.me]
+        nt = self.n_total
+        all_shown = [d for s in v.shown for d in s]
+        if cur is not None:
+            wild_modes = {f: v.wilds_active for f in range(1, faces + 1)}
+        else:
+            wild_modes = {f: wilds_active_after_opening(rules, f) for f in range(1, faces + 1)}
+        modes = sorted(set(wild_modes.values()))
+        # Per wild mode: each opponent's per-face count pmf, and my base counts.
+        pmfs = {w: [self._pmf(o, w) for o in opps] for w in modes}
+        base = {}
+        for w in modes:
+            mine = _shown_match(rules, list(v.hand), w)
+            base[w] = mine + _shown_match(rules, all_shown, w)
+        costs: dict[str, float] = {}
+        best_cost, best = np.inf, None
+
+        # Challenge.
+        if cur is not None:
+            w = wild_modes[cur.face]
+            tot = convolve_all([p[cur.face - 1] for p in pmfs[w]])
+            counts = np.arange(len(tot)) + base[w][cur.face - 1]
+            c = float(tot @ self._challenger_loss(counts, cur.quantity, my_dice))
+            costs["liar"] = c
+            best_cost, best = c, Decision(CHALLENGE)
+
+        # Raises.
+        duel_size = (faces * nt) ** 2 * (len(opps[0].weights) if opps[0].weights is not None else 0)
+        if len(opps) == 1 and opps[0].weights is not None and duel_size <= DUEL_BUDGET:
+            for w in modes:
+                for b, c in self._duel(opps[0], base[w], w, all_shown, my_dice, wild_modes).items():
+                    costs[str(b)] = c
+                    if c < best_cost - 1e-9:
+                        best_cost, best = c, Decision(b)
+        else:
+            best_cost, best = self._multi(opps, pmfs, base, wild_modes, modes, all_shown, my_dice, costs, best_cost, best)
+        assert best is not None
+        if isinstance(best.action, Bid) and rules.show_and_reroll:
+            best = self._maybe_show(best, wild_modes[best.action.face])
+        return Analysis(best, costs)
+
+    def _multi(self, opps, pmfs, base, wild_modes, modes, all_shown, my_dice, costs, best_cost, best):  # type: ignore[no-untyped-def]
+        """Three or more players (or an opponent too big to enumerate): a
+        one-step lookahead of the next player's challenge, plus a residual risk."""
+        v, rules = self.view, self.rules
+        faces, nt, cur = rules.faces, self.n_total, v.current_bid
+        lo = lowest_raises(rules, cur, nt)
+        cands: list[Bid] = []
+        for f in range(1, faces + 1):
+            q0 = int(lo[f - 1])
+            if cur is None:
+                w = wild_modes[f]
+                mean = base[w][f - 1] + sum(float(p[f - 1] @ np.arange(p.shape[1])) for p in pmfs[w])
+                q0 = max(1, int(mean) - 3)
+            for q in range(q0, min(nt, q0 + 4) + 1):
+                cands.append(Bid(q, f))
+        if not cands:
+            return best_cost, best
+        nxt = _next_alive(v.dice, self.me)
+        x_idx = next(i for i, o in enumerate(opps) if o.seat == nxt)
+        x = opps[x_idx]
+        bid_costs = np.empty(len(cands))
+        for w in modes:
+            idx = [i for i, b in enumerate(cands) if wild_modes[b.face] is w]
+            if not idx:
+                continue
+            sub = [cands[i] for i in idx]
+            bid_costs[idx] = self._raise_costs(sub, x, x_idx, pmfs[w], base[w], w, all_shown, my_dice)
+        for b, c in zip(cands, bid_costs):
+            costs[str(b)] = float(c)
+        # Small preference for lower bids breaks ties toward caution.
+        ranks = np.array([rules.rank(b.quantity, b.face) for b in cands], dtype=np.float64)
+        score = bid_costs + 1e-6 * ranks
+        i = int(np.argmin(score))
+        if score[i] < best_cost - 1e-9:
+            best_cost, best = float(bid_costs[i]), Decision(cands[i])
+        return best_cost, best
+
+    def _duel(  # type: ignore[no-untyped-def]
+        self, x: _Opponent, base: np.ndarray, wilds: bool, all_shown: list[int], my_dice: int, wild_modes
+    ) -> dict[Bid, float]:
+        """Two players: expected dice lost for every legal raise, by dynamic
+        programming over the whole bid ladder against the likelihood model.
+
+        Bids are indexed by rank, ``M`` of them. Per opponent hand ``h`` (``H``):
+        ``R[h, i]``, the loss after this seat bids ``i`` = the chance ``x``
+        challenges it times the loss if it is false, plus each reply ``j > i``
+        weighted by the model and followed by ``V[h, j]``, this seat's loss
+        facing ``j``: the better of challenging ``j`` or the best raise, judged
+        by the posterior after seeing ``j`` (``w(h)`` times the model's weight
+        of ``j`` given ``h``). Cost ``O(M^2 H)``, about 60 x 60 x 252 with ten dice.
+        """
+        v, rules = self.view, self.rules
+        faces, nt, cur = rules.faces, self.n_total, v.current_bid
+        bids = sorted(
+            (Bid(q, f) for q in range(1, nt + 1) for f in range(1, faces + 1) if wild_modes[f] is wilds),
+            key=lambda b: rules.rank(b.quantity, b.face),
+        )
+        if cur is not None:
+            r0 = rules.rank(cur.quantity, cur.face)
+            bids = [b for b in bids if rules.rank(b.quantity, b.face) > r0] 
+            bids = [cur] + bids
+        if len(bids) <= (1 if cur is not None else 0):
+            return {}
+        m_b = len(bids)
+        fi = np.array([b.face - 1 for b in bids])
+        qi = np.array([b.quantity for b in bids])
+        mt = match_table(x.n, faces, rules.wild_face, wilds)
+        ctx = ActorContext(
+            n=x.n,
+            unseen=nt - x.n - len(all_shown),
+            shown_match=_shown_match(rules, all_shown, wilds),
+            wilds=wilds,
+            n_total=nt,
+        )
+        tables = ActorTables(rules, ctx, self.theta)
+        mx = float(np.max(tables.bid))
+        k = mt[:, fi]  # (H, M) x's matching dice for each bid's face
+        g = np.exp(tables.bid[fi[None, :], k, qi[None, :] - 1] - mx)  # (H, M)
+        chw = np.empty_like(g)
+        for j, b in enumerate(bids):
+            chw[:, j] = np.exp(tables.challenge(b)[k[:, j]] - mx)
+        counts = base[fi][None, :] + k
+        lbid = np.stack([self._bidder_loss(counts[:, j], int(qi[j]), my_dice) for j in range(m_b)], axis=1)
+        lch = np.stack([self._challenger_loss(counts[:, j], int(qi[j]), my_dice) for j in range(m_b)], axis=1)
+        boost = float(np.exp(self.theta.minimal))
+        w = x.weights
+        assert w is not None
+        mu = w[:, None] * g
+        mu = mu / np.maximum(mu.sum(axis=0, keepdims=True), 1e-300)
+        rr = np.zeros_like(g)  # R: loss after this seat bids j
+        vv = np.zeros_like(g)  # V: loss when facing j
+        for i in range(m_b - 1, -1, -1):
+            # V at i: challenge i, or raise to the best i' > i.
+            opt = lch[:, i]
+            if i + 1 < m_b:
+                scores = mu[:, i] @ rr[:, i + 1 :]
+                jbest = int(np.argmin(scores))
+                if scores[jbest] < mu[:, i] @ opt:
+                    opt = rr[:, i + 1 + jbest]
+            vv[:, i] = opt
+            # R at i: x challenges, or replies j > i (the smallest raise per face boosted).
+            mult = np.ones(m_b - i - 1)
+            seen = set()
+            for t in range(i + 1, m_b):
+                f = fi[t]
+                if f not in seen:
+                    seen.add(f)
+                    mult[t - i - 1] = boost
+            gi = g[:, i + 1 :] * mult[None, :]
+            z = gi.sum(axis=1) + chw[:, i]
+            rr[:, i] = (chw[:, i] * lbid[:, i] + (gi * vv[:, i + 1 :]).sum(axis=1)) / z
+        start = 1 if cur is not None else 0
+        root = w @ rr[:, start:]
+        return {b: float(c) for b, c in zip(bids[start:], root)}
+
+    def _raise_costs(
+        self,
+        cands: list[Bid],
+        x: _Opponent,
+        x_idx: int,
+        pmfs: list[np.ndarray],
+        base: np.ndarray,
+        wilds: bool,
+        all_shown: list[int],
+        my_dice: int,
+    ) -> np.ndarray:
+        """Expected dice lost for each candidate raise, shape ``(B,)``."""
+        v, rules = self.view, self.rules
+        faces, nt = rules.faces, self.n_total
+        others = [p for i, p in enumerate(pmfs) if i != x_idx]
+        rest = [convolve_all([p[f] for p in others]) for f in range(faces)]  # per face, counts of others
+        # Loss if challenged, by the next player's matching dice k: (B, n_x + 1).
+        kx = np.arange(x.n + 1)
+        loss_k = np.empty((len(cands), x.n + 1))
+        for i, b in enumerate(cands):
+            r = rest[b.face - 1]
+            counts = base[b.face - 1] + kx[:, None] + np.arange(len(r))[None, :]
+            loss_k[i] = self._bidder_loss(counts, b.quantity, my_dice) @ r
+        if x.weights is None:
+            # Not enumerated: fall back to the binomial count distribution of x.
+            px = pmfs[x_idx]
+            p_false = np.array([loss_k[i] @ px[b.face - 1] for i, b in enumerate(cands)])
+            return p_false * 0.5 + 0.5 * self._residual_for(len(pmfs) + 1)
+        mt = match_table(x.n, faces, rules.wild_face, wilds)
+        ctx = ActorContext(
+            n=x.n,
+            unseen=nt - x.n - len(all_shown),
+            shown_match=_shown_match(rules, all_shown, wilds),
+            wilds=wilds,
+            n_total=nt,
+        )
+        tables = ActorTables(rules, ctx, self.theta)
+        p_ch = tables.response_challenge_prob(cands, mt)  # (B, H)
+        face_idx = np.array([b.face - 1 for b in cands])
+        lch = loss_k[np.arange(len(cands))[:, None], mt[:, face_idx].T]  # (B, H)
+        w = x.weights
+        challenged = (p_ch * lch) @ w
+        later = ((1.0 - p_ch) @ w) * self._residual_for(len(pmfs) + 1)
+        return challenged + later
+
+    def _residual_for(self, alive: int) -> float:
+        return self.residual.get(alive, 0.14)
+
+    def _maybe_show(self, decision: Decision, wilds: bool) -> Decision:
+        """Show-and-reroll (seed 000): show the dice that match the bid, keeping
+        at least one die to reroll, when the show policy allows (see
+        :class:`StrongBot`). The reroll can only add matches, but the shown dice
+        also help the next player; measured on ``benchmarks/strength_4p.py``,
+        showing only for a clear gain wins most often."""
+        bid = decision.action
+        assert isinstance(bid, Bid)
+        if self.show_policy == "never":
+            return decision
+        hand = self.view.hand
+        match = tuple(sorted(d for d in hand if self.rules.matches(d, bid.face, wilds)))
+        if not match or len(match) == len(hand):
+            return decision
+        if self.show_policy == "gain":
+            from ..engine import bid_probability
+
+            v = self.view
+            shown = tuple(d for h in v.shown for d in h)
+            before = bid_probability(self.rules, bid, hand + shown, v.unknown_dice, wilds)
+            after = bid_probability(self.rules, bid, match + shown, v.unknown_dice + len(hand) - len(match), wilds)
+            if after < before + SHOW_GAIN:
+                return decision
+        return Decision(bid, match)
+
+
+register("strong")(StrongBot)
+
+
+def quantal(seed: int | None = None) -> StrongBot:
+    """``strong`` sampling its moves by ``exp(-cost / 0.15)``: a softer self-play partner."""
+    return StrongBot(seed, temperature=0.15)
+

@@ -1,0 +1,26 @@
+"""Exact equilibrium solving of two-player Liar's Dice rounds.
+
+CFR+ vectorized with numpy over private hands on the public bid tree, exact
+exploitability by best response (OpenSpiel's NashConv / 2), ``.npz`` policies,
+and whole-game endgame tables for two players.
+
+>>> from liars_dice.solver import solve
+>>> r = solve("openspiel", (1, 1), target_exploitability=0.01)
+>>> round(r.value, 2)
+-0.03
+
+Modules: :mod:`.hands` (chance), :mod:`.tree` (public bid tree),
+:mod:`.outcome` and :mod:`.payoff` (terminal payoffs), :mod:`.passes` (reach and
+value sweeps), :mod:`.cfr` (CFR+), :mod:`.exploitability`, :mod:`.policy`
+(lookup and files), :mod:`.solve`, :mod:`.endgame` (whole-game tables).
+"""
+
+from .exploitability import best_response_values, expected_value, exploitability, nash_conv
+from .policy import Policy
+from .solve import SolveResult, build_game, solve
+from .tree import MAX_NODES, BidTree, SolverError
+
+__all__ = [
+    "BidTree", "MAX_NODES", "Policy", "SolveResult", "SolverError", "best_response_values", "build_game",
+    "expected_value", "exploitability", "nash_conv", "solve",
+]

@@ -1,0 +1,388 @@
+"""Whole-game equilibrium tables for two players, and their lookup for bots.
+
+A two-player position is ``(a, b)``: the opener of the round holds ``a`` dice,
+the other player ``b``. Its value ``V(a, b)`` is the opener's expected result
+in [-1, 1] under equilibrium play of the rest of the game (win probability
+``(1 + V) / 2``). A round's payoff is the value of the position its challenge
+leads to (:func:`~liars_dice.solver.outcome.challenge_outcome`): +1 / -1 when
+the game ends, else ``V`` of the next position, negated when the other player
+opens it. Every challenge costs at least one die, so the tables are solved by
+backward induction from the smallest positions (issue 3, section 3).
+
+Each round is solved with CFR+ on its public tree. The full tree of a round
+has ``2**K`` histories for ``K`` bids, which fits
+(:data:`~liars_dice.solver.tree.MAX_NODES`) up to 3 dice in play with six
+faces: ``(1, 1)``, ``(1, 2)``, ``(2, 1)`` are solved exactly. Larger positions
+are solved with histories capped at ``depth_cap`` bids (the player facing the
+last one must challenge); equilibrium play of the exact 3-dice rounds never
+reaches 8 bids with probability above 1e-6, and the cap's effect on the 3-dice
+values is measured in ``docs/solver.md``.
+Show-and-reroll (``wild-stars``) is not modelled: the tables hold no-show
+strategies, and :func:`endgame_policy` declines a round in which dice were shown.
+
+File ``data/endgame-<preset>.npz``: ``rules`` (JSON of the round-relevant
+options), ``positions`` ``(P, 2)``, ``values``, ``exploitability``,
+``iterations`` ``(P,)``, and per position ``p`` and depth ``d``:
+``p<p>_d<d>_nodes`` (rows of the stored nodes of that depth) and
+``p<p>_d<d>_policy`` ``(edges of those nodes, n_hands_actor)`` uint8, each
+probability times 255. Nodes that equilibrium play reaches with probability
+below ``min_reach`` are left out, to keep the files small.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..engine import Action, Bid, Phase, Rules, SeatView, legal_actions
+from .hands import Hands, enumerate_hands
+from .outcome import Outcome
+from .passes import reach
+from .solve import SolveResult, build_game, solve
+from .tree import MAX_NODES, BidTree, SolverError
+
+#: Rule options that do not change a two-player round (display and set-up only).
+_NOT_IN_ROUND = ("name", "star_symbol", "dice_per_player", "min_players", "max_players")
+
+
+def round_key(rules: Rules) -> dict[str, Any]:
+    """The options that decide a two-player round, as JSON-ready data."""
+    return {k: v for k, v in rules.to_dict().items() if k not in _NOT_IN_ROUND}
+
+
+def positions(max_total: int) -> list[tuple[int, int]]:
+    """Every ``(a, b)`` with ``a, b >= 1`` and ``2 <= a + b <= max_total``, smallest totals first."""
+    return [(a, t - a) for t in range(2, max_total + 1) for a in range(1, t)]
+
+
+def depth_for(rules: Rules, dice: tuple[int, int], depth_cap: int) -> int | None:
+    """``None`` (the full round) when its tree fits :data:`MAX_NODES`, else ``depth_cap``."""
+    k = sum(1 for a in legal_actions(rules, None, sum(dice)) if isinstance(a, Bid))
+    return None if (1 << k) <= MAX_NODES else depth_cap
+
+
+def leaf_value_for(values: dict[tuple[int, int], float]) -> Callable[[Outcome], float]:
+    """The round payoff to player 0 (the opener) given the solved position values."""
+
+    def leaf(outcome: Outcome) -> float:
+        if outcome.winner is not None:
+            return 1.0 if outcome.winner == 0 else -1.0
+        a, b = outcome.dice
+        if outcome.next_opener == 0:
+            return values[(a, b)]
+        return -values[(b, a)]
+
+    return leaf
+
+
+@dataclass
+class TableEntry:
+    """One position of the tables: solved now (``result``), or read back from
+    an earlier tables file (``stored``, its pruned byte arrays by file key suffix)."""
+
+    dice: tuple[int, int]
+    value: float
+    exploitability: float
+    iterations: int
+    max_depth: int
+    result: SolveResult | None = None
+    stored: dict[str, np.ndarray] | None = None
+
+    @staticmethod
+    def solved(dice: tuple[int, int], result: SolveResult) -> "TableEntry":
+        return TableEntry(
+            dice, result.value, result.exploitability, result.iterations, result.policy.tree.max_depth, result
+        )
+
+
+def solve_tables(
+    rules: Rules,
+    max_total: int = 3,
+    target_exploitability: float = 2e-3,
+    max_iterations: int = 2000,
+    on_solved: Callable[[TableEntry], None] | None = None,
+    depth_cap: int = 6,
+    known: dict[tuple[int, int], TableEntry] | None = None,
+) -> Iterator[TableEntry]:
+    """Solve every position up to ``max_total`` dice by backward induction, yielding each.
+
+    Positions whose full round tree is too large are solved with histories
+    capped at ``depth_cap`` bids (:class:`BidTree`). Positions in ``known``
+    are yielded as they are, not solved again.
+
+    :raises SolverError: when a position's tree is too large even so.
+    """
+    values: dict[tuple[int, int], float] = {}
+    known = known or {}
+    for pos in positions(max_total):
+        if pos in known:
+            entry = known[pos]
+        else:
+            res = solve(
+                rules, pos, target_exploitability, max_iterations, leaf_value=leaf_value_for(values),
+                max_depth=depth_for(rules, pos, depth_cap),
+            )
+            entry = TableEntry.solved(pos, res)
+            if on_solved:
+                on_solved(entry)
+        values[pos] = entry.value
+        yield entry
+
+
+def save_tables(path: str | Path, rules: Rules, entries: list[TableEntry], min_reach: float = 1e-6) -> None:
+    """Write positions to ``path`` (layout in the module doc)."""
+    arrays: dict[str, np.ndarray] = {
+        "rules": np.array(json.dumps(round_key(rules))),
+        "positions": np.array([e.dice for e in entries], dtype=np.int64).reshape(-1, 2),
+        "values": np.array([e.value for e in entries]),
+        "exploitability": np.array([e.exploitability for e in entries]),
+        "iterations": np.array([e.iterations for e in entries]),
+        "max_depth": np.array([e.max_depth for e in entries]),
+        "min_reach": np.array(min_reach),
+    }
+    for p, e in enumerate(entries):
+        if e.result is None:
+            assert e.stored is not None
+            for suffix, arr in e.stored.items():
+                arrays[f"p{p}_{suffix}"] = arr
+            continue
+        pol = e.result.policy
+        game_reach = reach(_GameView(pol.tree, pol.hands), pol.strategy)
+        for d, dep in enumerate(pol.tree.depths):
+            prob = (game_reach[0][d] @ pol.hands[0].weights) * (game_reach[1][d] @ pol.hands[1].weights)
+            nodes = np.nonzero(prob >= min_reach)[0].astype(np.int32)
+            edges = _edges_of(dep.starts, dep.n_actions, nodes)
+            arrays[f"p{p}_d{d}_nodes"] = nodes
+            arrays[f"p{p}_d{d}_policy"] = np.rint(pol.strategy[d][edges] * 255).astype(np.uint8)
+    np.savez_compressed(path, **arrays)
+
+
+def read_entries(path: str | Path, rules: Rules) -> dict[tuple[int, int], TableEntry]:
+    """The positions of an earlier tables file of the same rules (``{}`` if none), for reuse."""
+    path = Path(path)
+    if not path.exists():
+        return {}
+    tables = EndgameTables.load(path)
+    if tables.key != round_key(rules):
+        return {}
+    out: dict[tuple[int, int], TableEntry] = {}
+    with np.load(path, allow_pickle=False) as z:
+        for p, dice in enumerate(tables.values):
+            prefix = f"p{p}_"
+            stored = {k[len(prefix) :]: np.array(z[k]) for k in z.files if k.startswith(prefix)}
+            it = int(z["iterations"][p])
+            out[dice] = TableEntry(
+                dice, tables.values[dice], tables.exploitability[dice], it, tables.max_depth[dice], stored=stored
+            )
+    return out
+
+
+@dataclass
+class _GameView:
+    """The parts of a round that :func:`reach` reads."""
+
+    tree: BidTree
+    hands: tuple[Hands, Hands]
+
+    def n_hands(self, player: int) -> int:
+        return self.hands[player].n_hands
+
+
+def _edges_of(starts: np.ndarray, n_actions: np.ndarray, nodes: np.ndarray) -> np.ndarray:
+    if len(nodes) == 0:
+        return np.zeros(0, dtype=np.int64)
+    counts = n_actions[nodes]
+    first = np.repeat(starts[nodes], counts)
+    offset = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
+    return first + offset
+
+
+@dataclass
+class _Position:
+    dice: tuple[int, int]
+    value: float
+    tree: BidTree
+    hands: tuple[Hands, Hands]
+    nodes: list[np.ndarray]
+    offsets: list[np.ndarray]
+    policy: list[np.ndarray]
+
+
+@dataclass
+class EndgameTables:
+    """The loaded tables of one rule set.
+
+    :ivar key: the round-relevant rule options (:func:`round_key`).
+    :ivar values: ``V(a, b)`` per position, to the opener, in [-1, 1].
+    """
+
+    key: dict[str, Any]
+    values: dict[tuple[int, int], float]
+    exploitability: dict[tuple[int, int], float]
+    max_depth: dict[tuple[int, int], int]
+    _file: Path
+    _positions: dict[tuple[int, int], _Position] = field(default_factory=dict)
+
+    @staticmethod
+    def load(path: str | Path) -> "EndgameTables":
+        """Read a tables file.
+
+        :raises SolverError: when the file is missing or malformed.
+        """
+        path = Path(path)
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                key = json.loads(str(z["rules"]))
+                pos = [tuple(int(x) for x in row) for row in z["positions"]]
+                values = {p: float(v) for p, v in zip(pos, z["values"])}
+                expl = {p: float(v) for p, v in zip(pos, z["exploitability"])}
+                depth = {p: int(v) for p, v in zip(pos, z["max_depth"])}
+        except (OSError, KeyError, ValueError) as e:
+            raise SolverError(f"{path} is not a readable endgame tables file: {e}.") from None
+        return EndgameTables(key, values, expl, depth, path)  # type: ignore[arg-type]
+
+    def position(self, dice: tuple[int, int]) -> _Position | None:
+        """The stored policy of position ``dice``, or ``None`` when not in the tables."""
+        if dice not in self.values:
+            return None
+        if dice not in self._positions:
+            p = list(self.values).index(dice)
+            rules = Rules.from_dict(self.key)
+            tree = BidTree(rules, dice, self.max_depth[dice])
+            hands = (enumerate_hands(dice[0], rules.faces), enumerate_hands(dice[1], rules.faces))
+            nodes, offsets, policy = [], [], []
+            with np.load(self._file, allow_pickle=False) as z:
+                for d, dep in enumerate(tree.depths):
+                    nd = np.array(z[f"p{p}_d{d}_nodes"], dtype=np.int64)
+                    nodes.append(nd)
+                    counts = dep.n_actions[nd]
+                    offsets.append(np.concatenate(([0], np.cumsum(counts))).astype(np.int64))
+                    policy.append(np.array(z[f"p{p}_d{d}_policy"]))
+            self._positions[dice] = _Position(dice, self.values[dice], tree, hands, nodes, offsets, policy)
+        return self._positions[dice]
+
+
+def _data_dir() -> Path:
+    return Path(str(resources.files("liars_dice") / "data"))
+
+
+@lru_cache(maxsize=None)
+def _all_tables() -> tuple[EndgameTables, ...]:
+    out = []
+    for f in sorted(_data_dir().glob("endgame-*.npz")):
+        try:
+            out.append(EndgameTables.load(f))
+        except SolverError:  # pragma: no cover - a broken package file
+            continue
+    return tuple(out)
+
+
+def tables_for(rules: Rules) -> EndgameTables | None:
+    """The packaged tables of ``rules`` (matched on round-relevant options), or ``None``."""
+    key = round_key(rules)
+    for t in _all_tables():
+        if t.key == key:
+            return t
+    return None
+
+
+def preload(rules: Rules) -> bool:
+    """Load every table position of ``rules`` now (trees take up to a second each
+    to build), so later :func:`endgame_policy` calls are fast. Returns whether
+    tables exist for ``rules``."""
+    tables = tables_for(rules)
+    if tables is None:
+        return False
+    for dice in tables.values:
+        tables.position(dice)
+    return True
+
+
+def endgame_policy(view: SeatView) -> dict[Action, float] | None:
+    """The equilibrium action probabilities for ``view``'s seat, from the packaged tables.
+
+    Returns ``{action: probability}`` over the legal actions with a positive
+    probability (summing to 1), or ``None`` where no table applies: not this
+    seat's turn, not exactly two players with dice, no tables for these rules,
+    a position outside the tables, dice shown this round (the tables hold
+    no-show play), or a history that equilibrium play reaches too rarely to be
+    stored.
+    """
+    if view.phase is not Phase.BID or view.to_move != view.seat:
+        return None
+    alive = [s for s, d in enumerate(view.dice) if d > 0]
+    if len(alive) != 2 or any(view.shown) or any(sh for _, _, sh in view.bids):
+        return None
+    tables = tables_for(view.rules)
+    if tables is None:
+        return None
+    opener = view.bids[0][0] if view.bids else view.seat
+    other = alive[1] if alive[0] == opener else alive[0]
+    pos = tables.position((view.dice[opener], view.dice[other]))
+    if pos is None:
+        return None
+    history = [b for _, b, _ in view.bids]
+    try:
+        depth, row = pos.tree.locate(history)
+    except SolverError:
+        return None
+    me = 0 if view.seat == opener else 1
+    if depth % 2 != me or len(view.hand) != pos.dice[me]:
+        return None
+    k = int(np.searchsorted(pos.nodes[depth], row))
+    if k >= len(pos.nodes[depth]) or pos.nodes[depth][k] != row:
+        return None
+    col = pos.hands[me].index(tuple(view.hand))
+    probs = pos.policy[depth][pos.offsets[depth][k] : pos.offsets[depth][k + 1], col].astype(np.float64)
+    total = probs.sum()
+    if total <= 0:
+        return None
+    actions = pos.tree.actions(depth, row)
+    return {a: float(p / total) for a, p in zip(actions, probs) if p > 0}
+
+
+def build_tables_file(
+    rules: Rules,
+    path: str | Path,
+    max_total: int = 3,
+    target_exploitability: float = 2e-3,
+    max_iterations: int = 2000,
+    min_reach: float = 1e-6,
+    report: Callable[[str], None] = print,
+    depth_cap: int = 6,
+    reuse: bool = True,
+) -> list[TableEntry]:
+    """Solve and save the tables of ``rules`` (the generator behind ``liars-dice solve --tables``).
+
+    With ``reuse``, positions already in the file at ``path`` (same rules) are
+    kept, not solved again, so a run with a larger ``max_total`` only adds the
+    new positions.
+    """
+    start = time.perf_counter()
+    known = read_entries(path, rules) if reuse else {}
+    entries: list[TableEntry] = []
+    for e in solve_tables(rules, max_total, target_exploitability, max_iterations, depth_cap=depth_cap, known=known):
+        entries.append(e)
+        how = "kept from the file" if e.result is None else f"{e.result.seconds:.1f} s"
+        report(
+            f"{rules.name} {e.dice[0]} vs {e.dice[1]}: value {e.value:+.5f}, exploitability "
+            f"{e.exploitability:.5f}, {e.iterations} iterations, {how}, "
+            f"histories of at most {e.max_depth} bids"
+        )
+    save_tables(path, rules, entries, min_reach)
+    report(f"{rules.name}: wrote {path} in {time.perf_counter() - start:.1f} s")
+    return entries
+
+
+__all__ = [
+    "EndgameTables", "TableEntry", "build_game", "build_tables_file", "endgame_policy", "leaf_value_for",
+    "depth_for", "positions", "preload", "read_entries", "round_key", "save_tables", "solve_tables", "tables_for",
+]

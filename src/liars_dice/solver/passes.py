@@ -1,0 +1,119 @@
+"""The two sweeps every computation on the bid tree is made of, vectorized
+over hands and over all nodes of one depth at a time.
+
+* :func:`reach`: forward, each player's probability of playing to every node.
+* :func:`backward`: counterfactual values of one player at every node, with
+  that player following a policy or best-responding.
+
+A *policy* here is a list over depths of ``(n_edges_d, n_hands_actor)``
+float64 arrays: at depth ``d`` the probability that the acting player
+(``d % 2``), holding each hand, takes each edge; the edges of a node sum to 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from .hands import Hands
+from .tree import BidTree
+
+
+class RoundGame:
+    """A round ready to solve: tree, both players' hands, terminal payoffs.
+
+    :ivar payoff: ``(2, 2, K, n0, n1)`` payoff to player 0 (see :func:`terminal_payoffs`).
+    :ivar weighted: per player ``i``, ``(2, 2, K, n_i, n_other)``: payoff to
+        ``i`` times the other player's chance weights, the matrix a
+        counterfactual value multiplies the other player's reach by.
+    """
+
+    def __init__(self, tree: BidTree, hands: tuple[Hands, Hands], payoff: np.ndarray):
+        self.tree = tree
+        self.hands = hands
+        self.payoff = payoff
+        w0, w1 = hands[0].weights, hands[1].weights
+        self.weighted = (
+            np.ascontiguousarray(payoff * w1[None, None, None, None, :]),
+            np.ascontiguousarray(np.swapaxes(-payoff, 3, 4) * w0[None, None, None, None, :]),
+        )
+
+    def n_hands(self, player: int) -> int:
+        return self.hands[player].n_hands
+
+    def uniform_policy(self) -> list[np.ndarray]:
+        """Every action equally likely at every node."""
+        out = []
+        for d, dep in enumerate(self.tree.depths):
+            p = 1.0 / dep.n_actions[dep.edge_node]
+            out.append(np.repeat(p[:, None], self.n_hands(d % 2), axis=1))
+        return out
+
+
+def reach(game: RoundGame, policy: list[np.ndarray]) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Each player's own reach probability, per depth ``(n_nodes_d, n_hands_p)``
+    (chance excluded)."""
+    depths = game.tree.depths
+    r: tuple[list[np.ndarray], list[np.ndarray]] = (
+        [np.ones((1, game.n_hands(0)))],
+        [np.ones((1, game.n_hands(1)))],
+    )
+    for d in range(len(depths) - 1):
+        nxt = depths[d + 1]
+        a = d % 2
+        r[a].append(r[a][d][nxt.parent_node] * policy[d][nxt.parent_edge])
+        r[1 - a].append(r[1 - a][d][nxt.parent_node])
+    return r
+
+
+OwnNodeHook = Callable[[int, np.ndarray, np.ndarray], None]
+
+
+def backward(
+    game: RoundGame,
+    player: int,
+    policy: list[np.ndarray],
+    other_reach: list[np.ndarray],
+    best_response: bool = False,
+    on_own_node: OwnNodeHook | None = None,
+) -> np.ndarray:
+    """Counterfactual values of ``player`` at the root, ``(n_hands_player,)``.
+
+    :param other_reach: the other player's reach per depth (from :func:`reach`).
+    :param best_response: at ``player``'s nodes take the best edge per hand
+        instead of following ``policy``.
+    :param on_own_node: called at each depth where ``player`` acts with
+        ``(depth, edge_values (n_edges, n), node_values (n_nodes, n))``.
+    """
+    tree = game.tree
+    depths = tree.depths
+    other = 1 - player
+    a_mat = game.weighted[player]
+    n = game.n_hands(player)
+    v_next = np.zeros((0, n))
+    for d in range(len(depths) - 1, -1, -1):
+        dep = depths[d]
+        actor = d % 2
+        ve = np.empty((dep.n_edges, n))
+        if d + 1 < len(depths):
+            ve[depths[d + 1].parent_edge] = v_next
+        if d > 0:
+            rho = other_reach[d]
+            if actor == other:
+                rho = rho * policy[d][dep.challenge_edges]
+            bidder = 1 - actor
+            ch = dep.challenge_edges
+            for s, e, wild, last in dep.type_slices:
+                ve[ch[s:e]] = rho[s:e] @ a_mat[bidder, wild, last].T
+        if actor == player:
+            if best_response:
+                v = np.maximum.reduceat(ve, dep.starts, axis=0)
+            else:
+                v = np.add.reduceat(policy[d] * ve, dep.starts, axis=0)
+            if on_own_node is not None:
+                on_own_node(d, ve, v)
+        else:
+            v = np.add.reduceat(ve, dep.starts, axis=0)
+        v_next = v
+    return v_next[0]

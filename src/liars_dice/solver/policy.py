@@ -1,0 +1,88 @@
+"""A solved round's policy: lookup by hand and history, and ``.npz`` files.
+
+File layout (``numpy.savez_compressed``): ``rules`` (JSON of
+:meth:`Rules.to_dict`), ``dice`` ``(2,)`` int, ``max_depth`` (the tree's cap), and ``depth_<d>`` ``(n_edges_d,
+n_hands_actor)`` float64 for every depth ``d``. The tree is rebuilt from the
+rules and dice on load, and the shapes must match it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..engine import Action, Bid, Hand, Rules
+from .hands import Hands, enumerate_hands
+from .tree import BidTree, SolverError
+
+
+@dataclass
+class Policy:
+    """Both players' behaviour in one round: player 0 opens with ``dice[0]`` dice.
+
+    :ivar tree: the public bid tree.
+    :ivar hands: each player's hands.
+    :ivar strategy: per depth ``d``, ``(n_edges_d, n_hands_actor)`` float64: the
+        probability that the acting player (``d % 2``) holding each hand takes
+        each edge; each node's edges sum to 1.
+    """
+
+    tree: BidTree
+    hands: tuple[Hands, Hands]
+    strategy: list[np.ndarray]
+
+    @property
+    def rules(self) -> Rules:
+        return self.tree.rules
+
+    @property
+    def dice(self) -> tuple[int, int]:
+        return self.tree.dice
+
+    def action_probabilities(self, hand: Hand, history: list[Bid] | tuple[Bid, ...]) -> dict[Action, float]:
+        """The acting player's probabilities over the legal actions after
+        ``history`` (this round's bids, oldest first) when holding ``hand``.
+
+        :raises SolverError: for a history outside the tree or a hand of the wrong size.
+        """
+        depth, row = self.tree.locate(history)
+        player = depth % 2
+        if len(hand) != self.dice[player]:
+            raise SolverError(f"Player {player} holds {self.dice[player]} dice, not {len(hand)}.")
+        col = self.hands[player].index(hand)
+        dep = self.tree.depths[depth]
+        s, n = int(dep.starts[row]), int(dep.n_actions[row])
+        probs = self.strategy[depth][s : s + n, col]
+        return dict(zip(self.tree.actions(depth, row), (float(p) for p in probs)))
+
+    def save(self, path: str | Path) -> None:
+        """Write the policy as a compressed ``.npz`` file (layout in the module doc)."""
+        arrays = {f"depth_{d}": s for d, s in enumerate(self.strategy)}
+        np.savez_compressed(
+            path, rules=np.array(json.dumps(self.rules.to_dict())), dice=np.array(self.dice),
+            max_depth=np.array(self.tree.max_depth), **arrays
+        )
+
+    @staticmethod
+    def load(path: str | Path) -> "Policy":
+        """Read a file written by :meth:`save`.
+
+        :raises SolverError: when the file is missing, not a policy, or its
+            shapes do not fit the tree of its rules and dice.
+        """
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                rules = Rules.from_dict(json.loads(str(z["rules"])))
+                dice = tuple(int(x) for x in z["dice"])
+                tree = BidTree(rules, (dice[0], dice[1]), int(z["max_depth"]))
+                strategy = [np.array(z[f"depth_{d}"], dtype=np.float64) for d in range(len(tree.depths))]
+        except (OSError, KeyError, ValueError) as e:
+            raise SolverError(f"{path} is not a readable policy file: {e}.") from None
+        hands = (enumerate_hands(dice[0], rules.faces), enumerate_hands(dice[1], rules.faces))
+        for d, (s, dep) in enumerate(zip(strategy, tree.depths)):
+            if s.shape != (dep.n_edges, hands[d % 2].n_hands):
+                raise SolverError(f"{path} has a policy of the wrong shape at depth {d}.")
+        return Policy(tree, hands, strategy)
