@@ -50,7 +50,7 @@ from .solve import SolveResult, build_game, solve
 from .tree import MAX_NODES, BidTree, SolverError
 
 #: Rule options that do not change a two-player round (display and set-up only).
-_NOT_IN_ROUND = ("name", "star_symbol", "dice_per_player", "min_players", "max_players")
+_NOT_IN_ROUND = ("name", "star_symbol", "face_names", "dice_per_player", "min_players", "max_players")
 
 
 def round_key(rules: Rules) -> dict[str, Any]:
