@@ -186,6 +186,10 @@ def _load(line: str | bytes, what: str) -> Any:
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         detail = f": {e.msg} at column {e.colno}" if isinstance(e, json.JSONDecodeError) else ""
         raise ProtocolError(f"The {what} is not valid JSON{detail}.") from None
+    except RecursionError:
+        raise ProtocolError(f"The {what} nests its JSON too deeply to read.") from None
+    except ValueError:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
+        raise ProtocolError(f"The {what} holds a number too long to read.") from None
 
 
 def parse_request(line: str | bytes) -> Request:
