@@ -47,3 +47,59 @@ def test_bot_keeps_serving_after_deep_nesting_and_long_numbers(cli) -> None:
     assert "too deeply" in replies[0]["error"]
     assert "too long" in replies[1]["error"]
     assert "bid" in replies[2] or "challenge" in replies[2]
+
+
+# -- liars-dice replay -----------------------------------------------------------
+
+
+def _replay(cli: str, data: bytes, tmp_path=None) -> tuple[int, dict]:
+    """Replay through stdin, or through a file when ``tmp_path`` is given."""
+    if tmp_path is None:
+        proc = _run(cli, "replay", "-", stdin=data)
+    else:
+        path = tmp_path / "record.json"
+        path.write_bytes(data)
+        proc = _run(cli, "replay", str(path))
+    _no_traceback(proc)
+    return proc.returncode, json.loads(proc.stdout)
+
+
+def test_replay_of_bytes_that_are_not_utf8_is_one_sentence(cli, tmp_path) -> None:
+    """A file holding b'\\xff\\xfe' used to end in a UnicodeDecodeError traceback
+    (and on stdin gave "no rule set called 'classic\\udcff'")."""
+    for where in (None, tmp_path):
+        code, out = _replay(cli, b'{"rules": "classic\xff", "players": ["a", "b"]}', where)
+        assert code == 2
+        assert out["error"] == {"round": None, "move": None, "message": "The record is not UTF-8 text: byte 0xff at offset 18."}
+        assert out["rounds"] == [] and out["winner"] is None
+
+
+def test_replay_of_deep_nesting_and_long_numbers_is_one_sentence(cli) -> None:
+    """Both used to end in a traceback (RecursionError, ValueError) with exit status 1."""
+    for data, words in ((DEEP, "too deeply"), (LONG_INT, "number too long")):
+        code, out = _replay(cli, data.encode())
+        assert code == 2
+        assert words in out["error"]["message"] and out["error"]["round"] is None
+
+
+def test_replay_still_names_bad_json_and_non_objects(cli) -> None:
+    """The replay's own messages stand: bad JSON with its place, a JSON value
+    that is not an object."""
+    code, out = _replay(cli, b'{"rules": "classic", "players": ["a", "b"')
+    assert code == 2 and out["error"]["message"].startswith("The record is not valid JSON: ")
+    assert "line 1, column 42" in out["error"]["message"]
+    for text in (b'"hello"', b"[1, 2]", b"42"):
+        code, out = _replay(cli, text)
+        assert code == 2 and out["error"]["message"] == "A record is a JSON object with rules, players and rounds."
+
+
+def test_replay_skips_a_byte_order_mark(cli) -> None:
+    """Editors on some systems start UTF-8 files with a BOM; it used to be 'not valid JSON'."""
+    code, out = _replay(cli, '\ufeff{"rules": "classic", "players": ["a", "b"]}'.encode())
+    assert code == 0 and out["dice"] == {"a": 5, "b": 5} and out["to_move"] == "a"
+
+
+def test_replay_refuses_a_negative_indent(cli) -> None:
+    proc = _run(cli, "replay", "--indent", "-1", "-", stdin=b"{}")
+    _no_traceback(proc)
+    assert proc.returncode == 2 and b"--indent" in proc.stderr
