@@ -103,3 +103,39 @@ def test_replay_refuses_a_negative_indent(cli) -> None:
     proc = _run(cli, "replay", "--indent", "-1", "-", stdin=b"{}")
     _no_traceback(proc)
     assert proc.returncode == 2 and b"--indent" in proc.stderr
+
+
+# -- liars-dice arena --------------------------------------------------------------
+
+
+def test_arena_with_more_jobs_than_games_starts_only_what_it_needs(cli) -> None:
+    """`--games 2 --jobs 1000` used to start 1,000 interpreters on a 2-core
+    machine and hang for minutes (leaking semaphores); the report is the same
+    as with one job."""
+    args = ["arena", "--bots", "random,random", "--games", "2", "--seed", "1", "--json"]
+    one = _run(cli, *args, "--jobs", "1")
+    many = _run(cli, *args, "--jobs", "1000", timeout=90)
+    _no_traceback(many)
+    assert many.returncode == 0 and json.loads(many.stdout) == json.loads(one.stdout)
+
+
+def test_arena_refuses_a_bad_plot_path_before_playing(cli, tmp_path) -> None:
+    """`--plot out.xyz` used to play every game, then end in matplotlib's
+    ValueError traceback; a missing folder played every game and lost the
+    report. Both are refused up front, in one sentence."""
+    for path, words in ((tmp_path / "out.xyz", "image format"), (tmp_path / "no" / "x.png", "there is no folder")):
+        proc = _run(cli, "arena", "--bots", "random,random", "--games", "2", "--seed", "1", "--plot", str(path))
+        _no_traceback(proc)
+        assert proc.returncode == 2 and proc.stdout == b""
+        msg = proc.stderr.decode().strip()
+        assert words in msg and msg.count("\n") == 0 and not path.exists()
+
+
+def test_arena_report_is_printed_before_the_plot(cli, tmp_path) -> None:
+    """With a good path, the table and then the plot line; the image is written."""
+    out = tmp_path / "rates.svg"
+    proc = _run(cli, "arena", "--bots", "random,random", "--games", "3", "--seed", "1", "--plot", str(out))
+    assert proc.returncode == 0
+    text = proc.stdout.decode()
+    assert text.index("random#2") < text.index(f"plot written to {out}")
+    assert out.read_bytes().lstrip().startswith(b"<?xml")

@@ -228,7 +228,8 @@ def run_arena(
             _close_external(external)
     else:
         ctx = multiprocessing.get_context("spawn")  # no fork of a process with threads (the progress bar)
-        with ctx.Pool(jobs, initializer=_worker_init) as pool:
+        # never more processes than pieces of work: each one starts a Python interpreter
+        with ctx.Pool(min(jobs, len(chunks)), initializer=_worker_init) as pool:
             for part in pool.imap_unordered(_play_chunk, [(config, c) for c in chunks]):
                 outcomes.extend(part)
                 if on_progress is not None:
