@@ -139,3 +139,44 @@ def test_arena_report_is_printed_before_the_plot(cli, tmp_path) -> None:
     text = proc.stdout.decode()
     assert text.index("random#2") < text.index(f"plot written to {out}")
     assert out.read_bytes().lstrip().startswith(b"<?xml")
+
+
+# -- liars-dice play -----------------------------------------------------------------
+
+
+def test_play_refuses_a_record_path_it_could_not_write_before_the_game(cli, tmp_path) -> None:
+    """`--record /no/such/folder/x.json` used to let a person play the whole
+    game, then fail to save it at the end; now it is one sentence up front."""
+    for path, words in ((tmp_path / "no" / "game.json", "there is no folder"), (tmp_path, "is a folder")):
+        proc = _run(cli, "play", "--watch", "--seed", "1", "--record", str(path), timeout=60)
+        _no_traceback(proc)
+        out = " ".join(proc.stdout.decode().split())  # Rich wraps a long path
+        assert proc.returncode == 2 and words in out and out.startswith("--record ") and out.endswith(".")
+        assert "Liar's Dice" not in out and "Round 1" not in out  # refused before the game
+
+
+def test_play_q_at_the_show_prompt_stops_the_game(cli, tmp_path) -> None:
+    """README: "`q` or Ctrl-D stops the game". At the wild-stars show prompt
+    'q' used to be refused as "not a die face"; now it stops, and the record
+    keeps the game up to the last completed move."""
+    path = tmp_path / "game.json"
+    proc = subprocess.run(
+        [cli, "play", "--rules", "wild-stars", "--seed", "5", "--start", "you", "--record", str(path)],
+        input=b"3x5\nq\n", capture_output=True, timeout=60,
+    )
+    _no_traceback(proc)
+    out = proc.stdout.decode()
+    assert proc.returncode == 0 and "Game stopped before the end" in out and "not a die face" not in out
+    rec = json.loads(path.read_text())
+    assert rec["rounds"][0]["moves"] == []  # the bid was not completed: no show was chosen
+
+
+def test_play_help_names_stars_only_where_the_rules_show_them() -> None:
+    """The classic welcome said "'3 stars' (3*)", though classic has no star."""
+    from liars_dice.cli.play import help_lines
+    from liars_dice.engine import Rules
+
+    assert "'3 stars' (3*)" in help_lines(Rules.preset("wild-stars"))
+    for preset in ("classic", "aces-wild"):
+        text = help_lines(Rules.preset(preset))
+        assert "star" not in text and "'3 1s'" in text

@@ -10,6 +10,7 @@ for a person's game unless ``--seed`` is given; a seed makes the whole game
 
 from __future__ import annotations
 
+import os
 import random
 import secrets
 import sys
@@ -47,10 +48,19 @@ from .app import app
 #: Names for bot seats, in seating order (the person's name is skipped).
 BOT_NAMES = ("ann", "bob", "cy", "dee", "eve", "flo", "gus")
 
-HELP_LINE = (
-    "Bid like 4x5, '4 5s', 'four fives' or '3 stars' (3*); 'liar' challenges.\n"
-    "'?' lists the raises and your odds, 'rules' repeats the rules, 'q' quits."
-)
+def help_lines(rules: Rules) -> str:
+    """How to type a move, in two lines; the example of a bid on the wild face
+    says "stars" only where the rules show a star."""
+    if rules.star_symbol and rules.wild_face is not None:
+        wild = " or '3 stars' (3*)"
+    elif rules.wild_face is not None:
+        wild = f" or '3 {rules.wild_face}s'"
+    else:
+        wild = ""
+    return (
+        f"Bid like 4x5, '4 5s', 'four fives'{wild}; 'liar' challenges.\n"
+        "'?' lists the raises and your odds, 'rules' repeats the rules, 'q' quits."
+    )
 
 
 class _Quit(Exception):
@@ -253,6 +263,8 @@ class PlaySession:
         hand = screen.faces_plain(self.rules, s.hidden[seat])
         while True:
             text = self.ask(f"Show which dice, rerolling the rest? ({hand}; Enter for none): ")
+            if text.strip().lower() in ("q", "quit", "exit"):
+                raise _Quit
             try:
                 show = parse_show(text, self.rules)
                 s.apply(bid, show, seat=seat)
@@ -276,7 +288,7 @@ class PlaySession:
             p = view_bid_probability(view, cur)
             label = screen.bid_label(self.rules, cur)
             self.console.print(Text(f"Chance that {label} is true, from your dice: {p:.0%}.", style="bold"))
-        self.console.print(HELP_LINE, style="dim")
+        self.console.print(help_lines(self.rules), style="dim")
 
 
 def parse_action_for(rules: Rules, text: str) -> Action:
@@ -344,6 +356,10 @@ def play_command(
     for k in kinds:
         if k not in REGISTRY:
             raise _fail(console, f"There is no bot called {k!r}; choose from {', '.join(sorted(REGISTRY))}.")
+    if record is not None:
+        problem = record_path_problem(record)
+        if problem:
+            raise _fail(console, problem)
     name = name.strip()
     if not watch and not name:
         raise _fail(console, "--name cannot be empty.")
@@ -388,6 +404,20 @@ def play_command(
             _save(console, session, record)
 
 
+def record_path_problem(path: Path) -> str | None:
+    """Why the game record could not be saved to ``path`` (one sentence), or
+    ``None``: checked before the game, so a finished game is never lost to a
+    bad ``--record``."""
+    if path.is_dir():
+        return f"--record {path} is a folder; give a file name such as {path / 'game.json'}."
+    folder = path.parent
+    if not folder.is_dir():
+        return f"--record {path}: there is no folder {folder}."
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        return f"--record {path}: that file cannot be written here."
+    return None
+
+
 def _welcome(console: Console, session: PlaySession, watch: bool) -> None:
     game = session.game
     rules = game.rules
@@ -403,7 +433,7 @@ def _welcome(console: Console, session: PlaySession, watch: bool) -> None:
     body.append(who + "\n", style="bold")
     body.append("\n".join(screen.rules_lines(rules)))
     if not watch:
-        body.append("\n\n" + HELP_LINE, style="dim")
+        body.append("\n\n" + help_lines(rules), style="dim")
         body.append("\nOther rule sets and options: liars-dice play --help", style="dim")
     console.print(Panel(body, title=title, title_align="left", width=min(console.width, 80)))
 
