@@ -180,3 +180,18 @@ def test_play_help_names_stars_only_where_the_rules_show_them() -> None:
     for preset in ("classic", "aces-wild"):
         text = help_lines(Rules.preset(preset))
         assert "star" not in text and "'3 1s'" in text
+
+
+# -- set-up ------------------------------------------------------------------------------
+
+
+def test_pyproject_license_is_an_spdx_string() -> None:
+    """`make play` on a fresh clone printed a 20-line setuptools deprecation
+    box ("project.license as a TOML table is deprecated") before the game; an
+    SPDX string needs setuptools >= 77 to build."""
+    import tomllib
+    from pathlib import Path
+
+    meta = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text())
+    assert meta["project"]["license"] == "MIT"
+    assert "setuptools>=77" in meta["build-system"]["requires"]
