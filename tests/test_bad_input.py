@@ -195,3 +195,18 @@ def test_pyproject_license_is_an_spdx_string() -> None:
     meta = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text())
     assert meta["project"]["license"] == "MIT"
     assert "setuptools>=77" in meta["build-system"]["requires"]
+
+
+def test_bot_error_counts_agree_in_number(cli) -> None:
+    """A hand of one die against a count of five read "1 are hidden"."""
+    line = json.dumps({**CLASSIC_REQUEST, "hand": [1]}) + "\n"
+    proc = _run(cli, "bot", "random", "--rules", "classic", stdin=line.encode())
+    assert json.loads(proc.stdout) == {"error": "This round: bob holds 5 dice, but 1 is hidden and 0 shown."}
+
+
+def test_arena_timeout_of_one_second_reads_in_the_singular(cli) -> None:
+    """"did not reply within 1 seconds"."""
+    proc = _run(cli, "arena", "--bots", "random,x=cmd:sleep 30", "--games", "1", "--seed", "1", "--timeout", "1")
+    _no_traceback(proc)
+    assert proc.returncode == 2
+    assert proc.stderr.decode().strip() == "Game 0 stopped: The bot 'x' did not reply within 1 second."
