@@ -210,3 +210,29 @@ def test_arena_timeout_of_one_second_reads_in_the_singular(cli) -> None:
     _no_traceback(proc)
     assert proc.returncode == 2
     assert proc.stderr.decode().strip() == "Game 0 stopped: The bot 'x' did not reply within 1 second."
+
+
+def test_play_long_entries_get_one_short_sentence(cli) -> None:
+    """A 5,002-character quantity ('999...9x5') used to end the game in the
+    engine parser's ValueError traceback (int() past 4,300 digits); any long
+    entry was echoed back whole. Now a short sentence, and the game goes on."""
+    entry = "9" * 5000 + "x5"
+    proc = subprocess.run(
+        [cli, "play", "--seed", "1", "--start", "you"], input=f"{entry}\n{'x' * 3000}\n4x5\nq\n".encode(),
+        capture_output=True, timeout=60,
+    )
+    _no_traceback(proc)
+    out = proc.stdout.decode()
+    assert proc.returncode == 0
+    assert out.count("too long for a bid") == 2 and "9" * 100 not in out and "x" * 100 not in out
+    assert "You bid 4x5" in out  # the game went on
+
+
+def test_play_long_show_entry_gets_one_short_sentence(cli) -> None:
+    proc = subprocess.run(
+        [cli, "play", "--rules", "wild-stars", "--seed", "1", "--start", "you"],
+        input=f"2x5\n{'5' * 500}\n\nq\n".encode(), capture_output=True, timeout=60,
+    )
+    _no_traceback(proc)
+    out = proc.stdout.decode()
+    assert "That entry is 500 characters long" in out and "5" * 100 not in out and "You bid 2x5" in out

@@ -31,6 +31,7 @@ from ..engine import (
     Game,
     Hand,
     IllegalActionError,
+    InvalidBidError,
     LiarsDiceError,
     Phase,
     Rules,
@@ -74,6 +75,8 @@ def parse_show(text: str, rules: Rules) -> Hand:
     :raises ValueError: with one sentence, for a token that is not a face.
     """
     star = rules.wild_face if rules.wild_face is not None else 1
+    if len(text.strip()) > MAX_ENTRY:
+        raise ValueError(f"That entry is {len(text.strip())} characters long; type faces such as 5 5 or ★ 5, or Enter for none.")
     faces: list[int] = []
     for tok in text.replace(",", " ").lower().split():
         if tok in ("none", "no", "-"):
@@ -291,12 +294,23 @@ class PlaySession:
         self.console.print(help_lines(self.rules), style="dim")
 
 
+#: The longest entry read as a move; the longest bid in words ("twenty-nine sixes") is far shorter.
+MAX_ENTRY = 40
+
+
 def parse_action_for(rules: Rules, text: str) -> Action:
     """:func:`~liars_dice.engine.parse_action` with the rules' wild face as "star".
 
-    :raises InvalidBidError: for text that is neither a bid nor a challenge.
+    :raises InvalidBidError: for text that is neither a bid nor a challenge,
+        or longer than :data:`MAX_ENTRY` characters (it is not echoed back).
     """
-    return parse_action(text, star_face=rules.wild_face if rules.wild_face is not None else 1)
+    entry = text.strip()
+    if len(entry) > MAX_ENTRY:
+        raise InvalidBidError(
+            f"That entry is {len(entry)} characters long, too long for a bid: type one such as 4x5 or 'four fives',"
+            " or 'liar' to challenge."
+        )
+    return parse_action(entry, star_face=rules.wild_face if rules.wild_face is not None else 1)
 
 
 # -- set-up -----------------------------------------------------------------------
