@@ -236,3 +236,31 @@ def test_play_long_show_entry_gets_one_short_sentence(cli) -> None:
     _no_traceback(proc)
     out = proc.stdout.decode()
     assert "That entry is 500 characters long" in out and "5" * 100 not in out and "You bid 2x5" in out
+
+
+# -- the README's commands -----------------------------------------------------------
+
+
+def test_every_readme_command_runs(cli, tmp_path) -> None:
+    """Each line of the README's Commands block, run as written (the arena with
+    fewer games, `game.json` made by the `--watch` line's game): none fails or
+    prints a traceback. A new user types these first."""
+    import re
+    import shlex
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    block = readme.split("## Commands", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
+    lines = [ln.split("  #", 1)[0].strip() for ln in block.strip().splitlines()]
+    assert len(lines) >= 5 and all(ln.startswith("liars-dice ") for ln in lines)
+    record = tmp_path / "game.json"
+    _run(cli, "play", "--watch", "--seed", "3", "--record", str(record), timeout=60)
+    for line in lines:
+        args = shlex.split(line)[1:]
+        args = [str(record) if a == "game.json" else a for a in args]
+        line = re.sub(r"--games \d+", "--games 20", " ".join(args))
+        proc = _run(cli, *shlex.split(line), timeout=120)
+        _no_traceback(proc)
+        assert proc.returncode == 0, (line, proc.stdout[-500:], proc.stderr[-500:])
+        if "--watch" in args:
+            assert proc.stdout.decode().rstrip().endswith(" wins")
