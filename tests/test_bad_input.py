@@ -264,3 +264,26 @@ def test_every_readme_command_runs(cli, tmp_path) -> None:
         assert proc.returncode == 0, (line, proc.stdout[-500:], proc.stderr[-500:])
         if "--watch" in args:
             assert proc.stdout.decode().rstrip().endswith(" wins")
+
+
+def test_make_with_an_old_python_says_so(tmp_path) -> None:
+    """With Python older than 3.11 as `python3`, `make play` failed deep inside
+    pip ("requires a different Python"); now one sentence before any venv."""
+    import shutil
+
+    if shutil.which("make") is None:  # pragma: no cover
+        import pytest
+
+        pytest.skip("make is not installed")
+    old = tmp_path / "python3.10"
+    old.write_text("#!/bin/sh\nexit 1\n")  # fails the version check, as Python 3.10 would
+    old.chmod(0o755)
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    venv = tmp_path / "venv"
+    proc = subprocess.run(
+        ["make", "-C", str(root), "play", f"PYTHON={old}", f"VENV={venv}"], capture_output=True, timeout=60
+    )
+    assert proc.returncode != 0 and not venv.exists()
+    assert b"liars-dice needs Python 3.11 or newer" in proc.stdout
