@@ -287,3 +287,12 @@ def test_make_with_an_old_python_says_so(tmp_path) -> None:
     )
     assert proc.returncode != 0 and not venv.exists()
     assert b"liars-dice needs Python 3.11 or newer" in proc.stdout
+
+
+def test_replay_of_rule_options_of_the_wrong_type_is_one_sentence(cli) -> None:
+    """`"rules": {"faces": "six"}` (or null, a list, an object) used to end in
+    a TypeError traceback from the Rules checks."""
+    for value in ('"six"', "null", "[6]", '{"x": 1}'):
+        text = '{"rules": {"faces": %s}, "players": ["a", "b"]}' % value
+        code, out = _replay(cli, text.encode())
+        assert code == 2 and "wrong type" in out["error"]["message"], value
