@@ -296,3 +296,25 @@ def test_replay_of_rule_options_of_the_wrong_type_is_one_sentence(cli) -> None:
         text = '{"rules": {"faces": %s}, "players": ["a", "b"]}' % value
         code, out = _replay(cli, text.encode())
         assert code == 2 and "wrong type" in out["error"]["message"], value
+
+
+def test_arena_ctrl_c_with_workers_prints_one_sentence(cli) -> None:
+    """Ctrl-C during `--jobs 2` printed "Process SpawnPoolWorker-1:" from a
+    worker over the progress bar; now only the parent answers: "Interrupted."."""
+    import os
+    import signal
+
+    import pexpect
+
+    child = pexpect.spawn(
+        cli, ["arena", "--bots", "random,random,random", "--games", "100000", "--seed", "1", "--jobs", "2"],
+        encoding="utf-8", dimensions=(24, 80), timeout=60, env={**os.environ, "TERM": "xterm"},
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    child.expect(r"[1-9]\d*/100000")  # the live progress bar: the workers are playing
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    text = child.before
+    assert "Interrupted." in text and "SpawnPoolWorker" not in text and "Traceback" not in text
+    assert child.exitstatus == 2

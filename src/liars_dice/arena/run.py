@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import multiprocessing
 import multiprocessing.util
+import signal
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -184,6 +185,9 @@ def _external_bots(config: ArenaConfig, cache: dict[int, Bot]) -> dict[int, Bot]
 
 
 def _worker_init() -> None:
+    # Ctrl-C is the parent's to handle (it stops the pool); a worker that took it too
+    # would print "Process SpawnPoolWorker-1:" and a traceback over the terminal.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     multiprocessing.util.Finalize(None, _close_external, args=(_WORKER_EXTERNAL,), exitpriority=10)
 
 
