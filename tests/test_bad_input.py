@@ -318,3 +318,12 @@ def test_arena_ctrl_c_with_workers_prints_one_sentence(cli) -> None:
     text = child.before
     assert "Interrupted." in text and "SpawnPoolWorker" not in text and "Traceback" not in text
     assert child.exitstatus == 2
+
+
+def test_bot_request_with_rules_of_the_wrong_kind_names_the_field_once(cli) -> None:
+    """`"rules": 5` got "malformed at 'rules.str': Input should be a valid
+    string" (pydantic's name for one branch of the union)."""
+    line = json.dumps({**CLASSIC_REQUEST, "rules": 5}) + "\n"
+    proc = _run(cli, "bot", "random", "--rules", "classic", stdin=line.encode())
+    msg = json.loads(proc.stdout)["error"]
+    assert "rules.str" not in msg and "at 'rules'" in msg and "preset name" in msg

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError, field_validator, model_validator
 
 from ..engine import CHALLENGE, Action, Bid, Challenge, LiarsDiceError
 
@@ -122,6 +122,14 @@ class Request(_Strict):
     shown: dict[_Name, _Faces] | None = Field(default=None, max_length=MAX_PLAYERS)
     moves: list[MoveModel] = Field(default_factory=list, max_length=MAX_MOVES)
     history: list[PastRound] = Field(default_factory=list, max_length=MAX_HISTORY)
+
+    @field_validator("rules", mode="before")
+    @classmethod
+    def _rules_kind(cls, v: Any) -> Any:
+        # one sentence, rather than pydantic's per-branch "at 'rules.str'"
+        if not isinstance(v, (str, dict)):
+            raise ValueError('it is a preset name such as "classic", or an object of rule options')
+        return v
 
 
 class Reply(_Strict):
