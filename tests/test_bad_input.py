@@ -327,3 +327,12 @@ def test_bot_request_with_rules_of_the_wrong_kind_names_the_field_once(cli) -> N
     proc = _run(cli, "bot", "random", "--rules", "classic", stdin=line.encode())
     msg = json.loads(proc.stdout)["error"]
     assert "rules.str" not in msg and "at 'rules'" in msg and "preset name" in msg
+
+
+def test_play_delay_out_of_range_is_refused(cli) -> None:
+    """`--delay inf` (or 1e300) passed the min=0 check and ended the game at the
+    first bot move in an OverflowError traceback from time.sleep."""
+    for value in ("inf", "1e300", "61"):
+        proc = _run(cli, "play", "--watch", "--seed", "1", "--delay", value, timeout=30)
+        _no_traceback(proc)
+        assert proc.returncode == 2 and b"--delay" in proc.stderr and b"Round 1" not in proc.stdout

@@ -349,7 +349,9 @@ def play_command(
     start: str | None = typer.Option(
         None, "--start", help="Who opens the first round (a player's name); default: random."
     ),
-    delay: float = typer.Option(0.0, "--delay", help="Seconds to wait after each bot move, to follow along.", min=0.0),
+    delay: float = typer.Option(
+        0.0, "--delay", help="Seconds to wait after each bot move, to follow along (0 to 60).", min=0.0, max=60.0
+    ),
 ) -> None:
     """Play Liar's Dice against bots in the terminal, or --watch bots play.
 
