@@ -336,3 +336,12 @@ def test_play_delay_out_of_range_is_refused(cli) -> None:
         proc = _run(cli, "play", "--watch", "--seed", "1", "--delay", value, timeout=30)
         _no_traceback(proc)
         assert proc.returncode == 2 and b"--delay" in proc.stderr and b"Round 1" not in proc.stdout
+
+
+def test_arena_timeout_out_of_range_is_refused(cli) -> None:
+    """`--timeout inf` passed the min check and stopped the first game with an
+    external bot: "The bot x failed: OverflowError: timestamp out of range"."""
+    proc = _run(cli, "arena", "--bots", f"random,x=cmd:{cli} bot random --rules classic", "--games", "2",
+                "--seed", "1", "--timeout", "inf")
+    _no_traceback(proc)
+    assert proc.returncode == 2 and b"--timeout" in proc.stderr and b"OverflowError" not in proc.stderr

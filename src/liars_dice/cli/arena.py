@@ -32,7 +32,9 @@ def arena_command(
     games: int = typer.Option(100, "--games", min=1, help="How many games."),
     seed: int | None = typer.Option(None, "--seed", min=0, help="Seed; the same seed gives the same report for any --jobs."),
     jobs: int = typer.Option(1, "--jobs", min=1, help="Worker processes."),
-    timeout: float = typer.Option(DEFAULT_TIMEOUT, "--timeout", min=0.001, help="Seconds an external bot has per move."),
+    timeout: float = typer.Option(
+        DEFAULT_TIMEOUT, "--timeout", min=0.001, max=3600.0, help="Seconds an external bot has per move (up to 3600)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON (no progress bar)."),
     plot: str | None = typer.Option(None, "--plot", help="Draw win rates with 95% intervals to this image (e.g. out.png)."),
 ) -> None:
