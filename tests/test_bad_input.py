@@ -316,8 +316,8 @@ def test_arena_ctrl_c_with_workers_prints_one_sentence(cli) -> None:
     child.expect(pexpect.EOF)
     child.close()
     text = child.before
-    assert "Interrupted." in text and "SpawnPoolWorker" not in text and "Traceback" not in text
-    assert child.exitstatus == 2
+    assert "Interrupted." in text and "SpawnPoolWorker" not in text and "Traceback" not in text, text[-2000:]
+    assert child.exitstatus == 2, text[-2000:]
 
 
 def test_bot_request_with_rules_of_the_wrong_kind_names_the_field_once(cli) -> None:
