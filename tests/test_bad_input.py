@@ -345,3 +345,22 @@ def test_arena_timeout_out_of_range_is_refused(cli) -> None:
                 "--seed", "1", "--timeout", "inf")
     _no_traceback(proc)
     assert proc.returncode == 2 and b"--timeout" in proc.stderr and b"OverflowError" not in proc.stderr
+
+
+def test_output_to_a_full_disk_is_one_sentence(cli) -> None:
+    """`liars-dice play --watch > /dev/full` (and replay, arena) ended in an
+    OSError traceback from Rich or print."""
+    import os
+
+    import pytest
+
+    if not os.path.exists("/dev/full"):  # pragma: no cover
+        pytest.skip("no /dev/full here")
+    for args in (["play", "--watch", "--seed", "3"], ["replay", "-"],
+                 ["arena", "--bots", "random,random", "--games", "2", "--seed", "1", "--json"]):
+        with open("/dev/full", "wb") as full:
+            proc = subprocess.run([cli, *args], input=b'{"rules": "classic", "players": ["a", "b"]}',
+                                  stdout=full, stderr=subprocess.PIPE, timeout=60)
+        _no_traceback(proc)
+        assert proc.returncode == 1
+        assert proc.stderr.decode().strip() == "liars-dice could not write its output: No space left on device."
