@@ -7,6 +7,8 @@ ARGS   ?=
 .PHONY: play test install install-dev clean
 
 $(BIN)/python:
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || \
+		{ echo "liars-dice needs Python 3.11 or newer; '$(PYTHON)' is older or missing. Try: make PYTHON=python3.12 play"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 

@@ -2,8 +2,38 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
+
+
+def check_plot_path(path: str | Path) -> None:
+    """Refuse, before any game is played, an image path :func:`plot_report`
+    could not write: a format matplotlib does not draw, or a folder that is
+    missing or not writable.
+
+    :raises ValueError: with one sentence naming the problem.
+    """
+    try:
+        from matplotlib.backend_bases import FigureCanvasBase
+    except ImportError:
+        raise ValueError("--plot needs the matplotlib package: pip install 'liars-dice[arena]'.") from None
+
+    out = Path(path)
+    formats = FigureCanvasBase.get_supported_filetypes()
+    suffix = out.suffix.lower().lstrip(".")
+    if suffix not in formats:
+        raise ValueError(
+            f"--plot {path}: the file name must end in an image format matplotlib draws, such as .png, .svg or .pdf"
+            f" ({', '.join('.' + f for f in sorted(formats))})."
+        )
+    folder = out.parent
+    if out.is_dir():
+        raise ValueError(f"--plot {path} is a folder; give an image file name such as {out / 'arena.png'}.")
+    if not folder.is_dir():
+        raise ValueError(f"--plot {path}: there is no folder {folder}.")
+    if not os.access(folder, os.W_OK):
+        raise ValueError(f"--plot {path}: the folder {folder} is not writable.")
 
 
 def plot_report(report: dict[str, Any], path: str | Path, title: str | None = None) -> Path:

@@ -10,9 +10,12 @@ request alone, which keeps an arena with it reproducible too.)
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import multiprocessing.util
-from collections.abc import Callable, Sequence
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -183,7 +186,25 @@ def _external_bots(config: ArenaConfig, cache: dict[int, Bot]) -> dict[int, Bot]
     return cache
 
 
+@contextlib.contextmanager
+def _workers_ignore_ctrl_c() -> Iterator[None]:
+    """Ignore SIGINT while worker processes start, so they inherit "ignored"
+    from the first instruction (a worker still importing would otherwise print
+    a traceback on Ctrl-C); the parent's handler is back once they run."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
 def _worker_init() -> None:
+    # Ctrl-C is the parent's to handle (it stops the pool); a worker that took it too
+    # would print "Process SpawnPoolWorker-1:" and a traceback over the terminal.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     multiprocessing.util.Finalize(None, _close_external, args=(_WORKER_EXTERNAL,), exitpriority=10)
 
 
@@ -228,7 +249,10 @@ def run_arena(
             _close_external(external)
     else:
         ctx = multiprocessing.get_context("spawn")  # no fork of a process with threads (the progress bar)
-        with ctx.Pool(jobs, initializer=_worker_init) as pool:
+        # never more processes than pieces of work: each one starts a Python interpreter
+        with _workers_ignore_ctrl_c():
+            pool = ctx.Pool(min(jobs, len(chunks)), initializer=_worker_init)
+        with pool:
             for part in pool.imap_unordered(_play_chunk, [(config, c) for c in chunks]):
                 outcomes.extend(part)
                 if on_progress is not None:

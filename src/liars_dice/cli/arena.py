@@ -32,7 +32,9 @@ def arena_command(
     games: int = typer.Option(100, "--games", min=1, help="How many games."),
     seed: int | None = typer.Option(None, "--seed", min=0, help="Seed; the same seed gives the same report for any --jobs."),
     jobs: int = typer.Option(1, "--jobs", min=1, help="Worker processes."),
-    timeout: float = typer.Option(DEFAULT_TIMEOUT, "--timeout", min=0.001, help="Seconds an external bot has per move."),
+    timeout: float = typer.Option(
+        DEFAULT_TIMEOUT, "--timeout", min=0.001, max=3600.0, help="Seconds an external bot has per move (up to 3600)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON (no progress bar)."),
     plot: str | None = typer.Option(None, "--plot", help="Draw win rates with 95% intervals to this image (e.g. out.png)."),
 ) -> None:
@@ -48,7 +50,6 @@ def arena_command(
         _fail("The arena needs the openskill package: pip install 'liars-dice[arena]'.")
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-    from rich.table import Table
 
     from ..arena import ArenaConfig, ArenaError, EntrantError, parse_entrants, run_arena
     try:
@@ -56,6 +57,13 @@ def arena_command(
         entrants = tuple(parse_entrants(bots))
     except (ProtocolError, EntrantError) as e:
         _fail(getattr(e, "message", None) or str(e))
+    if plot:
+        from ..arena.plot import check_plot_path
+
+        try:
+            check_plot_path(plot)  # before the games, so a long run is not lost to a bad path
+        except ValueError as e:
+            _fail(str(e))
     if seed is None:
         seed = secrets.randbelow(2**32)
     config = ArenaConfig(preset, entrants, games, seed, timeout)
@@ -79,17 +87,26 @@ def arena_command(
     except KeyboardInterrupt:  # pragma: no cover - interactive
         _fail("Interrupted.")
     rep = result.report()
-    if plot:
+    if as_json:
+        sys.stdout.write(json.dumps(rep, ensure_ascii=False) + "\n")
+    else:
+        _print_table(rep, preset.name, games, seed)
+    if plot:  # after the report, so a failing plot loses nothing
         from ..arena.plot import plot_report
 
         try:
             plot_report(rep, plot, title=f"{preset.name}: {games} games, seed {seed}")
-        except OSError as e:
-            _fail(f"Cannot write the plot to {plot}: {e.strerror or e}.")
-    if as_json:
-        sys.stdout.write(json.dumps(rep, ensure_ascii=False) + "\n")
-        return
-    table = Table(title=f"{preset.name}, {games} games, seed {seed}")
+        except (OSError, ValueError) as e:
+            _fail(f"Cannot write the plot to {plot}: {getattr(e, 'strerror', None) or e}.")
+        if not as_json:
+            typer.echo(f"plot written to {plot}")
+
+
+def _print_table(rep: dict, rules_name: str, games: int, seed: int) -> None:  # type: ignore[type-arg]
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{rules_name}, {games} games, seed {seed}")
     table.add_column("bot")
     table.add_column("wins", justify="right")
     table.add_column("win rate", justify="right")
@@ -99,5 +116,3 @@ def arena_command(
         lo, hi = row["ci95"]
         table.add_row(name, str(row["wins"]), f"{row['win_rate']:.1%}", f"{lo:.1%} - {hi:.1%}", f"{row['rating']:.2f}")
     Console().print(table)
-    if plot:
-        Console().print(f"plot written to {plot}")

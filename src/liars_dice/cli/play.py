@@ -10,6 +10,7 @@ for a person's game unless ``--seed`` is given; a seed makes the whole game
 
 from __future__ import annotations
 
+import os
 import random
 import secrets
 import sys
@@ -30,6 +31,7 @@ from ..engine import (
     Game,
     Hand,
     IllegalActionError,
+    InvalidBidError,
     LiarsDiceError,
     Phase,
     Rules,
@@ -47,10 +49,19 @@ from .app import app
 #: Names for bot seats, in seating order (the person's name is skipped).
 BOT_NAMES = ("ann", "bob", "cy", "dee", "eve", "flo", "gus")
 
-HELP_LINE = (
-    "Bid like 4x5, '4 5s', 'four fives' or '3 stars' (3*); 'liar' challenges.\n"
-    "'?' lists the raises and your odds, 'rules' repeats the rules, 'q' quits."
-)
+def help_lines(rules: Rules) -> str:
+    """How to type a move, in two lines; the example of a bid on the wild face
+    says "stars" only where the rules show a star."""
+    if rules.star_symbol and rules.wild_face is not None:
+        wild = " or '3 stars' (3*)"
+    elif rules.wild_face is not None:
+        wild = f" or '3 {rules.wild_face}s'"
+    else:
+        wild = ""
+    return (
+        f"Bid like 4x5, '4 5s', 'four fives'{wild}; 'liar' challenges.\n"
+        "'?' lists the raises and your odds, 'rules' repeats the rules, 'q' quits."
+    )
 
 
 class _Quit(Exception):
@@ -64,6 +75,8 @@ def parse_show(text: str, rules: Rules) -> Hand:
     :raises ValueError: with one sentence, for a token that is not a face.
     """
     star = rules.wild_face if rules.wild_face is not None else 1
+    if len(text.strip()) > MAX_ENTRY:
+        raise ValueError(f"That entry is {len(text.strip())} characters long; type faces such as 5 5 or ★ 5, or Enter for none.")
     faces: list[int] = []
     for tok in text.replace(",", " ").lower().split():
         if tok in ("none", "no", "-"):
@@ -253,6 +266,8 @@ class PlaySession:
         hand = screen.faces_plain(self.rules, s.hidden[seat])
         while True:
             text = self.ask(f"Show which dice, rerolling the rest? ({hand}; Enter for none): ")
+            if text.strip().lower() in ("q", "quit", "exit"):
+                raise _Quit
             try:
                 show = parse_show(text, self.rules)
                 s.apply(bid, show, seat=seat)
@@ -276,15 +291,26 @@ class PlaySession:
             p = view_bid_probability(view, cur)
             label = screen.bid_label(self.rules, cur)
             self.console.print(Text(f"Chance that {label} is true, from your dice: {p:.0%}.", style="bold"))
-        self.console.print(HELP_LINE, style="dim")
+        self.console.print(help_lines(self.rules), style="dim")
+
+
+#: The longest entry read as a move; the longest bid in words ("twenty-nine sixes") is far shorter.
+MAX_ENTRY = 40
 
 
 def parse_action_for(rules: Rules, text: str) -> Action:
     """:func:`~liars_dice.engine.parse_action` with the rules' wild face as "star".
 
-    :raises InvalidBidError: for text that is neither a bid nor a challenge.
+    :raises InvalidBidError: for text that is neither a bid nor a challenge,
+        or longer than :data:`MAX_ENTRY` characters (it is not echoed back).
     """
-    return parse_action(text, star_face=rules.wild_face if rules.wild_face is not None else 1)
+    entry = text.strip()
+    if len(entry) > MAX_ENTRY:
+        raise InvalidBidError(
+            f"That entry is {len(entry)} characters long, too long for a bid: type one such as 4x5 or 'four fives',"
+            " or 'liar' to challenge."
+        )
+    return parse_action(entry, star_face=rules.wild_face if rules.wild_face is not None else 1)
 
 
 # -- set-up -----------------------------------------------------------------------
@@ -323,7 +349,9 @@ def play_command(
     start: str | None = typer.Option(
         None, "--start", help="Who opens the first round (a player's name); default: random."
     ),
-    delay: float = typer.Option(0.0, "--delay", help="Seconds to wait after each bot move, to follow along.", min=0.0),
+    delay: float = typer.Option(
+        0.0, "--delay", help="Seconds to wait after each bot move, to follow along (0 to 60).", min=0.0, max=60.0
+    ),
 ) -> None:
     """Play Liar's Dice against bots in the terminal, or --watch bots play.
 
@@ -344,6 +372,10 @@ def play_command(
     for k in kinds:
         if k not in REGISTRY:
             raise _fail(console, f"There is no bot called {k!r}; choose from {', '.join(sorted(REGISTRY))}.")
+    if record is not None:
+        problem = record_path_problem(record)
+        if problem:
+            raise _fail(console, problem)
     name = name.strip()
     if not watch and not name:
         raise _fail(console, "--name cannot be empty.")
@@ -388,6 +420,20 @@ def play_command(
             _save(console, session, record)
 
 
+def record_path_problem(path: Path) -> str | None:
+    """Why the game record could not be saved to ``path`` (one sentence), or
+    ``None``: checked before the game, so a finished game is never lost to a
+    bad ``--record``."""
+    if path.is_dir():
+        return f"--record {path} is a folder; give a file name such as {path / 'game.json'}."
+    folder = path.parent
+    if not folder.is_dir():
+        return f"--record {path}: there is no folder {folder}."
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        return f"--record {path}: that file cannot be written here."
+    return None
+
+
 def _welcome(console: Console, session: PlaySession, watch: bool) -> None:
     game = session.game
     rules = game.rules
@@ -403,7 +449,7 @@ def _welcome(console: Console, session: PlaySession, watch: bool) -> None:
     body.append(who + "\n", style="bold")
     body.append("\n".join(screen.rules_lines(rules)))
     if not watch:
-        body.append("\n\n" + HELP_LINE, style="dim")
+        body.append("\n\n" + help_lines(rules), style="dim")
         body.append("\nOther rule sets and options: liars-dice play --help", style="dim")
     console.print(Panel(body, title=title, title_align="left", width=min(console.width, 80)))
 

@@ -100,7 +100,8 @@ def _play_round(
             rest = [_FILLER] * (counts[s] - shown)
         if shown + len(rest) != counts[s]:
             raise ProtocolError(
-                f"{where}: {name} holds {counts[s]} dice, but {len(rest)} are hidden and {shown} shown."
+                f"{where}: {name} holds {counts[s]} dice, but {len(rest)} {'is' if len(rest) == 1 else 'are'} hidden"
+                f" and {shown} shown."
             )
         rests.append(rest)
     try:

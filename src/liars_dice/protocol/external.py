@@ -26,6 +26,11 @@ from ..engine import LiarsDiceError, SeatView
 from .convert import request_from_view
 from .messages import MAX_LINE_BYTES, ProtocolError, parse_reply
 
+def _seconds(t: float) -> str:
+    """``1 second``, ``2.5 seconds``."""
+    return f"{t:g} second" if t == 1 else f"{t:g} seconds"
+
+
 #: Default time limit for one reply, in seconds.
 DEFAULT_TIMEOUT = 10.0
 
@@ -147,7 +152,7 @@ class ExternalBot:
         try:
             item = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
         except queue.Empty:
-            raise BotTimeoutError(f"The bot {self.name!r} did not reply within {self.timeout:g} seconds.") from None
+            raise BotTimeoutError(f"The bot {self.name!r} did not reply within {_seconds(self.timeout)}.") from None
         if item is _EOF:
             raise self._crashed()
         if item is _TOO_LONG:
@@ -191,7 +196,7 @@ class ExternalBot:
             t.start()
             t.join(self.timeout)
             if t.is_alive():
-                raise BotTimeoutError(f"The bot {self.name!r} did not read its request within {self.timeout:g} seconds.")
+                raise BotTimeoutError(f"The bot {self.name!r} did not read its request within {_seconds(self.timeout)}.")
         if failed:
             raise self._crashed()
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError, field_validator, model_validator
 
 from ..engine import CHALLENGE, Action, Bid, Challenge, LiarsDiceError
 
@@ -123,6 +123,14 @@ class Request(_Strict):
     moves: list[MoveModel] = Field(default_factory=list, max_length=MAX_MOVES)
     history: list[PastRound] = Field(default_factory=list, max_length=MAX_HISTORY)
 
+    @field_validator("rules", mode="before")
+    @classmethod
+    def _rules_kind(cls, v: Any) -> Any:
+        # one sentence, rather than pydantic's per-branch "at 'rules.str'"
+        if not isinstance(v, (str, dict)):
+            raise ValueError('it is a preset name such as "classic", or an object of rule options')
+        return v
+
 
 class Reply(_Strict):
     """What a bot answers: a bid (with an optional show), a challenge, or an error."""
@@ -186,6 +194,10 @@ def _load(line: str | bytes, what: str) -> Any:
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         detail = f": {e.msg} at column {e.colno}" if isinstance(e, json.JSONDecodeError) else ""
         raise ProtocolError(f"The {what} is not valid JSON{detail}.") from None
+    except RecursionError:
+        raise ProtocolError(f"The {what} nests its JSON too deeply to read.") from None
+    except ValueError:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
+        raise ProtocolError(f"The {what} holds a number too long to read.") from None
 
 
 def parse_request(line: str | bytes) -> Request:
