@@ -169,7 +169,7 @@ def test_arena_reports_a_failing_external_bot(cli) -> None:
 @pytest.mark.parametrize(
     "args, words",
     [
-        (["--rules", "openspiel", "--bots", "random,random,random"], "played by 2 to 2 players, not 3"),
+        (["--rules", "openspiel", "--bots", "random,random,random"], "played by exactly 2 players, not 3"),
         (["--bots", "random,nobody"], "no bot called 'nobody'"),
         (["--rules", "nope", "--bots", "random,random"], "no rule set called 'nope'"),
     ],

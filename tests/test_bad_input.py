@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import subprocess
 
+import pytest
+
 
 CLASSIC_REQUEST = {
     "rules": "classic", "players": ["ann", "bob"], "seat": "bob",
@@ -295,7 +297,8 @@ def test_replay_of_rule_options_of_the_wrong_type_is_one_sentence(cli) -> None:
     for value in ('"six"', "null", "[6]", '{"x": 1}'):
         text = '{"rules": {"faces": %s}, "players": ["a", "b"]}' % value
         code, out = _replay(cli, text.encode())
-        assert code == 2 and "wrong type" in out["error"]["message"], value
+        msg = out["error"]["message"]
+        assert code == 2 and "faces" in msg and msg.endswith(".") and ". " not in msg, value
 
 
 def test_arena_ctrl_c_with_workers_prints_one_sentence(cli) -> None:
@@ -364,3 +367,39 @@ def test_output_to_a_full_disk_is_one_sentence(cli) -> None:
         _no_traceback(proc)
         assert proc.returncode == 1
         assert proc.stderr.decode().strip() == "liars-dice could not write its output: No space left on device."
+
+
+def test_parse_action_refuses_an_absurdly_long_number_with_a_typed_error() -> None:
+    """A 5,000-digit quantity used to raise a plain ValueError from int()."""
+    from liars_dice.engine import InvalidBidError, parse_action
+
+    with pytest.raises(InvalidBidError):
+        parse_action("9" * 5000 + "x5")
+    with pytest.raises(InvalidBidError):
+        parse_action("5x\u0665")  # an Arabic-Indic digit is not a face
+
+
+def test_replay_api_turns_deep_nesting_and_long_numbers_into_record_errors() -> None:
+    """records.replay (not only the CLI) reports these as RecordError with null round/move."""
+    from liars_dice.records import replay
+
+    for text in ("[" * 100000 + "]" * 100000, '{"rules": "classic", "players": ["a", "b"], "dice": {"a": %s}}' % ("9" * 5000)):
+        res = replay(text)
+        assert res.error is not None and res.error.round is None and res.error.move is None
+        assert res.error.message.endswith(".")
+
+
+def test_replay_names_what_rules_must_be() -> None:
+    from liars_dice.records import replay
+
+    msg = replay('{"rules": 5, "players": ["a", "b"]}').error.message
+    assert "preset name or an object of rule options" in msg
+
+
+def test_game_refuses_a_million_dice_and_says_exactly_two_players() -> None:
+    from liars_dice.engine import Game, Rules, RulesError
+
+    with pytest.raises(RulesError, match="at most"):
+        Game.create(Rules.preset("classic"), ["a", "b"], {"a": 1_000_000_000})
+    with pytest.raises(RulesError, match="exactly 2 players"):
+        Game.create(Rules.preset("openspiel"), ["a", "b", "c"])

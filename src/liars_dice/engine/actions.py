@@ -74,8 +74,16 @@ _STAR_WORDS = {"star", "stars", "*", "★", "wild", "wilds", "s", "wildstar", "w
 _CHALLENGE_WORDS = {"liar", "challenge", "call", "dudo", "doubt", "l", "c"}
 
 
+_MAX_DIGITS = 6  # no table holds a million dice; longer numbers are not bids
+
+
+def _digits(token: str) -> bool:
+    """ASCII digits only, and few enough to be a quantity or a face."""
+    return token.isascii() and token.isdigit() and len(token) <= _MAX_DIGITS
+
+
 def _number(token: str) -> int | None:
-    if token.isdigit():
+    if _digits(token):
         return int(token)
     return _WORDS.get(token)
 
@@ -83,9 +91,9 @@ def _number(token: str) -> int | None:
 def _face(token: str, star_face: int) -> int | None:
     if token in _STAR_WORDS:
         return star_face
-    if token.isdigit():
+    if _digits(token):
         return int(token)
-    m = re.fullmatch(r"(\d+)'?s", token)
+    m = re.fullmatch(r"([0-9]{1,6})'?s", token)
     if m:
         return int(m.group(1))
     return _FACE_WORDS.get(token)

@@ -39,6 +39,11 @@ if TYPE_CHECKING:  # view.py imports this module
 Hand = tuple[int, ...]
 
 
+#: The most dice one player may hold: far beyond any table, small enough that
+#: a bid enumeration stays cheap.
+MAX_DICE_PER_PLAYER = 100
+
+
 class Phase(str, enum.Enum):
     """What a state waits for."""
 
@@ -116,8 +121,13 @@ class Game:
         players = tuple(players)
         n = len(players)
         if not rules.min_players <= n <= rules.max_players:
+            many = (
+                f"exactly {rules.min_players}"
+                if rules.min_players == rules.max_players
+                else f"{rules.min_players} to {rules.max_players}"
+            )
             raise RulesError(
-                f"{rules.name} is played by {rules.min_players} to {rules.max_players} players, not {n}."
+                f"{rules.name} is played by {many} players, not {n}."
             )
         if len(set(players)) != n or any(not isinstance(p, str) or not p for p in players):
             raise RulesError("Player names must be unique, non-empty strings.")
@@ -132,6 +142,8 @@ class Game:
             counts = tuple(dice)
         if len(counts) != n or any(not isinstance(c, int) or isinstance(c, bool) or c < 0 for c in counts):
             raise RulesError("Every player needs a whole, non-negative number of dice.")
+        if any(c > MAX_DICE_PER_PLAYER for c in counts):
+            raise RulesError(f"A player may start with at most {MAX_DICE_PER_PLAYER} dice.")
         if sum(1 for c in counts if c > 0) < 2:
             raise RulesError("At least two players must start with dice.")
         return Game(rules, players, counts)

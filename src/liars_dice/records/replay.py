@@ -111,6 +111,12 @@ def parse_record(data: str | bytes | dict[str, Any]) -> RecordModel:
             data = json.loads(data)
         except json.JSONDecodeError as e:
             raise RecordError(f"The record is not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}.") from None
+        except UnicodeDecodeError:
+            raise RecordError("The record is not UTF-8 text.") from None
+        except RecursionError:
+            raise RecordError("The record nests its JSON too deeply to be a game record.") from None
+        except ValueError:  # e.g. an integer longer than Python's digit limit
+            raise RecordError("The record holds a number far too long to be a quantity, a face or a dice count.") from None
     if not isinstance(data, dict):
         raise RecordError("A record is a JSON object with rules, players and rounds.")
     try:

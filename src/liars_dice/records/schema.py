@@ -65,6 +65,8 @@ class RecordModel(_Strict):
 def explain(err: ValidationError, what: str) -> str:
     """One sentence from a pydantic error: what is malformed, where, and why."""
     e = err.errors()[0]
+    if e["loc"] and e["loc"][0] == "rules":
+        return f"{what} is malformed at 'rules': rules is a preset name or an object of rule options."
     loc = ".".join(str(p) for p in e["loc"])
     msg = e["msg"]
     if msg.startswith("Value error, "):
