@@ -19,10 +19,10 @@ export function replayPage({ root, toast }, code) {
   const playBtn = btn("play", "▶ Play", "Play the game move by move", () => togglePlay());
   const controls = h("div", { class: "replay-controls card" },
     h("div", { class: "step-buttons" },
-      btn("first", "⏮", "First step", () => go(0)),
+      btn("first", "« First", "First step", () => go(0)),
       btn("prev", "◀ Back", "Previous step", () => go(step - 1)),
       btn("next", "Next ▶", "Next step", () => go(step + 1)),
-      btn("last", "⏭", "Last step", () => go(data.steps.length - 1))),
+      btn("last", "Last »", "Last step", () => go(data.steps.length - 1))),
     h("div", { class: "step-slider" }, slider, counter),
     h("div", { class: "step-extra" }, playBtn,
       h("a", { class: "btn", href: api.recordUrl(code), download: `liars-dice-${code}.json`, id: "replay-record" }, "Download the record"),
@@ -68,8 +68,8 @@ export function replayPage({ root, toast }, code) {
       const lost = result && result.lost[name];
       const out = !result && count === 0 && !hidden.length;
       const row = h("span", { class: "dice-row" });
-      for (const f of hidden) row.appendChild(die(f, { rules, size: "sm", match: !!bid && matches(rules, f, bid.face, wilds), dim: !!result && !matches(rules, f, bid.face, wilds) }));
-      for (const f of shown) row.appendChild(die(f, { rules, size: "sm", selected: true, title: "shown" }));
+      for (const f of hidden) row.appendChild(die(f, { rules, size: "md", match: !!bid && matches(rules, f, bid.face, wilds), dim: !!result && !matches(rules, f, bid.face, wilds) }));
+      for (const f of shown) row.appendChild(die(f, { rules, size: "md", selected: true, title: "shown" }));
       return h("div", { class: `seat ${toMove ? "seat-turn" : ""} ${out ? "seat-out" : ""} ${data.winner === name && step === data.steps.length - 1 ? "seat-winner" : ""}`, dataset: { name } },
         h("div", { class: "seat-head" }, h("span", { class: "seat-name" }, name), h("span", { class: "seat-badges" },
           lost ? h("span", { class: "badge badge-danger" }, `−${lost}`) : null,
@@ -86,7 +86,8 @@ export function replayPage({ root, toast }, code) {
           result.next ? ` ${result.next} opens next.` : ` ${data.winner} wins.`)));
     }
     fill(board, h("div", { class: "seats", dataset: { n: data.players.length } }, seats), extra);
-    const bids = st.bids || [];
+    // A challenge step's state is already the next round: show the bids it ended.
+    const bids = result && step > 0 ? data.steps[step - 1].state.bids || [] : st.bids || [];
     fill(bidsBox, h("h3", {}, `Round ${s.round + 1}: bids`),
       bids.length ? h("ol", { class: "bid-list" }, bids.map((b, i) => h("li", { class: i === bids.length - 1 ? "latest" : "" },
         h("span", { class: "bid-player" }, b.player), bidChip(rules, b.bid, "xs"), h("span", { class: "small muted bid-words" }, describeBid(rules, b.bid)),

@@ -184,10 +184,10 @@ export function tablePage({ root, toast }, code) {
           h("button", { class: "btn btn-small", id: "copy-link", onclick: copyLink, title: shareUrl() }, "Copy link")),
         h("div", { class: "head-meta" },
           h("span", { class: "pill" }, (t && t.preset) || r.name || ""),
-          t ? h("span", { class: "pill" }, t.turn_timer ? `⏱ ${t.turn_timer}s` : "no timer") : null,
+          t ? h("span", { class: "pill" }, t.turn_timer ? `${t.turn_timer}s turns` : "no timer") : null,
           t && t.private ? h("span", { class: "pill" }, "private") : null,
           t ? h("span", { class: `pill pill-${t.status}`, id: "table-status" }, statusWords[t.status] || t.status) : null,
-          t && t.visitors ? h("span", { class: "pill" }, `👀 ${t.visitors}`) : null,
+          t && t.visitors ? h("span", { class: "pill" }, `${t.visitors} watching`) : null,
           el.conn)),
       r.name ? h("details", { class: "rules-details" }, h("summary", {}, "Rules"), h("ul", { class: "rules-list" }, describeRules(r).map((l) => h("li", {}, l)))) : null);
     renderConn();
@@ -200,7 +200,7 @@ export function tablePage({ root, toast }, code) {
     if (S.view && S.view.phase === "over") {
       const won = S.view.winner === myName();
       parts.push(h("div", { class: `banner ${won ? "banner-win" : "banner-over"}`, id: "game-over" },
-        h("div", { class: "banner-title" }, won ? "🏆 You win!" : `🏆 ${S.view.winner} wins the game`),
+        h("div", { class: "banner-title" }, h("span", { class: "crown" }, "♛"), won ? " You win!" : ` ${S.view.winner} wins the game`),
         h("div", { class: "banner-actions" },
           h("a", { class: "btn btn-primary", id: "download-record", href: api.recordUrl(code), download: `liars-dice-${code}.json` }, "Download the record"),
           h("a", { class: "btn", id: "replay-link", href: `#/replay/${code}` }, "Step through the replay"),
@@ -297,7 +297,7 @@ export function tablePage({ root, toast }, code) {
       }
       cards.push(h("div", { class: classes.join(" "), dataset: { seat: i, name: name || "" } },
         h("div", { class: "seat-head" },
-          h("span", { class: "seat-name" }, winner ? "🏆 " : "", name || `Seat ${i + 1}`),
+          h("span", { class: "seat-name" }, winner ? h("span", { class: "crown" }, "♛ ") : "", name || `Seat ${i + 1}`),
           h("span", { class: "seat-badges" }, badges)),
         body));
     }
@@ -344,7 +344,9 @@ export function tablePage({ root, toast }, code) {
       return;
     }
     if (v.phase === "over") {
-      fill(el.center, h("div", { class: "center-line big" }, `🏆 ${v.winner} wins.`));
+      const last = v.results[v.results.length - 1];
+      fill(el.center, h("div", { class: "center-line big" }, h("span", { class: "crown" }, "♛"), ` ${v.winner} wins.`),
+        last ? h("div", { class: "final-reveal" }, h("div", { class: "round-no" }, "The last challenge"), revealContent(last, null, null, last.challenger, false)) : null);
       return;
     }
     const cur = v.bids.length ? v.bids[v.bids.length - 1] : null;
@@ -414,7 +416,9 @@ export function tablePage({ root, toast }, code) {
     const key = `${v.round}:${v.move_number}`;
     if (S.picker.key === key) return;
     const raises = v.legal ? v.legal.raises : [];
-    const first = raises[0];
+    // Start on the cheapest raise of a plain face: a wild opening can cancel wilds (classic).
+    const wild = rules().wild_face;
+    const first = raises.find((b) => b.face !== wild) || raises[0];
     S.picker = { key, face: first ? first.face : null, quantity: first ? first.quantity : null, show: [] };
   }
 
@@ -538,6 +542,7 @@ export function tablePage({ root, toast }, code) {
   function renderBids() {
     const v = S.view;
     const r = rules();
+    el.bids.hidden = !!v && v.phase === "over";
     if (!v) { fill(el.bids, h("h3", {}, "This round"), h("p", { class: "muted small" }, "Bids appear here.")); return; }
     fill(el.bids,
       h("h3", {}, v.phase === "over" ? "Final round" : `Round ${v.round ?? v.results.length + 1}: bids`),
@@ -558,17 +563,18 @@ export function tablePage({ root, toast }, code) {
     const r = rules();
     if (!v || !v.results.length) { el.history.hidden = true; return; }
     el.history.hidden = false;
-    const list = h("ol", { class: "history-list", id: "history-list", reversed: true });
+    const list = h("ul", { class: "history-list", id: "history-list" });
     for (let i = v.results.length - 1; i >= 0; i--) {
       const res = v.results[i];
-      list.appendChild(h("li", { value: i + 1 }, h("button", { class: "link-btn", onclick: () => openReveal(res, null, null, res.challenger) }, resultSummary(res, r))));
+      list.appendChild(h("li", {}, h("button", { class: "link-btn", onclick: () => openReveal(res, null, null, res.challenger) },
+        h("span", { class: "history-round" }, `Round ${i + 1}`), " ", resultSummary(res, r))));
     }
     fill(el.history, h("h3", {}, "Past rounds"), list);
   }
 
   // ---- the reveal ----------------------------------------------------------
-  function openReveal(result, bids, wilds, challenger) {
-    S.reveal = { result, bids, wilds };
+  /** The reveal of one challenge: every cup, the count, the losses, who opens next. */
+  function revealContent(result, bids, wilds, challenger, dialog) {
     const r = rules();
     const bid = result.bid;
     // Wilds this round: from the state before the challenge, else the result's own flag
@@ -581,8 +587,7 @@ export function tablePage({ root, toast }, code) {
     if (wildsActive === null || wildsActive === undefined) wildsActive = true;
     const truth = result.count >= bid.quantity;
     const exact = result.count === bid.quantity;
-    const names = Object.keys(result.revealed);
-    const cups = names.map((n) => {
+    const cups = Object.keys(result.revealed).map((n) => {
       const faces = result.revealed[n];
       const matched = faces.filter((f) => f === bid.face || (wildsActive && r.wild_face !== null && f === r.wild_face && bid.face !== r.wild_face)).length;
       return h("div", { class: `cup ${result.lost[n] ? "cup-lost" : ""}`, dataset: { name: n } },
@@ -595,23 +600,32 @@ export function tablePage({ root, toast }, code) {
       ? "A perfect bid! Exactly right."
       : truth ? `The bid was true: ${result.challenger} was wrong.` : `The bid was a lie: ${result.bidder} was caught.`;
     const lostNames = Object.entries(result.lost).map(([n, k]) => `${n} ${k === 1 ? "loses one die" : `loses ${dice(k)}`}`);
+    return [
+      h("div", { class: "reveal-head" },
+        h(dialog ? "h2" : "h3", { id: dialog ? "reveal-title" : null }, `${challenger || result.challenger} calls ${result.bidder}'s bid`),
+        h("div", { class: "reveal-bid" }, bidChip(r, bid, "md"), h("span", {}, describeBid(r, bid)))),
+      h("div", { class: "reveal-count", id: dialog ? "reveal-count" : null },
+        h("span", { class: "count-num" }, String(result.count)),
+        h("span", {}, ` counted, ${bid.quantity} bid. `),
+        h("strong", {}, verdict)),
+      !wildsActive && r.wild_face !== null ? h("p", { class: "small warn" }, "Wilds did not count this round.") : null,
+      h("div", { class: "cups" }, cups),
+      h("ul", { class: "reveal-outcome" },
+        lostNames.length ? h("li", {}, listWords(lostNames) + ".") : h("li", {}, "Nobody loses a die."),
+        result.out.length ? h("li", {}, `${listWords(result.out)} ${result.out.length === 1 ? "is" : "are"} out.`) : null,
+        result.next ? h("li", {}, h("strong", {}, `${result.next === myName() ? "You open" : `${result.next} opens`} the next round.`)) : h("li", {}, h("strong", {}, "The game is over."))),
+    ];
+  }
+
+  function openReveal(result, bids, wilds, challenger) {
+    S.reveal = { result, bids, wilds };
     fill(el.reveal,
       h("div", { class: "reveal card", role: "dialog", "aria-modal": "true", "aria-labelledby": "reveal-title" },
-        h("div", { class: "reveal-head" },
-          h("h2", { id: "reveal-title" }, `${challenger || result.challenger} calls ${result.bidder}'s bid`),
-          h("div", { class: "reveal-bid" }, bidChip(r, bid, "md"), h("span", {}, describeBid(r, bid)))),
-        h("div", { class: "reveal-count", id: "reveal-count" },
-          h("span", { class: "count-num" }, String(result.count)),
-          h("span", {}, ` counted, ${bid.quantity} bid. `),
-          h("strong", {}, verdict)),
-        !wildsActive && r.wild_face !== null ? h("p", { class: "small warn" }, "Wilds did not count this round.") : null,
-        h("div", { class: "cups" }, cups),
-        h("ul", { class: "reveal-outcome" },
-          lostNames.length ? h("li", {}, listWords(lostNames) + ".") : h("li", {}, "Nobody loses a die."),
-          result.out.length ? h("li", {}, `${listWords(result.out)} ${result.out.length === 1 ? "is" : "are"} out.`) : null,
-          result.next ? h("li", {}, h("strong", {}, `${result.next === myName() ? "You open" : `${result.next} opens`} the next round.`)) : h("li", {}, h("strong", {}, "The game is over."))),
+        revealContent(result, bids, wilds, challenger, true),
         h("button", { class: "btn btn-primary btn-wide", id: "reveal-close", onclick: closeReveal, autofocus: true }, result.next ? "Next round" : "See the result")));
     el.reveal.hidden = false;
+    const button = el.reveal.querySelector("#reveal-close");
+    if (button) button.focus({ preventScroll: true });
   }
 
   function closeReveal() {

@@ -1,0 +1,198 @@
+"""End-to-end: people play through the web UI in headless Chromium (issue 4, "Tests").
+
+Each test drives a real ``liars-dice serve`` (see conftest.py) with real
+browser contexts, one per player, each with its own localStorage.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from e2e_ui import add_bots_and_start, assert_no_horizontal_scroll, create_table, join_by_code, play_until_over, shot
+from liars_dice.records import replay
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
+
+
+def test_two_browser_players_and_a_bot_play_a_whole_game(server, new_page, tmp_path: Path) -> None:
+    """Issue 4 "Done when": two browsers and a bot play a whole game to the end; the
+    record downloaded from the UI replays through the engine to the same winner."""
+    ann, bob = new_page(), new_page(phone=True)
+    code = create_table(ann, server.url, "ann", preset="wild-stars", seats=3, dice=2)
+    assert re.fullmatch(r"[A-Z2-9]{6}", code)
+    shot(ann, "table-open-desktop")
+
+    # A refused request is shown as one sentence and changes nothing: "ann" is taken.
+    bob.goto(server.url + "/")
+    bob.fill("#nickname", "ann")
+    bob.fill("#join-code", code)
+    bob.click("#join-btn")
+    toast = bob.wait_for_selector(".toast-error").inner_text().strip()
+    assert "ann" in toast and toast.endswith(".") and "\n" not in toast, toast
+    assert "#/table" not in bob.url
+
+    join_by_code(bob, server.url, "bob", code)
+    ann.wait_for_selector('.seat[data-name="bob"]')
+    add_bots_and_start(ann)
+    bob.wait_for_selector("#turn")
+    shot(ann, "playing-desktop")
+    shot(bob, "playing-phone")
+
+    # Each player sees their own dice face up and the others' as hidden dice.
+    assert ann.locator("#hand .die").count() == 2
+    assert ann.locator('.seat[data-name="bob"] .die-hidden').count() == 2
+    assert bob.locator('.seat[data-name="ann"] .die-hidden').count() == 2
+
+    # Chat reaches the other player.
+    ann.fill("#chat-input", "good luck everyone")
+    ann.press("#chat-input", "Enter")
+    bob.wait_for_selector("#chat-log li:has-text('good luck everyone')")
+
+    stats = play_until_over([ann, bob], show_once=True)
+    assert stats["challenges"] >= 1 and stats["reveals"] >= 1, stats
+    shot(ann, "over-desktop")
+    shot(bob, "over-phone")
+
+    banner_ann = ann.inner_text("#game-over")
+    banner_bob = bob.inner_text("#game-over")
+    table = server.api(f"/api/tables/{code}")
+    assert table["status"] == "finished"
+    winner = table["winner"]
+    for banner, me in ((banner_ann, "ann"), (banner_bob, "bob")):
+        assert ("You win" in banner) if winner == me else (f"{winner} wins" in banner)
+
+    # Download the record from the banner; it replays through the engine.
+    with ann.expect_download() as dl:
+        ann.click("#download-record")
+    path = tmp_path / "record.json"
+    dl.value.save_as(path)
+    record = json.loads(path.read_text())
+    assert record["players"][:2] == ["ann", "bob"]
+    result = replay(record)
+    assert result.ok and result.result()["winner"] == winner
+
+
+def test_a_reload_mid_game_keeps_the_seat(server, new_page) -> None:
+    """Issue 4: a player who reloads or closes the tab gets the same seat back
+    (the token is kept in localStorage), with the same hidden dice."""
+    ann = new_page()
+    code = create_table(ann, server.url, "ann", preset="classic", seats=2, dice=5)
+    add_bots_and_start(ann)
+    ann.wait_for_selector("#hand .die")
+    hand = ann.locator("#hand .die").evaluate_all("els => els.map(e => e.dataset.face)")
+    assert len(hand) == 5
+
+    ann.reload()
+    ann.wait_for_selector("#hand .die")
+    assert ann.locator(".seat-mine .seat-name").inner_text().strip() == "ann"
+    # Nobody can move while ann's browser is away (no timer, bots wait for her), so the round is the same.
+    assert ann.locator("#hand .die").evaluate_all("els => els.map(e => e.dataset.face)") == hand
+
+    # Close the tab; a new tab of the same browser gets the seat back too.
+    context = ann.context
+    ann.close()
+    again = context.new_page()
+    again.goto(f"{server.url}/#/table/{code}")
+    again.wait_for_selector(".seat-mine")
+    assert again.locator(".seat-mine .seat-name").inner_text().strip() == "ann"
+    assert again.locator("#hand .die").count() >= 1
+
+    # Another browser without the token only watches: no cup, no moves.
+    visitor = new_page()
+    visitor.goto(f"{server.url}/#/table/{code}")
+    visitor.wait_for_selector("#visitor-banner")
+    assert visitor.locator(".seat-mine").count() == 0
+    assert visitor.locator("#hand").count() == 0 or not visitor.is_visible("#hand")
+    assert visitor.locator('.seat[data-name="ann"] .die-hidden').count() >= 1
+
+
+@pytest.fixture(scope="module")
+def finished_game(server, browser) -> str:  # type: ignore[no-untyped-def]
+    """A finished game of ann against a bot (classic, one die each: one round)."""
+    from conftest import DESKTOP
+
+    ctx = browser.new_context(**DESKTOP)
+    page = ctx.new_page()
+    code = create_table(page, server.url, "cy", preset="classic", seats=2, dice=1)
+    add_bots_and_start(page)
+    play_until_over([page])
+    ctx.close()
+    return code
+
+
+def test_the_replay_page_steps_through_the_finished_game(server, new_page, finished_game: str) -> None:
+    """Issue 4 "After the game": a replay page that steps through a finished game."""
+    code = finished_game
+    steps = server.api(f"/api/tables/{code}/replay")["steps"]
+    assert len(steps) >= 3
+    page = new_page()
+    page.goto(f"{server.url}/#/replay/{code}")
+    page.wait_for_selector("#step-text")
+    n = len(steps)
+    assert page.inner_text("#step-counter") == f"1 / {n}"
+    assert page.inner_text("#step-text") == steps[0]["text"]
+    assert page.is_disabled("#prev")
+
+    page.click("#next")
+    assert page.inner_text("#step-counter") == f"2 / {n}"
+    assert page.inner_text("#step-text") == steps[1]["text"]
+    page.click("#prev")
+    assert page.inner_text("#step-text") == steps[0]["text"]
+    page.keyboard.press("ArrowRight")
+    assert page.inner_text("#step-counter") == f"2 / {n}"
+
+    page.click("#last")
+    assert page.inner_text("#step-counter") == f"{n} / {n}"
+    assert page.inner_text("#step-text") == steps[-1]["text"]
+    assert page.is_disabled("#next")
+    # The challenge step shows every cup face up with the count.
+    challenge = max(i for i, s in enumerate(steps) if s.get("result"))
+    page.fill("#step-slider", str(challenge))
+    page.dispatch_event("#step-slider", "input")
+    reveal = page.wait_for_selector("#replay-reveal")
+    assert f"{steps[challenge]['result']['count']} counted" in reveal.inner_text()
+    assert page.locator(".replay-board .die-hidden").count() == 0
+    shot(page, "replay-desktop")
+
+
+def test_phone_viewport_renders_without_horizontal_scroll(server, new_page, finished_game: str) -> None:
+    """Issue 4 "Readable on a phone": lobby, a table in play, the reveal, the game-over
+    table and the replay fit a 390 px wide phone."""
+    page = new_page(phone=True)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#create-form")
+    page.click("#create-card summary")
+    assert_no_horizontal_scroll(page, "lobby")
+    shot(page, "lobby-phone")
+
+    code = create_table(page, server.url, "dee-with-a-rather-long-name", preset="wild-stars", seats=6, dice=5, timer="30")
+    assert_no_horizontal_scroll(page, "table before the start")
+    add_bots_and_start(page)
+    page.wait_for_selector("#bid-btn, #turn")
+    assert_no_horizontal_scroll(page, "table in play")
+    shot(page, "table-phone-6-seats")
+    for _ in range(200):  # play on until a reveal shows
+        if page.is_visible("#reveal-close"):
+            break
+        if page.is_visible("#challenge-btn") and page.is_enabled("#challenge-btn"):
+            page.click("#challenge-btn")
+        elif page.is_visible("#bid-btn") and page.is_enabled("#bid-btn"):
+            page.click("#bid-btn")
+        page.wait_for_timeout(100)
+    page.wait_for_selector("#reveal-close")
+    assert_no_horizontal_scroll(page, "the reveal")
+    shot(page, "reveal-phone")
+
+    page.goto(f"{server.url}/#/table/{finished_game}")
+    page.wait_for_selector("#game-over")
+    assert_no_horizontal_scroll(page, "finished table")
+    page.goto(f"{server.url}/#/replay/{finished_game}")
+    page.wait_for_selector("#step-text")
+    page.click("#last")
+    assert_no_horizontal_scroll(page, "replay")
+    shot(page, "replay-phone")
+    assert code
