@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from e2e_ui import add_bots_and_start, assert_no_horizontal_scroll, create_table, join_by_code, play_until_over, shot
+from e2e_ui import add_bots_and_start, assert_no_horizontal_scroll, create_table, play_until_over, shot
 from liars_dice.records import replay
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
@@ -35,7 +35,10 @@ def test_two_browser_players_and_a_bot_play_a_whole_game(server, new_page, tmp_p
     assert "ann" in toast and toast.endswith(".") and "\n" not in toast, toast
     assert "#/table" not in bob.url
 
-    join_by_code(bob, server.url, "bob", code)
+    # bob takes a seat from the lobby's list of open public tables.
+    bob.fill("#nickname", "bob")
+    bob.click(f'#open-tables [data-code="{code}"] button:has-text("Join")')
+    bob.wait_for_selector(".seat-mine")
     ann.wait_for_selector('.seat[data-name="bob"]')
     add_bots_and_start(ann)
     bob.wait_for_selector("#turn")
@@ -157,6 +160,19 @@ def test_the_replay_page_steps_through_the_finished_game(server, new_page, finis
     assert f"{steps[challenge]['result']['count']} counted" in reveal.inner_text()
     assert page.locator(".replay-board .die-hidden").count() == 0
     shot(page, "replay-desktop")
+
+
+def test_the_lobby_lists_a_players_finished_games(server, new_page, finished_game: str) -> None:
+    """Issue 4 "Persistence": finished games stay listed for their players."""
+    page = new_page()
+    page.goto(server.url + "/")
+    page.fill("#lookup-nick", "cy")
+    page.click('#games-card button:has-text("Finished games")')
+    row = page.wait_for_selector(f'#lookup-games [data-code="{finished_game}"]')
+    assert "winner" in row.inner_text()
+    row.query_selector('a:has-text("Replay")').click()
+    page.wait_for_selector("#step-text")
+    assert f"#/replay/{finished_game}" in page.url
 
 
 def test_phone_viewport_renders_without_horizontal_scroll(server, new_page, finished_game: str) -> None:

@@ -195,8 +195,11 @@ export function lobbyPage({ root, toast }) {
       h("div", { class: "list-main" },
         h("div", { class: "list-title" }, h("span", { class: "code" }, g.code), " ", typeof g.rules === "string" ? g.rules : (g.rules && g.rules.name) || "",
           won ? h("span", { class: "badge badge-win" }, "won") : null),
-        h("div", { class: "muted small" }, (g.players || []).join(", "),
-          finished ? ` · winner ${g.winner || "?"}${g.finished_at ? " · " + dateTime(g.finished_at) : ""}` : ` · ${status}`)),
+        h("div", { class: "muted small" }, [
+          (g.players || []).filter(Boolean).join(", "),
+          finished ? `winner ${g.winner || "?"}` : status === "open" ? "waiting for players" : "in play",
+          finished && g.finished_at ? dateTime(g.finished_at) : "",
+        ].filter(Boolean).join(" · "))),
       h("div", { class: "list-actions" },
         finished
           ? [h("a", { class: "btn btn-small", href: `#/replay/${g.code}` }, "Replay"),

@@ -21,9 +21,9 @@ export const OPTION_LABELS = {
 
 /** Words for an enum value. */
 export const CHOICE_WORDS = {
-  ordering: { plain: "plain: more dice, or a higher face", track: "bidding track (half/double to and from wilds)" },
-  loss: { one: "one die", difference: "the difference between bid and count" },
-  exact: { challenger_loses: "the challenger loses", all_but_bidder: "perfect bid: everyone but the bidder loses" },
+  ordering: { plain: "plain", track: "bidding track" },
+  loss: { one: "one die", difference: "the difference" },
+  exact: { challenger_loses: "the challenger loses", all_but_bidder: "all but the bidder lose" },
   next_opener: { loser: "the loser", winner: "the winner" },
 };
 
