@@ -30,6 +30,8 @@ CHROMIUM_ARGS = [
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from e2e_ui import DESKTOP, PHONE  # noqa: E402
+
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark every test of this folder ``browser``; skip them all, saying why, without chromium or Playwright."""
@@ -130,10 +132,6 @@ def browser() -> Iterator[object]:
         b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield b
         b.close()
-
-
-DESKTOP = {"viewport": {"width": 1280, "height": 860}}
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 
 
 @pytest.fixture

@@ -10,6 +10,12 @@ from typing import Any
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 
+#: Browser context options: a laptop window and a phone (390 x 844 CSS pixels, touch).
+DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 860}}
+PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
+                         "device_scale_factor": 2}
+
+
 def shot(page: Any, name: str) -> None:
     """Save a full-page screenshot when LIARS_DICE_E2E_SHOTS names a folder."""
     folder = os.environ.get("LIARS_DICE_E2E_SHOTS")

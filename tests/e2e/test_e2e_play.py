@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from e2e_ui import add_bots_and_start, assert_no_horizontal_scroll, create_table, play_until_over, shot
+from e2e_ui import DESKTOP, add_bots_and_start, assert_no_horizontal_scroll, create_table, play_until_over, shot
 from liars_dice.records import replay
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
@@ -116,8 +116,6 @@ def test_a_reload_mid_game_keeps_the_seat(server, new_page) -> None:
 @pytest.fixture(scope="module")
 def finished_game(server, browser) -> str:  # type: ignore[no-untyped-def]
     """A finished game of ann against a bot (classic, one die each: one round)."""
-    from conftest import DESKTOP
-
     ctx = browser.new_context(**DESKTOP)
     page = ctx.new_page()
     code = create_table(page, server.url, "cy", preset="classic", seats=2, dice=1)
