@@ -142,6 +142,7 @@ export function tablePage({ root, toast }, code) {
   // ---- rendering -----------------------------------------------------------
   function renderAll() {
     if (S.destroyed) return;
+    document.title = myTurn() ? "● Your turn · Liar's Dice" : `Liar's Dice · ${code}`;
     renderHead();
     renderBanner();
     renderSeats();
@@ -267,7 +268,7 @@ export function tablePage({ root, toast }, code) {
       if (i === t.host) badges.push(h("span", { class: "badge" }, "host"));
       if (mine) badges.push(h("span", { class: "badge badge-you" }, "you"));
       if (info.kind === "bot") badges.push(h("span", { class: "badge badge-bot" }, info.replaced ? `bot (${info.bot})` : `bot · ${info.bot}`));
-      if (info.kind === "human" && !info.connected) badges.push(h("span", { class: "badge badge-off", title: "not connected" }, "away"));
+      if (info.kind === "human" && !info.connected && v) badges.push(h("span", { class: "badge badge-off", title: "not connected" }, "away"));
       let body;
       if (info.kind === "empty" && !v) {
         body = h("div", { class: "seat-body muted" }, "Empty seat", S.host && t.status === "open" ? botAdder(i) : null);
@@ -290,7 +291,7 @@ export function tablePage({ root, toast }, code) {
           toMove ? timerBar() : null);
       } else {
         body = h("div", { class: "seat-body" },
-          h("div", { class: "seat-count muted" }, info.kind === "bot" ? "ready" : info.connected ? "ready" : "away"),
+          h("div", { class: "seat-count muted" }, info.kind === "bot" || info.connected ? "ready" : "not connected"),
           S.host && t.status === "open" && info.kind === "bot"
             ? h("button", { class: "btn btn-small btn-ghost", dataset: { removeBot: i }, onclick: () => send({ type: "remove_bot", seat: i }) }, "Remove bot")
             : null);
@@ -673,6 +674,7 @@ export function tablePage({ root, toast }, code) {
   return {
     destroy() {
       S.destroyed = true;
+      document.title = "Liar's Dice";
       clearInterval(ticker);
       document.removeEventListener("keydown", onKey);
       if (S.socket) S.socket.close();
