@@ -1,7 +1,8 @@
 // The replay: step through a finished game, forward and back, every cup face up.
 import { api } from "./api.js";
 import { die, diceRow, bidChip } from "./dice.js";
-import { h, fill, describeBid, dice, listWords, matches } from "./util.js";
+import { revealContent } from "./reveal.js";
+import { h, fill, describeBid, dice, matches } from "./util.js";
 
 export function replayPage({ root, toast }, code) {
   let data = null;
@@ -57,33 +58,28 @@ export function replayPage({ root, toast }, code) {
     fill(narration, h("div", { class: "narration-round muted small" }, `Round ${s.round + 1}`), h("div", { class: "narration-text", id: "step-text" }, s.text));
 
     const result = s.result || null;
-    const bid = result ? result.bid : st.bids && st.bids.length ? st.bids[st.bids.length - 1].bid : null;
-    const wilds = result && result.wilds_active !== undefined ? result.wilds_active : st.wilds_active;
-    const hands = result ? result.revealed : st.hands || {};
+    const prev = step > 0 ? data.steps[step - 1].state : null;
+    const bid = st.bids && st.bids.length ? st.bids[st.bids.length - 1].bid : null;
     const seats = data.players.map((name) => {
       const count = st.dice ? st.dice[name] ?? 0 : 0;
-      const hidden = (result ? hands[name] : (st.hands || {})[name]) || [];
+      const hidden = result ? [] : (st.hands || {})[name] || [];
       const shown = result ? [] : (st.shown || {})[name] || [];
       const toMove = !result && st.to_move === name && st.phase !== "over";
       const lost = result && result.lost[name];
-      const out = !result && count === 0 && !hidden.length;
       const row = h("span", { class: "dice-row" });
-      for (const f of hidden) row.appendChild(die(f, { rules, size: "md", match: !!bid && matches(rules, f, bid.face, wilds), dim: !!result && !matches(rules, f, bid.face, wilds) }));
+      for (const f of hidden) row.appendChild(die(f, { rules, size: "md", match: !!bid && matches(rules, f, bid.face, st.wilds_active) }));
       for (const f of shown) row.appendChild(die(f, { rules, size: "md", selected: true, title: "shown" }));
-      return h("div", { class: `seat ${toMove ? "seat-turn" : ""} ${out ? "seat-out" : ""} ${data.winner === name && step === data.steps.length - 1 ? "seat-winner" : ""}`, dataset: { name } },
-        h("div", { class: "seat-head" }, h("span", { class: "seat-name" }, name), h("span", { class: "seat-badges" },
+      const winner = data.winner === name && st.phase === "over";
+      return h("div", { class: `seat ${toMove ? "seat-turn" : ""} ${count === 0 ? "seat-out" : ""} ${winner ? "seat-winner" : ""}`, dataset: { name } },
+        h("div", { class: "seat-head" }, h("span", { class: "seat-name" }, winner ? h("span", { class: "crown" }, "♛ ") : "", name), h("span", { class: "seat-badges" },
           lost ? h("span", { class: "badge badge-danger" }, `−${lost}`) : null,
           shown.length ? h("span", { class: "badge" }, `${shown.length} shown`) : null)),
-        h("div", { class: "seat-body" }, h("div", { class: "seat-count" }, out ? "out" : dice(result ? hidden.length : count)), row));
+        h("div", { class: "seat-body" }, h("div", { class: "seat-count" }, count === 0 ? "out" : dice(count)), row));
     });
     const extra = [];
     if (result) {
-      const lostWords = Object.entries(result.lost).map(([n, k]) => `${n} loses ${dice(k)}`);
       extra.push(h("div", { class: "card reveal-inline", id: "replay-reveal" },
-        h("div", { class: "reveal-bid" }, bidChip(rules, result.bid, "md"), h("span", {}, `${describeBid(rules, result.bid)}: `), h("strong", {}, `${result.count} counted`)),
-        h("div", {}, lostWords.length ? listWords(lostWords) + "." : "Nobody loses a die.",
-          result.out && result.out.length ? ` ${listWords(result.out)} ${result.out.length === 1 ? "is" : "are"} out.` : "",
-          result.next ? ` ${result.next} opens next.` : ` ${data.winner} wins.`)));
+        revealContent(rules, result, { bids: prev ? prev.bids : null, wilds: prev ? prev.wilds_active : null, challenger: result.challenger })));
     }
     fill(board, h("div", { class: "seats", dataset: { n: data.players.length } }, seats), extra);
     // A challenge step's state is already the next round: show the bids it ended.

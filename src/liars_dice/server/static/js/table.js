@@ -1,9 +1,10 @@
 // The table: seats, your cup, the round's bids, the move picker, the reveal, chat, host controls.
 import { api, TableSocket } from "./api.js";
 import { die, diceRow, bidChip } from "./dice.js";
+import { revealContent } from "./reveal.js";
 import { describeRules } from "./rules-text.js";
 import {
-  h, fill, describeBid, dice, listWords, percent, bidChance, sameFaces, store,
+  h, fill, describeBid, dice, percent, bidChance, sameFaces, store,
   seatToken, saveSeatToken, forgetSeatToken, nickname, saveNickname, clock,
 } from "./util.js";
 
@@ -347,7 +348,7 @@ export function tablePage({ root, toast }, code) {
     if (v.phase === "over") {
       const last = v.results[v.results.length - 1];
       fill(el.center, h("div", { class: "center-line big" }, h("span", { class: "crown" }, "♛"), ` ${v.winner} wins.`),
-        last ? h("div", { class: "final-reveal" }, h("div", { class: "round-no" }, "The last challenge"), revealContent(last, null, null, last.challenger, false)) : null);
+        last ? h("div", { class: "final-reveal" }, h("div", { class: "round-no" }, "The last challenge"), revealContent(rules(), last, { challenger: last.challenger, me: myName() })) : null);
       return;
     }
     const cur = v.bids.length ? v.bids[v.bids.length - 1] : null;
@@ -574,55 +575,11 @@ export function tablePage({ root, toast }, code) {
   }
 
   // ---- the reveal ----------------------------------------------------------
-  /** The reveal of one challenge: every cup, the count, the losses, who opens next. */
-  function revealContent(result, bids, wilds, challenger, dialog) {
-    const r = rules();
-    const bid = result.bid;
-    // Wilds this round: from the state before the challenge, else the result's own flag
-    // (when the server sends it), else from the round's opening bid, else assume they count.
-    let wildsActive = wilds;
-    if (wildsActive === null || wildsActive === undefined) wildsActive = result.wilds_active;
-    if ((wildsActive === null || wildsActive === undefined) && bids && bids.length) {
-      wildsActive = !(r.wilds_suspended_on_wild_opening && bids[0].bid.face === r.wild_face);
-    }
-    if (wildsActive === null || wildsActive === undefined) wildsActive = true;
-    const truth = result.count >= bid.quantity;
-    const exact = result.count === bid.quantity;
-    const cups = Object.keys(result.revealed).map((n) => {
-      const faces = result.revealed[n];
-      const matched = faces.filter((f) => f === bid.face || (wildsActive && r.wild_face !== null && f === r.wild_face && bid.face !== r.wild_face)).length;
-      return h("div", { class: `cup ${result.lost[n] ? "cup-lost" : ""}`, dataset: { name: n } },
-        h("div", { class: "cup-name" }, n, n === result.bidder ? h("span", { class: "badge" }, "bid") : null, n === result.challenger ? h("span", { class: "badge badge-danger" }, "called") : null),
-        diceRow(faces, { rules: r, size: "md", matchFace: bid.face, wildsActive }),
-        h("div", { class: "cup-foot small" }, h("span", { class: "muted" }, `${matched} counted`),
-          result.lost[n] ? h("span", { class: "loss" }, `−${dice(result.lost[n])}`) : null));
-    });
-    const verdict = exact && r.exact === "all_but_bidder"
-      ? "A perfect bid! Exactly right."
-      : truth ? `The bid was true: ${result.challenger} was wrong.` : `The bid was a lie: ${result.bidder} was caught.`;
-    const lostNames = Object.entries(result.lost).map(([n, k]) => `${n} ${k === 1 ? "loses one die" : `loses ${dice(k)}`}`);
-    return [
-      h("div", { class: "reveal-head" },
-        h(dialog ? "h2" : "h3", { id: dialog ? "reveal-title" : null }, `${challenger || result.challenger} calls ${result.bidder}'s bid`),
-        h("div", { class: "reveal-bid" }, bidChip(r, bid, "md"), h("span", {}, describeBid(r, bid)))),
-      h("div", { class: "reveal-count", id: dialog ? "reveal-count" : null },
-        h("span", { class: "count-num" }, String(result.count)),
-        h("span", {}, ` counted, ${bid.quantity} bid. `),
-        h("strong", {}, verdict)),
-      !wildsActive && r.wild_face !== null ? h("p", { class: "small warn" }, "Wilds did not count this round.") : null,
-      h("div", { class: "cups" }, cups),
-      h("ul", { class: "reveal-outcome" },
-        lostNames.length ? h("li", {}, listWords(lostNames) + ".") : h("li", {}, "Nobody loses a die."),
-        result.out.length ? h("li", {}, `${listWords(result.out)} ${result.out.length === 1 ? "is" : "are"} out.`) : null,
-        result.next ? h("li", {}, h("strong", {}, `${result.next === myName() ? "You open" : `${result.next} opens`} the next round.`)) : h("li", {}, h("strong", {}, "The game is over."))),
-    ];
-  }
-
   function openReveal(result, bids, wilds, challenger) {
     S.reveal = { result, bids, wilds };
     fill(el.reveal,
       h("div", { class: "reveal card", role: "dialog", "aria-modal": "true", "aria-labelledby": "reveal-title" },
-        revealContent(result, bids, wilds, challenger, true),
+        revealContent(rules(), result, { bids, wilds, challenger, me: myName(), dialog: true }),
         h("button", { class: "btn btn-primary btn-wide", id: "reveal-close", onclick: closeReveal, autofocus: true }, result.next ? "Next round" : "See the result")));
     el.reveal.hidden = false;
     const button = el.reveal.querySelector("#reveal-close");
