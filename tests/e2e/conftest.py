@@ -78,9 +78,10 @@ def cli_path() -> str:
     return str(exe) if exe.exists() else "liars-dice"
 
 
-def start_server(db: Path, bot_delay: float = 0.05) -> Server:
+def start_server(db: Path, bot_delay: float = 0.05, port: int = 0) -> Server:
+    """Start ``liars-dice serve`` on ``port`` (0: the OS picks one) and wait for its URL."""
     proc = subprocess.Popen(
-        [cli_path(), "serve", "--host", "127.0.0.1", "--port", "0", "--db", f"sqlite:///{db}",
+        [cli_path(), "serve", "--host", "127.0.0.1", "--port", str(port), "--db", f"sqlite:///{db}",
          "--bot-delay", str(bot_delay), "--log-level", "warning"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1,
     )

@@ -21,6 +21,7 @@ def shot(page: Any, name: str) -> None:
     folder = os.environ.get("LIARS_DICE_E2E_SHOTS")
     if folder:
         Path(folder).mkdir(parents=True, exist_ok=True)
+        page.wait_for_timeout(400)  # let the reveal's pop-in animation finish
         page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
 
 

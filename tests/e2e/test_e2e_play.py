@@ -210,3 +210,37 @@ def test_phone_viewport_renders_without_horizontal_scroll(server, new_page, fini
     assert_no_horizontal_scroll(page, "replay")
     shot(page, "replay-phone")
     assert code
+
+
+def test_the_page_reconnects_after_a_server_kill_and_finishes_the_game(tmp_path: Path, new_page) -> None:
+    """Issue 4 "Persistence": SIGKILL the server mid-game and start it again on the same
+    database; the open page reconnects by itself, keeps its seat and dice, and plays on."""
+    from e2e.conftest import start_server
+
+    db = tmp_path / "restart.db"
+    srv = start_server(db)
+    try:
+        page = new_page()
+        code = create_table(page, srv.url, "eve", preset="classic", seats=2, dice=2)
+        add_bots_and_start(page)
+        page.wait_for_selector("#bid-btn")  # eve to move: nothing changes until she acts
+        hand = page.locator("#hand .die").evaluate_all("els => els.map(e => e.dataset.face)")
+        bids = page.locator("#bid-list li").count()
+
+        port = int(srv.url.rsplit(":", 1)[1])
+        srv.proc.kill()
+        srv.proc.wait(timeout=10)
+        page.wait_for_selector(".conn-closed, .conn-connecting")
+
+        srv = start_server(db, port=port)
+        page.wait_for_selector(".conn-open", timeout=30_000)
+        page.wait_for_selector("#bid-btn")
+        assert page.locator("#hand .die").evaluate_all("els => els.map(e => e.dataset.face)") == hand
+        assert page.locator("#bid-list li").count() == bids
+        assert page.inner_text("#table-code").strip() == code
+
+        play_until_over([page])
+        assert srv.api(f"/api/tables/{code}")["status"] == "finished"
+    finally:
+        srv.proc.kill()
+        srv.proc.wait(timeout=10)
