@@ -1,7 +1,7 @@
 // The lobby: join by code, create a table, open public tables, your games.
 import { api } from "./api.js";
 import { OPTION_LABELS, CHOICE_WORDS, describeRules } from "./rules-text.js";
-import { h, fill, nickname, saveNickname, saveSeatToken, allSeatTokens, dateTime } from "./util.js";
+import { h, fill, nickname, saveNickname, saveSeatToken, allSeatTokens, dateTime, store } from "./util.js";
 import { die } from "./dice.js";
 
 const CODE_RE = /^[A-Za-z0-9]{4,12}$/;
@@ -140,6 +140,7 @@ export function lobbyPage({ root, toast }) {
     try {
       const res = await api.createTable({ nickname: name, preset, options: changed, seats, turn_timer: timer, private: privateBox.checked });
       saveSeatToken(res.code, res.token);
+      if (res.share_url) store.set(`liars-dice:share:${res.code}`, res.share_url);
       location.hash = `#/table/${res.code}`;
     } catch (err) {
       toast(err.message);

@@ -119,6 +119,9 @@ export function tablePage({ root, toast }, code) {
       const bids = before ? before.bids : [];
       openReveal(event.result, bids, before ? before.wilds_active : true, event.player);
     }
+    if (event.by_bot && S.seat !== null && event.player === myName()) {
+      toast("Your time ran out, so a bot made that move for you.", "info");
+    }
     if (event.kind === "start") {
       closeReveal();
       toast("The game has started. Good luck!", "info");
@@ -161,8 +164,9 @@ export function tablePage({ root, toast }, code) {
     el.conn.textContent = words[S.status] || S.status;
   }
 
+  /** The link friends open: the server's (honours --public-url) when this browser created the table. */
   function shareUrl() {
-    return `${location.origin}/#/table/${code}`;
+    return store.get(`liars-dice:share:${code}`) || `${location.origin}/#/table/${code}`;
   }
 
   async function copyLink() {
