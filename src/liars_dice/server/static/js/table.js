@@ -133,7 +133,6 @@ export function tablePage({ root, toast }, code) {
 
   // ---- helpers -------------------------------------------------------------
   const rules = () => (S.view && S.view.rules_options) || (S.table && S.table.rules) || {};
-  const started = () => !!S.view;
   const myName = () => (S.seat !== null && S.table ? (S.view ? S.view.players[S.seat] : S.table.seats[S.seat].name) : null);
   const myTurn = () => S.view && S.view.phase === "bid" && S.seat !== null && S.view.to_move === S.view.players[S.seat];
 
