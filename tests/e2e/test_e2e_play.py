@@ -244,3 +244,36 @@ def test_the_page_reconnects_after_a_server_kill_and_finishes_the_game(tmp_path:
     finally:
         srv.proc.kill()
         srv.proc.wait(timeout=10)
+
+
+def test_show_and_reroll_in_wild_stars(tmp_path: Path, new_page) -> None:
+    """Seed 000 "The Show and Reroll Rule" through the UI: after choosing dice to show,
+    the bid sets them out face up for everyone and the rest of the cup is rerolled."""
+    from e2e.conftest import start_server
+
+    srv = start_server(tmp_path / "show.db", bot_delay=3.0)  # slow bot: time to look
+    try:
+        page = new_page()
+        create_table(page, srv.url, "fay", preset="wild-stars", seats=2, dice=3)
+        add_bots_and_start(page)
+        page.wait_for_selector("#bid-btn", timeout=30_000)
+        assert page.is_visible("#show-help")
+        faces = page.locator("#hand .die").evaluate_all("els => els.map(e => Number(e.dataset.face))")
+        assert len(faces) == 3
+        page.click("#hand button.die >> nth=0")
+        assert "show 1" in page.inner_text("#bid-btn")
+        page.click("#hand button.die >> nth=1")
+        page.click("#hand button.die >> nth=2")  # all three: nothing left to reroll
+        assert page.is_disabled("#bid-btn") and page.is_visible("#actions .warn")
+        page.click("#hand button.die >> nth=2")
+        page.click("#hand button.die >> nth=1")
+        page.click("#bid-btn")
+
+        page.wait_for_selector("#my-cup .shown-line")
+        assert page.locator("#my-cup .shown-line .die").evaluate_all("els => els.map(e => Number(e.dataset.face))") == [faces[0]]
+        assert page.locator("#hand .die").count() == 2
+        assert "showing 1" in page.inner_text('.seat[data-name="fay"]')
+        assert page.locator("#bid-list li.latest .die").count() == 2  # the bid's face and the shown die
+    finally:
+        srv.proc.kill()
+        srv.proc.wait(timeout=10)
