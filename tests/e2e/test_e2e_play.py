@@ -13,6 +13,9 @@ from pathlib import Path
 import pytest
 
 from e2e_ui import DESKTOP, add_bots_and_start, assert_no_horizontal_scroll, create_table, play_until_over, shot
+from liars_dice.engine.actions import Bid
+from liars_dice.engine.odds import bid_probability
+from liars_dice.engine.rules import Rules
 from liars_dice.records import replay
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
@@ -88,6 +91,19 @@ def test_a_reload_mid_game_keeps_the_seat(server, new_page) -> None:
     ann.wait_for_selector("#hand .die")
     hand = ann.locator("#hand .die").evaluate_all("els => els.map(e => e.dataset.face)")
     assert len(hand) == 5
+
+    # The hint: the chance that the bid picked is true from ann's dice, as the engine computes it.
+    ann.wait_for_selector("#bid-btn")
+    ann.check("#hint-toggle")
+    if ann.is_enabled("#qty-up"):
+        ann.click("#qty-up")
+    quantity = int(ann.inner_text("#qty"))
+    face = int(ann.get_attribute(".face-btn.on", "data-face"))
+    opening = ann.locator("#bid-list li >> nth=0").locator(".die").get_attribute("data-face") if ann.locator("#bid-list li").count() else None
+    wilds = None if opening is None else int(opening) != 1  # classic: a round opened on 1s has no wilds (seed 004)
+    p = bid_probability(Rules.preset("classic"), Bid(quantity, face), tuple(int(f) for f in hand), 5, wilds)
+    expected = "<1%" if 0 < p < 0.01 else ">99%" if 0.99 < p < 1 else f"{round(p * 100)}%"
+    assert ann.inner_text("#actions .hint strong") == expected
 
     ann.reload()
     ann.wait_for_selector("#hand .die")
@@ -198,6 +214,10 @@ def test_phone_viewport_renders_without_horizontal_scroll(server, new_page, fini
             page.click("#bid-btn")
         page.wait_for_timeout(100)
     page.wait_for_selector("#reveal-close")
+    # The reveal: every cup of round 1 (six players, five dice each) and the count.
+    assert page.locator("#reveal .cup").count() == 6
+    assert page.locator("#reveal .cup .die").count() == 30
+    assert page.inner_text("#reveal-count .count-num").isdigit()
     assert_no_horizontal_scroll(page, "the reveal")
     shot(page, "reveal-phone")
 
