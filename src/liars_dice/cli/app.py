@@ -20,6 +20,7 @@ def _root() -> None:
 
 # Sub-command modules: importing one registers its command on `app`.
 from . import replay as _replay  # noqa: E402,F401
+from . import serve as _serve  # noqa: E402,F401
 
 try:  # commands whose modules may not exist yet in a partial checkout
     from . import play as _play  # noqa: F401

@@ -1,0 +1,179 @@
+"""Writing and reading the database without blocking the event loop.
+
+Writes go through one writer thread that commits whatever is queued in one
+transaction (group commit): at hundreds of moves per second, one commit serves
+many tables. :meth:`Store.write` returns once the write is committed, so the
+server stores a move before anyone learns of it, and a killed server loses no
+move it has announced.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import queue
+import threading
+from collections.abc import Callable, Sequence
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import Connection, Engine, insert, select, update
+
+from .db import events_t, seats_t, tables_t
+
+Op = Callable[[Connection], None]
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Store:
+    """The database behind the tables, with one writer thread.
+
+    :param engine: a migrated SQLAlchemy engine.
+    """
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._q: queue.SimpleQueue[tuple[Sequence[Op], asyncio.Future[None], asyncio.AbstractEventLoop] | None] = (
+            queue.SimpleQueue()
+        )
+        self._thread = threading.Thread(target=self._run, name="liars-dice-db-writer", daemon=True)
+        self._thread.start()
+
+    # -- writing -------------------------------------------------------------
+
+    async def write(self, ops: Sequence[Op]) -> None:
+        """Run ``ops`` in one transaction (possibly shared with other writes) and
+        return once it is committed.
+
+        :raises Exception: whatever the database raised for these ops.
+        """
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[None] = loop.create_future()
+        self._q.put((ops, fut, loop))
+        await fut
+
+    def close(self) -> None:
+        """Stop the writer thread after the queued writes."""
+        self._q.put(None)
+        self._thread.join(timeout=10)
+
+    def _run(self) -> None:
+        while True:
+            item = self._q.get()
+            if item is None:
+                return
+            batch = [item]
+            stop = False
+            while len(batch) < 500:
+                try:
+                    nxt = self._q.get_nowait()
+                except queue.Empty:
+                    break
+                if nxt is None:
+                    stop = True
+                    break
+                batch.append(nxt)
+            try:
+                with self.engine.begin() as conn:
+                    for ops, _, _ in batch:
+                        for op in ops:
+                            op(conn)
+                results: list[BaseException | None] = [None] * len(batch)
+            except Exception:
+                # One bad write must not sink the others: retry one by one.
+                results = []
+                for ops, _, _ in batch:
+                    try:
+                        with self.engine.begin() as conn:
+                            for op in ops:
+                                op(conn)
+                        results.append(None)
+                    except Exception as e:  # noqa: BLE001 - handed to the waiting coroutine
+                        results.append(e)
+            for (_, fut, loop), err in zip(batch, results):
+                loop.call_soon_threadsafe(_settle, fut, err)
+            if stop:
+                return
+
+    # -- ops -------------------------------------------------------------------
+
+    @staticmethod
+    def op_event(table_id: str, seq: int, kind: str, payload: dict[str, Any]) -> Op:
+        row = {"table_id": table_id, "seq": seq, "kind": kind, "payload": payload, "created_at": utcnow()}
+        return lambda conn: conn.execute(insert(events_t).values(**row)) and None
+
+    @staticmethod
+    def op_insert_table(row: dict[str, Any]) -> Op:
+        return lambda conn: conn.execute(insert(tables_t).values(**row)) and None
+
+    @staticmethod
+    def op_update_table(table_id: str, **values: Any) -> Op:
+        return lambda conn: conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(**values)) and None
+
+    @staticmethod
+    def op_seat(table_id: str, seat: int, name: str, token_hash: str) -> Op:
+        row = {"table_id": table_id, "seat": seat, "name": name, "token_hash": token_hash, "created_at": utcnow()}
+        return lambda conn: conn.execute(insert(seats_t).values(**row)) and None
+
+    # -- reading (call from a worker thread) -----------------------------------
+
+    def unfinished_table_ids(self) -> list[str]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(tables_t.c.id).where(tables_t.c.status.in_(("open", "playing"))))
+            return [r[0] for r in rows]
+
+    def table_id_for_code(self, code: str) -> str | None:
+        with self.engine.connect() as conn:
+            return conn.execute(select(tables_t.c.id).where(tables_t.c.code == code)).scalar_one_or_none()
+
+    def events(self, table_id: str) -> list[tuple[int, str, dict[str, Any]]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(events_t.c.seq, events_t.c.kind, events_t.c.payload)
+                .where(events_t.c.table_id == table_id)
+                .order_by(events_t.c.seq)
+            )
+            return [(r[0], r[1], r[2]) for r in rows]
+
+    def games_of(self, *, name: str | None = None, token_hashes: Sequence[str] = ()) -> list[dict[str, Any]]:
+        """Tables where a seat was taken by ``name`` (public, finished) or by one of
+        ``token_hashes`` (any), newest first."""
+        q = select(
+            tables_t.c.code, tables_t.c.status, tables_t.c.private, tables_t.c.preset, tables_t.c.players,
+            tables_t.c.winner, tables_t.c.finished_at, tables_t.c.created_at, seats_t.c.seat, seats_t.c.name,
+        ).join(seats_t, seats_t.c.table_id == tables_t.c.id)
+        if name is not None:
+            q = q.where(seats_t.c.name == name, tables_t.c.status == "finished", tables_t.c.private.is_(False))
+        else:
+            q = q.where(seats_t.c.token_hash.in_(list(token_hashes)))
+        q = q.order_by(tables_t.c.created_at.desc()).limit(500)
+        out: list[dict[str, Any]] = []
+        seen: set[str] = set()
+        with self.engine.connect() as conn:
+            for r in conn.execute(q):
+                players = r.players
+                if players is not None and not (r.seat < len(players) and players[r.seat] == r.name):
+                    continue  # left the seat before the game started
+                if players is None and name is not None:
+                    continue
+                if r.code in seen:
+                    continue
+                seen.add(r.code)
+                out.append({
+                    "code": r.code, "status": r.status, "rules": r.preset, "players": players or [],
+                    "winner": r.winner, "seat": r.seat, "name": r.name,
+                    "finished_at": r.finished_at.isoformat() if r.finished_at else None,
+                    "created_at": r.created_at.isoformat() if r.created_at else None,
+                })
+        return out
+
+
+def _settle(fut: asyncio.Future[None], err: BaseException | None) -> None:
+    if fut.done():
+        return
+    if err is None:
+        fut.set_result(None)
+    else:
+        fut.set_exception(err)
