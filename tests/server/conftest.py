@@ -44,5 +44,10 @@ def settings(db_url: str) -> Settings:
 
 @pytest.fixture
 def client(settings: Settings) -> Iterator[TestClient]:
+    from helpers import close_all
+
     with TestClient(create_app(settings)) as c:
-        yield c
+        try:
+            yield c
+        finally:
+            close_all()

@@ -4,10 +4,20 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from starlette.testclient import TestClient
+
+
+OPEN: list["Player"] = []
+
+
+def close_all() -> None:
+    """Close every player still open (fixtures call this before the app stops)."""
+    while OPEN:
+        OPEN[-1].close()
 
 
 class Player:
@@ -16,8 +26,10 @@ class Player:
     def __init__(self, client: TestClient, code: str, token: str | None) -> None:
         self.cm = client.websocket_connect(f"/ws/tables/{code}")
         self.ws = self.cm.__enter__()
+        OPEN.append(self)
         self.received: list[dict[str, Any]] = []
         self.inbox: list[dict[str, Any]] = []  # received, not yet taken by wait()
+        self.token = token
         self.send({"type": "hello", "token": token})
         self.welcome = self.wait(lambda m: m["type"] == "welcome" or m["type"] == "error")
 
@@ -55,7 +67,9 @@ class Player:
         return None
 
     def close(self) -> None:
-        self.cm.__exit__(None, None, None)
+        if self in OPEN:
+            OPEN.remove(self)
+            self.cm.__exit__(None, None, None)
 
 
 def is_state(m: dict[str, Any]) -> bool:
@@ -82,3 +96,15 @@ def wait_until(pred: Callable[[], bool], timeout: float = 20.0) -> None:
             return
         time.sleep(0.01)
     raise AssertionError("condition not met in time")
+
+
+@contextmanager
+def running(settings: Any) -> Iterator[TestClient]:
+    """The real app under the TestClient; every player is closed before it stops."""
+    from liars_dice.server import create_app
+
+    with TestClient(create_app(settings)) as c:
+        try:
+            yield c
+        finally:
+            close_all()
