@@ -21,9 +21,10 @@ from liars_dice.engine import CHALLENGE, Bid, Game, Rules, State
 SERVER_KEYS = {"legal", "odds", "seat_index", "rules_options", "round", "move_number", "deadline", "turn_timer"}
 
 
-def play_scripted(players: list[Player], rng: random.Random, show_rate: float = 0.0) -> None:
+def play_scripted(players: list[Any], rng: random.Random, show_rate: float = 0.0, stop_after: int | None = None) -> None:
     """Drive the people at the table until the game ends: whoever is to move
-    bids or challenges at random among its legal actions."""
+    bids or challenges at random among its legal actions. With ``stop_after``,
+    stop instead at the first person's turn once that many moves are played."""
     watcher = players[0]
     state = watcher.last_state() or watcher.wait(is_state)
     by_name = {p.welcome["name"]: p for p in players}
@@ -33,6 +34,8 @@ def play_scripted(players: list[Player], rng: random.Random, show_rate: float = 
             return
         mn = view["move_number"]
         mover = by_name.get(view["to_move"])
+        if mover is not None and stop_after is not None and mn >= stop_after:
+            return
         if mover is not None:
             mine = mover.last_state()
             if mine is None or mine["view"]["move_number"] != mn:
