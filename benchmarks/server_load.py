@@ -29,6 +29,7 @@ import asyncio
 import json
 import os
 import random
+import resource
 import re
 import signal
 import statistics
@@ -170,10 +171,12 @@ async def main(args: argparse.Namespace) -> None:
             await asyncio.sleep(args.warmup)
             rss1 = rss_kib(proc.pid)
             cpu0, w0 = cpu_seconds(proc.pid), time.perf_counter()
+            ru0 = resource.getrusage(resource.RUSAGE_SELF)
             stats.measuring = True
             await asyncio.sleep(args.duration)
             stats.measuring = False
             cpu1, w1 = cpu_seconds(proc.pid), time.perf_counter()
+            ru1 = resource.getrusage(resource.RUSAGE_SELF)
             rss2 = rss_kib(proc.pid)
             stop.set()
             for w in workers:
@@ -191,7 +194,8 @@ async def main(args: argparse.Namespace) -> None:
         print(f"move round trip ms: p50 {q[49]:.1f}  p90 {q[89]:.1f}  p99 {q[98]:.1f}  max {rtts[-1] if rtts else float('nan'):.1f}")
         print(f"server RSS: start {rss0 / 1024:.1f} MiB, live {max(rss1, rss2) / 1024:.1f} MiB, "
               f"per table {(max(rss1, rss2) - rss0) / args.tables:.0f} KiB")
-        print(f"server CPU: {(cpu1 - cpu0) / window * 100:.0f}% of one core; load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+        print(f"server CPU: {(cpu1 - cpu0) / window * 100:.0f}% of one core; clients' CPU: "
+              f"{(ru1.ru_utime + ru1.ru_stime - ru0.ru_utime - ru0.ru_stime) / window * 100:.0f}%; load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     finally:
         proc.send_signal(signal.SIGTERM)
         try:

@@ -22,6 +22,9 @@ from .db import events_t, seats_t, tables_t
 
 Op = Callable[[Connection], None]
 
+#: Seconds between SQLite WAL checkpoints.
+CHECKPOINT_SECONDS = 2.0
+
 
 def utcnow() -> datetime:
     return datetime.now(timezone.utc)
@@ -40,6 +43,21 @@ class Store:
         )
         self._thread = threading.Thread(target=self._run, name="liars-dice-db-writer", daemon=True)
         self._thread.start()
+        self._stop = threading.Event()
+        self._checkpointer: threading.Thread | None = None
+        if engine.dialect.name == "sqlite":
+            self._checkpointer = threading.Thread(target=self._checkpoints, name="liars-dice-db-checkpoint", daemon=True)
+            self._checkpointer.start()
+
+    def _checkpoints(self) -> None:
+        """SQLite only: move the WAL into the database every few seconds (PASSIVE:
+        never waits for, nor blocks, the writer), off the commit path."""
+        while not self._stop.wait(CHECKPOINT_SECONDS):
+            try:
+                with self.engine.connect() as conn:
+                    conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+            except Exception:  # noqa: BLE001 - retried next time
+                pass
 
     # -- writing -------------------------------------------------------------
 
@@ -56,8 +74,11 @@ class Store:
 
     def close(self) -> None:
         """Stop the writer thread after the queued writes."""
+        self._stop.set()
         self._q.put(None)
         self._thread.join(timeout=10)
+        if self._checkpointer is not None:
+            self._checkpointer.join(timeout=10)
 
     def _run(self) -> None:
         while True:
