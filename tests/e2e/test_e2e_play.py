@@ -214,10 +214,12 @@ def test_phone_viewport_renders_without_horizontal_scroll(server, new_page, fini
             page.click("#bid-btn")
         page.wait_for_timeout(100)
     page.wait_for_selector("#reveal-close")
-    # The reveal: every cup of round 1 (six players, five dice each) and the count.
-    assert page.locator("#reveal .cup").count() == 6
-    assert page.locator("#reveal .cup .die").count() == 30
-    assert page.inner_text("#reveal-count .count-num").isdigit()
+    # The reveal: a cup per player still in (bots may have ended a second round by now),
+    # and the dice it marks as counted are exactly the count the server reports (stars wild).
+    cups = page.locator("#reveal .cup").count()
+    assert 2 <= cups <= 6
+    assert page.locator("#reveal .cup .die").count() >= cups
+    assert page.locator("#reveal .cup .die-match").count() == int(page.inner_text("#reveal-count .count-num"))
     assert_no_horizontal_scroll(page, "the reveal")
     shot(page, "reveal-phone")
 
