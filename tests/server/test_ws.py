@@ -161,7 +161,7 @@ def test_turn_timer_makes_a_bot_move_for_the_seat(db_url: str) -> None:
         t = create(client, "ann", seats=2, turn_timer=5)
         code = t["code"]
         j = join(client, code, "bob")
-        ann, bob = Player(client, code, t["token"]), Player(client, code, j["token"])
+        ann, _bob = Player(client, code, t["token"]), Player(client, code, j["token"])
         ann.send({"type": "start", "id": "s"})
         first = ann.wait(is_state)["view"]
         assert first["deadline"] is not None and first["turn_timer"] == 5

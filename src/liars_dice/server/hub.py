@@ -7,9 +7,14 @@ import asyncio
 import json
 from typing import Any
 
+from typing import TYPE_CHECKING
+
 from starlette.websockets import WebSocket
 
 from .security import RateLimiter
+
+if TYPE_CHECKING:
+    from .tables import Table
 
 #: Messages queued for one client before it counts as stuck and is closed.
 QUEUE_LIMIT = 256
@@ -74,3 +79,46 @@ class Conn:
                 await self.sender
             except (asyncio.CancelledError, Exception):  # noqa: BLE001
                 pass
+
+
+# -- telling a table's clients --------------------------------------------------
+
+
+def _dumps(msg: dict[str, Any]) -> str:
+    return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+
+
+def broadcast_state(table: "Table") -> None:
+    """Send each client its own seat's state message (visitors the public one);
+    each distinct message is built and serialised once."""
+    from .views import state_message
+
+    cache: dict[int | None, str] = {}
+    for c in list(table.conns):
+        if not c.hello_done:
+            continue
+        text = cache.get(c.seat)
+        if text is None:
+            text = cache[c.seat] = _dumps(state_message(table, c.seat))
+        c.send_text(text)
+
+
+def broadcast(table: "Table", msg: dict[str, Any]) -> None:
+    """The same message to every client of ``table``."""
+    text = _dumps(msg)
+    for c in list(table.conns):
+        if c.hello_done:
+            c.send_text(text)
+
+
+def broadcast_table(table: "Table") -> None:
+    broadcast(table, {"type": "table", "table": table.summary()})
+
+
+def broadcast_presence(table: "Table") -> None:
+    connected = table.connected_seats()
+    broadcast(table, {
+        "type": "presence",
+        "seats": [{"seat": s.index, "connected": s.kind == "bot" or s.index in connected} for s in table.seats],
+        "visitors": table.visitors(),
+    })

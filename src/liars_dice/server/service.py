@@ -11,15 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 import secrets
-import time
 import unicodedata
 import uuid
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..bots import REGISTRY, Bot, Decision
+from ..bots import REGISTRY, Bot
 from ..engine import (
     CHALLENGE,
     PRESETS,
@@ -32,6 +30,8 @@ from ..engine import (
     SecureDice,
 )
 from ..records import record_from_state
+from . import bots_runner, hub
+from .bots_runner import bot_names
 from .config import Settings
 from .hub import Conn
 from .messages import (
@@ -50,6 +50,7 @@ from .messages import (
 from .security import hash_token, new_code, new_token, normalize_code
 from .store import Op, Store, utcnow
 from .tables import Table
+from .timers import TurnScheduler
 from .views import replay_steps, state_message
 
 log = logging.getLogger("liars_dice.server")
@@ -81,12 +82,7 @@ def clean_nickname(raw: str) -> str:
     return name
 
 
-def bot_names() -> list[str]:
-    """Every registered bot, read at call time (bots merged later appear)."""
-    return sorted(REGISTRY)
-
-
-class TableService:
+class TableService(TurnScheduler):
     """Holds the live tables and runs them. One per app."""
 
     def __init__(self, settings: Settings, store: Store) -> None:
@@ -94,7 +90,7 @@ class TableService:
         self.store = store
         self.tables: dict[str, Table] = {}
         self.dice = SecureDice()
-        self._timeout_bots: dict[str, Bot] = {}
+        self._stand_ins: dict[str, Bot] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
 
     # -- life cycle -------------------------------------------------------------
@@ -281,7 +277,7 @@ class TableService:
                 table, [("joined", {"seat": seat, "name": name, "token_hash": th})],
                 post_ops=[Store.op_seat(table.id, seat, name, th)],
             )
-        self._broadcast_table(table)
+        hub.broadcast_table(table)
         return {"code": table.code, "seat": seat, "token": token, "table": table.summary()}
 
     async def games_of_name(self, name: str) -> list[dict[str, Any]]:
@@ -322,9 +318,7 @@ class TableService:
             if seat is None:
                 raise ServiceError("auth/bad_token", "That token holds no seat at this table.")
         if seat is not None:
-            g = table.grace_tasks.pop(seat, None)
-            if g is not None:
-                g.cancel()
+            self._cancel_grace(table, seat)
             s = table.seats[seat]
             if s.returnable and table.status == "playing":
                 async with table.lock:
@@ -347,7 +341,7 @@ class TableService:
                 conn.send(state_message(table, seat))
             finally:
                 table.last_event = ev
-        self._broadcast_presence(table)
+        hub.broadcast_presence(table)
 
     def goodbye(self, table: Table, conn: Conn) -> None:
         """``conn`` closed: presence, and the grace period for a seat left with no client."""
@@ -358,7 +352,7 @@ class TableService:
         if seat is not None and table.seats[seat].kind == "human" and seat not in table.connected_seats():
             if table.status in ("open", "playing"):
                 self._start_grace(table, seat)
-        self._broadcast_presence(table)
+        hub.broadcast_presence(table)
 
     async def handle(self, table: Table, conn: Conn, msg: Any) -> None:
         """One parsed client message after ``hello``.
@@ -417,7 +411,7 @@ class TableService:
             while name in table.names:
                 name += "'"
             await self._commit(table, [("bot_added", {"seat": where, "bot": bot, "name": name})])
-        self._broadcast_table(table)
+        hub.broadcast_table(table)
 
     async def remove_bot(self, table: Table, seat: int, where: int) -> None:
         async with table.lock:
@@ -425,7 +419,7 @@ class TableService:
             if where >= table.n_seats or table.seats[where].kind != "bot":
                 raise ServiceError("seat/taken", f"Seat {where} holds no bot.")
             await self._commit(table, [("seat_freed", {"seat": where})])
-        self._broadcast_table(table)
+        hub.broadcast_table(table)
 
     async def start(self, table: Table, seat: int) -> None:
         async with table.lock:
@@ -464,7 +458,7 @@ class TableService:
                         post.append(Store.op_update_table(table.id, status="closed"))
                 await self._commit(table, events, post_ops=post)
             elif table.status == "playing":
-                await self._commit(table, [("replaced", {"seat": seat, "bot": self._timeout_bot_name(), "reason": reason})])
+                await self._commit(table, [("replaced", {"seat": seat, "bot": bots_runner.stand_in_name(self.settings.timeout_bot), "reason": reason})])
             else:
                 return
         self._after_change(table, table_changed=True)
@@ -476,10 +470,7 @@ class TableService:
         async with table.lock:
             line = {"seat": seat, "name": table.seats[seat].name, "text": text, "at": utcnow().isoformat()}
             await self._commit(table, [("chat", line)])
-        msg = {"type": "chat", **line}
-        for c in list(table.conns):
-            if c.hello_done:
-                c.send(msg)
+        hub.broadcast(table, {"type": "chat", **line})
 
     # -- play -------------------------------------------------------------------------
 
@@ -530,114 +521,14 @@ class TableService:
         self._after_change(table, table_changed=finished)
         return True
 
-    def _timeout_bot_name(self) -> str:
-        if self.settings.timeout_bot and self.settings.timeout_bot in REGISTRY:
-            return self.settings.timeout_bot
-        for name in ("strong", "probabilistic", "random"):
-            if name in REGISTRY:
-                return name
-        return bot_names()[0]
-
-    def _timeout_bot(self, table: Table) -> Bot:
-        bot = self._timeout_bots.get(table.id)
-        if bot is None:
-            from ..bots import make_bot
-
-            bot = self._timeout_bots[table.id] = make_bot(self._timeout_bot_name())
-        return bot
-
-    def _schedule(self, table: Table) -> None:
-        """After a change: who moves next, and when (a bot's pause, the turn timer)."""
-        old = table.turn_task
-        if old is not None and old is not asyncio.current_task() and not old.done():
-            old.cancel()
-        table.turn_task = None
-        table.deadline = None
-        if table.status != "playing" or table.state is None or table.state.phase is not Phase.BID:
-            return
-        seat = table.state.to_move
-        assert seat is not None
-        s = table.seats[seat]
-        if s.kind == "bot":
-            bot = table.bots[seat]
-            table.turn_task = self._spawn(
-                self._bot_turn(table, seat, table.move_number, self.settings.bot_delay, bot, s.replaced)
-            )
-        elif table.turn_timer:
-            table.deadline = time.time() + table.turn_timer
-            table.turn_task = self._spawn(
-                self._bot_turn(table, seat, table.move_number, float(table.turn_timer), self._timeout_bot(table), True)
-            )
-
-    async def _bot_turn(self, table: Table, seat: int, expect: int, delay: float, bot: Bot, by_bot: bool) -> None:
-        """A bot's move for ``seat`` after ``delay`` seconds, unless the game moved on."""
-        if delay > 0:
-            await asyncio.sleep(delay)
-        if table.move_number != expect or table.status != "playing" or table.state is None:
-            return
-        view = table.state.view(seat)
-        try:
-            d = await asyncio.to_thread(bot.decide, view)
-        except Exception:  # noqa: BLE001 - a broken bot must not stall the table
-            log.exception("bot %s failed at table %s", getattr(bot, "name", bot), table.code)
-            d = Decision(random.choice(view.legal_actions()))
-        try:
-            await self.move(table, seat, d.action, d.show, by_bot=by_bot, expect_move=expect)
-        except (LiarsDiceError, ServiceError):
-            log.exception("bot %s made an illegal move at table %s", getattr(bot, "name", bot), table.code)
-            if table.move_number == expect and table.state is not None:
-                acts = table.state.view(seat).legal_actions()
-                await self.move(table, seat, random.choice(acts), (), by_bot=by_bot, expect_move=expect)
-
-    def _start_grace(self, table: Table, seat: int) -> None:
-        if seat in table.grace_tasks:
-            return
-        table.grace_tasks[seat] = self._spawn(self._grace(table, seat))
-
-    async def _grace(self, table: Table, seat: int) -> None:
-        await asyncio.sleep(self.settings.grace)
-        table.grace_tasks.pop(seat, None)
-        if seat in table.connected_seats():
-            return
-        await self.leave(table, seat, "grace")
-
     # -- telling the clients ----------------------------------------------------------
 
     def _after_change(self, table: Table, *, table_changed: bool = False) -> None:
         self._schedule(table)
         if table_changed:
-            self._broadcast_table(table)
+            hub.broadcast_table(table)
         if table.state is not None:
-            self._broadcast_state(table)
-
-    def _broadcast_state(self, table: Table) -> None:
-        import json
-
-        cache: dict[int | None, str] = {}
-        for c in list(table.conns):
-            if not c.hello_done:
-                continue
-            text = cache.get(c.seat)
-            if text is None:
-                text = cache[c.seat] = json.dumps(state_message(table, c.seat), separators=(",", ":"), ensure_ascii=False)
-            c.send_text(text)
-
-    def _broadcast_table(self, table: Table) -> None:
-        msg = {"type": "table", "table": table.summary()}
-        for c in list(table.conns):
-            if c.hello_done:
-                c.send(msg)
-
-    def _broadcast_presence(self, table: Table) -> None:
-        connected = table.connected_seats()
-        msg = {
-            "type": "presence",
-            "seats": [{"seat": s.index, "connected": s.kind == "bot" or s.index in connected} for s in table.seats],
-            "visitors": table.visitors(),
-        }
-        for c in list(table.conns):
-            if c.hello_done:
-                c.send(msg)
+            hub.broadcast_state(table)
 
 
 def config_json() -> dict[str, Any]:

@@ -393,7 +393,11 @@ export function tablePage({ root, toast }, code) {
     const name = myName();
     const shown = (v.shown && v.shown[name]) || [];
     const canShow = myTurn() && v.legal && v.legal.shows && v.legal.shows.length > 1;
-    const hand = h("div", { class: "dice-row hand", id: "hand" });
+    // A new round deals new dice: roll them in once.
+    const dealt = `${v.round}:${v.hand.length}`;
+    const rolling = S.dealt !== undefined && S.dealt !== dealt && !v.bids.length;
+    S.dealt = dealt;
+    const hand = h("div", { class: `dice-row hand${rolling ? " rolling" : ""}`, id: "hand" });
     v.hand.forEach((f, idx) => {
       const selected = S.picker.show.includes(idx);
       hand.appendChild(die(f, {
@@ -420,11 +424,23 @@ export function tablePage({ root, toast }, code) {
     const v = S.view;
     const key = `${v.round}:${v.move_number}`;
     if (S.picker.key === key) return;
+    if (S.picker.key !== null || v.move_number !== undefined) turnStarted();
     const raises = v.legal ? v.legal.raises : [];
     // Start on the cheapest raise of a plain face: a wild opening can cancel wilds (classic).
     const wild = rules().wild_face;
     const first = raises.find((b) => b.face !== wild) || raises[0];
     S.picker = { key, face: first ? first.face : null, quantity: first ? first.quantity : null, show: [] };
+  }
+
+  /** Your turn has come: bring the picker into view (phones) and buzz once. */
+  function turnStarted() {
+    requestAnimationFrame(() => {
+      const r = el.actions.getBoundingClientRect();
+      if (r.top < 0 || r.bottom > window.innerHeight) el.actions.scrollIntoView({ block: "nearest", behavior: "smooth" });
+    });
+    if (navigator.vibrate && document.visibilityState === "visible") {
+      try { navigator.vibrate(80); } catch { /* not allowed before a tap */ }
+    }
   }
 
   function renderActions() {
