@@ -65,6 +65,24 @@ def add_bots_and_start(host: Any, bot: str = "random") -> None:
     host.wait_for_selector("#turn")
 
 
+def wait_for_bid_turn(page: Any, *, min_dice: int = 1, limit_s: float = 60) -> None:
+    """Wait until it is this page's turn with a raise to make (``#bid-btn``) and at
+    least ``min_dice`` in the cup. A bot may open with the highest bid, which leaves
+    only the challenge: then challenge, close the reveal, and wait for the next turn."""
+    deadline = time.monotonic() + limit_s
+    while time.monotonic() < deadline:
+        if page.is_visible("#reveal-close"):
+            page.click("#reveal-close")
+        if page.is_visible("#game-over"):
+            raise AssertionError("the game ended before the player had a raise to make")
+        if page.is_visible("#bid-btn") and page.locator("#hand .die").count() >= min_dice:
+            return
+        if page.is_visible("#challenge-btn") and page.is_enabled("#challenge-btn"):
+            page.click("#challenge-btn")
+        page.wait_for_timeout(100)
+    raise AssertionError(f"no turn with a raise within {limit_s} s")
+
+
 def play_until_over(pages: list[Any], *, limit_s: float = 150, show_once: bool = False) -> dict[str, int]:
     """Play every page's seat to the end of the game through the UI.
 
