@@ -1,10 +1,11 @@
 // The table: seats, your cup, the round's bids, the move picker, the reveal, chat, host controls.
 import { api, TableSocket } from "./api.js";
 import { die, diceRow, bidChip } from "./dice.js";
+import { bidPicker, defaultPick } from "./picker.js";
 import { revealContent } from "./reveal.js";
 import { describeRules } from "./rules-text.js";
 import {
-  h, fill, describeBid, dice, percent, bidChance, sameFaces, store,
+  h, fill, describeBid, dice, percent, store,
   seatToken, saveSeatToken, forgetSeatToken, nickname, saveNickname, clock,
 } from "./util.js";
 
@@ -424,12 +425,8 @@ export function tablePage({ root, toast }, code) {
     const v = S.view;
     const key = `${v.round}:${v.move_number}`;
     if (S.picker.key === key) return;
-    if (S.picker.key !== null || v.move_number !== undefined) turnStarted();
-    const raises = v.legal ? v.legal.raises : [];
-    // Start on the cheapest raise of a plain face: a wild opening can cancel wilds (classic).
-    const wild = rules().wild_face;
-    const first = raises.find((b) => b.face !== wild) || raises[0];
-    S.picker = { key, face: first ? first.face : null, quantity: first ? first.quantity : null, show: [] };
+    turnStarted();
+    S.picker = { key, ...defaultPick(v.legal ? v.legal.raises : [], rules()), show: [] };
   }
 
   /** Your turn has come: bring the picker into view (phones) and buzz once. */
@@ -473,54 +470,10 @@ export function tablePage({ root, toast }, code) {
       return;
     }
     resetPicker();
-    const r = rules();
-    const raises = v.legal.raises;
-    const byFace = new Map();
-    for (const b of raises) {
-      const e = byFace.get(b.face) || { min: b.quantity, max: b.quantity };
-      e.min = Math.min(e.min, b.quantity);
-      e.max = Math.max(e.max, b.quantity);
-      byFace.set(b.face, e);
-    }
-    const p = S.picker;
-    if (p.face !== null && !byFace.has(p.face)) { p.face = raises[0] ? raises[0].face : null; p.quantity = raises[0] ? raises[0].quantity : null; }
-    const range = p.face !== null ? byFace.get(p.face) : null;
-    if (range) p.quantity = Math.min(range.max, Math.max(range.min, p.quantity ?? range.min));
-    const bidOk = range && raises.some((b) => b.face === p.face && b.quantity === p.quantity);
-
-    const faces = h("div", { class: "face-picker", role: "radiogroup", "aria-label": "Face" });
-    for (let f = 1; f <= r.faces; f++) {
-      const e = byFace.get(f);
-      faces.appendChild(h("button", {
-        type: "button", class: `face-btn ${p.face === f ? "on" : ""}`, role: "radio", "aria-checked": String(p.face === f),
-        disabled: !e, dataset: { face: f }, title: e ? `lowest: ${describeBid(r, { quantity: e.min, face: f })}` : "no legal raise on this face",
-        onclick: () => { p.face = f; p.quantity = byFace.get(f).min; renderActions(); },
-      }, die(f, { rules: r, size: "md" }), h("span", { class: "face-min" }, e ? `${e.min}+` : "–")));
-    }
-    const qty = h("div", { class: "qty-picker" },
-      h("button", { type: "button", class: "btn qty-btn", id: "qty-down", "aria-label": "fewer", disabled: !range || p.quantity <= range.min, onclick: () => { p.quantity--; renderActions(); } }, "−"),
-      h("span", { class: "qty", id: "qty" }, p.quantity ?? "–"),
-      h("button", { type: "button", class: "btn qty-btn", id: "qty-up", "aria-label": "more", disabled: !range || p.quantity >= range.max, onclick: () => { p.quantity++; renderActions(); } }, "+"));
-
-    const showFaces = p.show.map((i) => v.hand[i]).filter((f) => f !== undefined);
-    const showOk = !showFaces.length || v.legal.shows.some((s) => sameFaces(s, showFaces));
-    const bid = bidOk ? { quantity: p.quantity, face: p.face } : null;
-    const chance = S.hint && bid ? bidChance(v, bid) : null;
-    const cur = v.bids.length ? v.bids[v.bids.length - 1] : null;
-    fill(el.actions,
-      h("h3", {}, cur ? "Raise or challenge" : "Open the bidding"),
-      raises.length ? h("div", { class: "picker" },
-        faces,
-        h("div", { class: "bid-line" },
-          qty,
-          h("button", { type: "button", class: "btn btn-primary btn-bid", id: "bid-btn", disabled: !bid || !showOk,
-            onclick: () => placeBid(bid, showFaces) },
-            bid ? ["Bid ", describeBid(r, bid), showFaces.length ? ` + show ${showFaces.length}` : ""] : "Pick a bid")),
-        chance !== null ? h("div", { class: "small hint" }, `Chance that ${describeBid(r, bid)} is true, from your dice: `, h("strong", {}, percent(chance))) : null,
-        !showOk ? h("div", { class: "small warn" }, "Keep at least one die hidden to reroll.") : null)
-        : h("p", { class: "muted" }, "No raise is possible: every die is already bid."),
-      v.legal.challenge ? h("button", { type: "button", class: "btn btn-danger btn-wide", id: "challenge-btn", onclick: challenge },
-        "Liar! ", h("span", { class: "btn-sub" }, `challenge ${cur.player}'s ${describeBid(r, cur.bid)}`)) : null);
+    fill(el.actions, bidPicker({
+      view: v, rules: rules(), pick: S.picker, hint: S.hint,
+      onChange: renderActions, onBid: placeBid, onChallenge: challenge,
+    }));
   }
 
   function placeBid(bid, show) {
