@@ -36,6 +36,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -152,6 +153,9 @@ async def main(args: argparse.Namespace) -> None:
         assert proc.stdout is not None
         line = await asyncio.to_thread(proc.stdout.readline)
         base = re.search(r"open (http://\S+/)", line).group(1)  # type: ignore[union-attr]
+        server_log: list[str] = []
+        # Keep reading the server's output so a full pipe never blocks it.
+        threading.Thread(target=lambda: server_log.extend(proc.stdout), daemon=True).start()  # type: ignore[arg-type]
         await asyncio.sleep(1.0)
         rss0 = rss_kib(proc.pid)
         stats = Stats()
@@ -166,7 +170,10 @@ async def main(args: argparse.Namespace) -> None:
                 workers.append(asyncio.create_task(table_worker(i, base, http, args, stats, stop, all_ready, counter)))
                 if i % 10 == 9:
                     await asyncio.sleep(0.05)
-            await all_ready.wait()
+            try:
+                await asyncio.wait_for(all_ready.wait(), args.setup_timeout)
+            except asyncio.TimeoutError:
+                print(f"only {counter[0]} of {args.tables} tables started within {args.setup_timeout:.0f} s")
             setup = time.perf_counter() - t_setup
             await asyncio.sleep(args.warmup)
             rss1 = rss_kib(proc.pid)
@@ -194,6 +201,8 @@ async def main(args: argparse.Namespace) -> None:
         print(f"move round trip ms: p50 {q[49]:.1f}  p90 {q[89]:.1f}  p99 {q[98]:.1f}  max {rtts[-1] if rtts else float('nan'):.1f}")
         print(f"server RSS: start {rss0 / 1024:.1f} MiB, live {max(rss1, rss2) / 1024:.1f} MiB, "
               f"per table {(max(rss1, rss2) - rss0) / args.tables:.0f} KiB")
+        if server_log:
+            print(f"server log ({len(server_log)} lines), last: {server_log[-1].rstrip()}")
         print(f"server CPU: {(cpu1 - cpu0) / window * 100:.0f}% of one core; clients' CPU: "
               f"{(ru1.ru_utime + ru1.ru_stime - ru0.ru_utime - ru0.ru_stime) / window * 100:.0f}%; load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     finally:
@@ -212,5 +221,6 @@ if __name__ == "__main__":
     ap.add_argument("--think", type=float, default=1.0, help="mean think time per move, seconds")
     ap.add_argument("--duration", type=float, default=60.0, help="measured seconds")
     ap.add_argument("--warmup", type=float, default=5.0)
+    ap.add_argument("--setup-timeout", type=float, default=300.0)
     ap.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
     asyncio.run(main(ap.parse_args()))

@@ -25,6 +25,10 @@ def serve_command(
     bot_delay: float = typer.Option(0.6, help="Seconds a bot waits before it moves."),
     timeout_bot: str = typer.Option("", help="Bot that moves when a turn timer runs out (default: the strongest)."),
     public_url: str = typer.Option("", help="Base URL for share links (default: the URL the browser used)."),
+    durable: bool = typer.Option(
+        False, "--durable", help="Wait for the disk at every move (survives a power cut; slower). "
+        "Without it a killed server still loses no move."
+    ),
     log_level: str = typer.Option("warning", help="uvicorn log level."),
 ) -> None:
     """Start the server and print the URL to open. Games survive a restart."""
@@ -36,7 +40,8 @@ def serve_command(
         typer.echo(f"The server needs the 'server' extra: pip install 'liars-dice[server]' ({e.name} is missing).", err=True)
         raise typer.Exit(2)
     settings = Settings(
-        db_url=db, grace=grace, bot_delay=bot_delay, timeout_bot=timeout_bot or None, public_url=public_url or None
+        db_url=db, grace=grace, bot_delay=bot_delay, timeout_bot=timeout_bot or None, public_url=public_url or None,
+        durable=durable,
     )
     config = uvicorn.Config(
         create_app(settings), host=host, port=port, log_level=log_level, ws_max_size=65536,

@@ -45,7 +45,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        engine = make_engine(settings.db_url)
+        engine = make_engine(settings.db_url, durable=settings.durable)
         await asyncio.to_thread(migrate, engine)
         store = Store(engine)
         service = TableService(settings, store)

@@ -28,6 +28,9 @@ class Settings:
     :ivar burst: bucket size of the per-connection rate limit.
     :ivar max_message_bytes: the largest client frame accepted.
     :ivar public_url: base URL for share links; ``None`` = taken from each request.
+    :ivar durable: wait for the disk at every commit (see
+        :func:`liars_dice.server.db.make_engine`); off, a killed server still
+        loses no move, only a power cut may lose the last fraction of a second.
     """
 
     db_url: str = "sqlite:///liars-dice.db"
@@ -38,3 +41,4 @@ class Settings:
     burst: float = 40.0
     max_message_bytes: int = 4096
     public_url: str | None = None
+    durable: bool = False

@@ -80,13 +80,18 @@ seats_t = Table(
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, durable: bool = False) -> Engine:
     """An engine for ``url`` (``postgresql://`` mapped to psycopg 3).
 
-    SQLite gets WAL journaling with ``synchronous=NORMAL``: a commit is in the
-    WAL file before it returns, so a killed process loses no committed event
-    (a power cut may lose the last ones). Automatic checkpoints are off; the
-    :class:`~liars_dice.server.store.Store` checkpoints on a thread of its own."""
+    A commit returns once the database holds the write, so a killed server
+    process loses no committed event. With ``durable=False`` (the default) the
+    database does not wait for the disk at each commit: SQLite runs WAL with
+    ``synchronous=NORMAL``, PostgreSQL ``synchronous_commit=off``; a power cut
+    or an OS crash may then lose the last fraction of a second of moves (never
+    corrupt anything). ``durable=True`` waits for the disk at every commit
+    (``synchronous=FULL`` / PostgreSQL's default). SQLite's automatic
+    checkpoints are off; the :class:`~liars_dice.server.store.Store`
+    checkpoints on a thread of its own."""
     url = normalize_db_url(url)
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
@@ -95,14 +100,15 @@ def make_engine(url: str) -> Engine:
         def _pragmas(dbapi_conn, _record):  # type: ignore[no-untyped-def]
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
-            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA synchronous=FULL" if durable else "PRAGMA synchronous=NORMAL")
             # Checkpoints run on their own thread (Store), never inside a move's commit.
             cur.execute("PRAGMA wal_autocheckpoint=0")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
+    args = {} if durable else {"options": "-c synchronous_commit=off"}
+    return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5, connect_args=args)
 
 
 def migrate(engine: Engine) -> None:

@@ -12,7 +12,8 @@ from __future__ import annotations
 import asyncio
 import queue
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
@@ -20,7 +21,15 @@ from sqlalchemy import Connection, Engine, insert, select, update
 
 from .db import events_t, seats_t, tables_t
 
-Op = Callable[[Connection], None]
+@dataclass(frozen=True, slots=True)
+class Op:
+    """One write: ``kind`` is ``table`` (insert a table row), ``event``,
+    ``seat`` (insert rows) or ``update`` (change a table row)."""
+
+    kind: str
+    row: dict[str, Any]
+    table_id: str = ""
+
 
 #: Seconds between SQLite WAL checkpoints.
 CHECKPOINT_SECONDS = 2.0
@@ -98,9 +107,7 @@ class Store:
                 batch.append(nxt)
             try:
                 with self.engine.begin() as conn:
-                    for ops, _, _ in batch:
-                        for op in ops:
-                            op(conn)
+                    _execute(conn, [op for ops, _, _ in batch for op in ops])
                 results: list[BaseException | None] = [None] * len(batch)
             except Exception:
                 # One bad write must not sink the others: retry one by one.
@@ -108,8 +115,7 @@ class Store:
                 for ops, _, _ in batch:
                     try:
                         with self.engine.begin() as conn:
-                            for op in ops:
-                                op(conn)
+                            _execute(conn, ops)
                         results.append(None)
                     except Exception as e:  # noqa: BLE001 - handed to the waiting coroutine
                         results.append(e)
@@ -122,21 +128,20 @@ class Store:
 
     @staticmethod
     def op_event(table_id: str, seq: int, kind: str, payload: dict[str, Any]) -> Op:
-        row = {"table_id": table_id, "seq": seq, "kind": kind, "payload": payload, "created_at": utcnow()}
-        return lambda conn: conn.execute(insert(events_t).values(**row)) and None
+        return Op("event", {"table_id": table_id, "seq": seq, "kind": kind, "payload": payload, "created_at": utcnow()})
 
     @staticmethod
     def op_insert_table(row: dict[str, Any]) -> Op:
-        return lambda conn: conn.execute(insert(tables_t).values(**row)) and None
+        return Op("table", row)
 
     @staticmethod
     def op_update_table(table_id: str, **values: Any) -> Op:
-        return lambda conn: conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(**values)) and None
+        return Op("update", values, table_id)
 
     @staticmethod
     def op_seat(table_id: str, seat: int, name: str, token_hash: str) -> Op:
-        row = {"table_id": table_id, "seat": seat, "name": name, "token_hash": token_hash, "created_at": utcnow()}
-        return lambda conn: conn.execute(insert(seats_t).values(**row)) and None
+        return Op("seat", {"table_id": table_id, "seat": seat, "name": name, "token_hash": token_hash,
+                           "created_at": utcnow()})
 
     # -- reading (call from a worker thread) -----------------------------------
 
@@ -189,6 +194,23 @@ class Store:
                     "created_at": r.created_at.isoformat() if r.created_at else None,
                 })
         return out
+
+
+def _execute(conn: Connection, ops: Sequence[Op]) -> None:
+    """Run ``ops`` on ``conn``: new table rows first (events refer to them), then
+    every event and seat row, each kind in one executemany, then the updates."""
+    tables = [op.row for op in ops if op.kind == "table"]
+    events = [op.row for op in ops if op.kind == "event"]
+    seats = [op.row for op in ops if op.kind == "seat"]
+    if tables:
+        conn.execute(insert(tables_t), tables)
+    if events:
+        conn.execute(insert(events_t), events)
+    if seats:
+        conn.execute(insert(seats_t), seats)
+    for op in ops:
+        if op.kind == "update":
+            conn.execute(update(tables_t).where(tables_t.c.id == op.table_id).values(**op.row))
 
 
 def _settle(fut: asyncio.Future[None], err: BaseException | None) -> None:

@@ -95,6 +95,7 @@ class Table:
     turn_task: asyncio.Task[None] | None = None
     grace_tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     finished_at: datetime | None = None
+    rules_dict: dict[str, Any] = field(default_factory=dict)  #: ``rules.to_dict()``, computed once
 
     # -- construction ----------------------------------------------------------
 
@@ -107,6 +108,7 @@ class Table:
             created_at=datetime.fromisoformat(payload["created_at"]),
         )
         t.seats = [Seat(i) for i in range(t.n_seats)]
+        t.rules_dict = t.rules.to_dict()
         t.seq = 1
         return t
 
@@ -157,7 +159,7 @@ class Table:
         return {
             "code": self.code,
             "status": self.status,
-            "rules": self.rules.to_dict(),
+            "rules": self.rules_dict,
             "preset": self.preset,
             "n_seats": self.n_seats,
             "turn_timer": self.turn_timer,

@@ -58,7 +58,7 @@ def public_view(table: Table) -> dict[str, Any]:
 
 
 def _common(table: Table, out: dict[str, Any]) -> None:
-    out["rules_options"] = table.rules.to_dict()
+    out["rules_options"] = table.rules_dict
     out["round"] = table.round
     out["move_number"] = table.move_number
     out["deadline"] = table.deadline
