@@ -307,3 +307,15 @@ def test_show_and_reroll_in_wild_stars(tmp_path: Path, new_page) -> None:
     finally:
         srv.proc.kill()
         srv.proc.wait(timeout=10)
+
+
+def test_an_unknown_table_code_is_one_sentence_and_no_retry_loop(server, new_page) -> None:
+    """Bad input gets one clear sentence (developers' guide): a link to a table that does
+    not exist says so once, offers the lobby, and stops reconnecting."""
+    page = new_page()
+    page.goto(f"{server.url}/#/table/ZZZZZZ")
+    banner = page.wait_for_selector("#not-found")
+    assert "ZZZZZZ" in banner.inner_text() and banner.query_selector('a[href="#/"]')
+    page.wait_for_timeout(2500)  # longer than the first reconnect delays
+    assert page.locator(".toast-error").count() == 0
+    assert page.inner_text("#conn") == "not connected"

@@ -98,6 +98,13 @@ export function tablePage({ root, toast }, code) {
         }
         break;
       case "error":
+        if (msg.code === "table/not_found") {
+          S.socket.close();
+          S.status = "stopped";
+          renderConn();
+          fill(el.banner, h("div", { class: "banner banner-over", id: "not-found" }, msg.message || `There is no table ${code}.`, " ", h("a", { href: "#/" }, "Back to the lobby")));
+          return;
+        }
         if (msg.code === "auth/bad_token") {
           forgetSeatToken(code);
           toast("This browser's seat at the table is no longer valid; you are watching.");
@@ -159,7 +166,7 @@ export function tablePage({ root, toast }, code) {
   }
 
   function renderConn() {
-    const words = { open: "connected", connecting: "connecting…", closed: "reconnecting…" };
+    const words = { open: "connected", connecting: "connecting…", closed: "reconnecting…", stopped: "not connected" };
     el.conn.className = `conn conn-${S.status}`;
     el.conn.textContent = words[S.status] || S.status;
   }
@@ -594,7 +601,8 @@ export function tablePage({ root, toast }, code) {
   // ---- start ---------------------------------------------------------------
   api.config().then((cfg) => { S.config = cfg; if (!S.destroyed) renderAll(); }).catch(() => {});
   api.table(code).then((t) => { if (!S.table) { S.table = t; renderAll(); } }).catch((e) => {
-    fill(el.banner, h("div", { class: "banner banner-over" }, e.message, " ", h("a", { href: "#/" }, "Back to the lobby")));
+    if (e.code === "table/not_found" && S.socket) { S.socket.close(); S.status = "stopped"; renderConn(); }
+    fill(el.banner, h("div", { class: "banner banner-over", id: "not-found" }, e.message, " ", h("a", { href: "#/" }, "Back to the lobby")));
   });
   connect();
   renderAll();
