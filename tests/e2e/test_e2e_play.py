@@ -17,6 +17,7 @@ from e2e_ui import (
     add_bots_and_start,
     assert_no_horizontal_scroll,
     create_table,
+    join_by_code,
     play_until_over,
     shot,
     wait_for_bid_turn,
@@ -319,3 +320,19 @@ def test_an_unknown_table_code_is_one_sentence_and_no_retry_loop(server, new_pag
     page.wait_for_timeout(2500)  # longer than the first reconnect delays
     assert page.locator(".toast-error").count() == 0
     assert page.inner_text("#conn") == "not connected"
+
+
+def test_the_host_leaves_before_the_start_and_the_next_player_hosts(server, new_page) -> None:
+    """docs/server-protocol.md "Grace period": before the start a leaving host frees the seat
+    and the host's role passes on; the UI gives the new host the controls at once."""
+    ann, bob = new_page(), new_page()
+    code = create_table(ann, server.url, "ann", preset="classic", seats=3, dice=1)
+    join_by_code(bob, server.url, "bob", code)
+    assert bob.locator("#start-game").count() == 0  # not the host yet
+    ann.once("dialog", lambda d: d.accept())  # "Leave this table?"
+    ann.click("#leave-btn")
+    ann.wait_for_selector("#create-form")  # back in the lobby
+    bob.wait_for_selector("#start-game")
+    assert bob.locator('.seat[data-name="ann"]').count() == 0
+    add_bots_and_start(bob)
+    bob.wait_for_selector("#turn")

@@ -198,13 +198,14 @@ export function lobbyPage({ root, toast }) {
           won ? h("span", { class: "badge badge-win" }, "won") : null),
         h("div", { class: "muted small" }, [
           (g.players || []).filter(Boolean).join(", "),
-          finished ? `winner ${g.winner || "?"}` : status === "open" ? "waiting for players" : "in play",
+          finished ? `winner ${g.winner || "?"}` : { open: "waiting for players", playing: "in play", closed: "closed" }[status] || status,
           finished && g.finished_at ? dateTime(g.finished_at) : "",
         ].filter(Boolean).join(" · "))),
       h("div", { class: "list-actions" },
         finished
           ? [h("a", { class: "btn btn-small", href: `#/replay/${g.code}` }, "Replay"),
              h("a", { class: "btn btn-small", href: api.recordUrl(g.code), download: `liars-dice-${g.code}.json` }, "Record")]
+          : status === "closed" ? null
           : h("a", { class: "btn btn-primary btn-small", href: `#/table/${g.code}` }, status === "open" ? "Open" : "Rejoin")));
   }
 

@@ -81,6 +81,8 @@ export function tablePage({ root, toast }, code) {
         break;
       case "table":
         S.table = msg.table;
+        // The host's role passes on when the host leaves before the start.
+        if (S.seat !== null && typeof msg.table.host === "number") S.host = msg.table.host === S.seat;
         renderAll();
         break;
       case "state":
@@ -188,7 +190,7 @@ export function tablePage({ root, toast }, code) {
   function renderHead() {
     const t = S.table;
     const r = rules();
-    const statusWords = { open: "waiting for players", playing: "playing", finished: "game over" };
+    const statusWords = { open: "waiting for players", playing: "playing", finished: "game over", closed: "closed" };
     fill(el.head,
       h("div", { class: "head-main" },
         h("div", { class: "head-code" },
@@ -218,6 +220,10 @@ export function tablePage({ root, toast }, code) {
           h("a", { class: "btn btn-primary", id: "download-record", href: api.recordUrl(code), download: `liars-dice-${code}.json` }, "Download the record"),
           h("a", { class: "btn", id: "replay-link", href: `#/replay/${code}` }, "Step through the replay"),
           h("a", { class: "btn btn-ghost", href: "#/" }, "Back to the lobby"))));
+    } else if (t.status === "closed") {
+      parts.push(h("div", { class: "banner banner-over", id: "closed-banner" },
+        h("div", {}, "This table was closed: everyone left before the game started."),
+        h("a", { class: "btn", href: "#/" }, "Back to the lobby")));
     } else if (S.seat === null) {
       const hasEmpty = t.status === "open" && t.seats.some((s) => s.kind === "empty");
       parts.push(h("div", { class: "banner banner-watch", id: "visitor-banner" },
