@@ -91,7 +91,7 @@ def _dumps(msg: dict[str, Any]) -> str:
 def broadcast_state(table: "Table") -> None:
     """Send each client its own seat's state message (visitors the public one);
     each distinct message is built and serialised once."""
-    from .views import state_message
+    from .views import state_message_text
 
     cache: dict[int | None, str] = {}
     for c in list(table.conns):
@@ -99,7 +99,7 @@ def broadcast_state(table: "Table") -> None:
             continue
         text = cache.get(c.seat)
         if text is None:
-            text = cache[c.seat] = _dumps(state_message(table, c.seat))
+            text = cache[c.seat] = state_message_text(table, c.seat)
         c.send_text(text)
 
 

@@ -53,3 +53,4 @@ class RateLimiter:
             self._tokens -= 1.0
             return True
         return False
+

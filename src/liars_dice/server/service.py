@@ -479,7 +479,7 @@ class TableService(TurnScheduler):
         expect_move: int | None = None, client: bool = False,
     ) -> bool:
         """A bid or challenge for ``seat``: checked by the engine, the dice of any
-        reroll and of the next deal rolled by :class:`SecureDice`, stored, applied.
+        reroll and of the next deal rolled by :class:`SecureDice` (the OS's secure source), stored, applied.
 
         :param client: the move came from a person's client (refused for a seat a bot took over).
         :returns: False when ``expect_move`` no longer matches (a stale bot move).

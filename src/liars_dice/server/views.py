@@ -8,6 +8,8 @@ holds another seat's hidden dice (boardgame.io's ``playerView``).
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
 from typing import Any
 
 from ..engine import Bid, Challenge, Game, Phase, State, result_to_json, view_bid_probability
@@ -24,12 +26,13 @@ def _event_json(table: Table) -> dict[str, Any]:
     return ev
 
 
-def seat_view(table: Table, seat: int) -> dict[str, Any]:
-    """The ``state.view`` of ``docs/server-protocol.md`` for ``seat``."""
+def seat_view(table: Table, seat: int, with_results: bool = True) -> dict[str, Any]:
+    """The ``state.view`` of ``docs/server-protocol.md`` for ``seat``
+    (``results`` left empty when not ``with_results``)."""
     state = table.state
     assert state is not None
     v = state.view(seat)
-    out = v.to_json()
+    out = (v if with_results else replace(v, results=())).to_json()
     if v.my_turn:
         acts = v.legal_actions()
         out["legal"] = {
@@ -45,11 +48,12 @@ def seat_view(table: Table, seat: int) -> dict[str, Any]:
     return out
 
 
-def public_view(table: Table) -> dict[str, Any]:
+def public_view(table: Table, with_results: bool = True) -> dict[str, Any]:
     """The visitors' view: every public fact, no hidden die of anyone."""
     state = table.state
     assert state is not None
-    out = state.view(0).to_json()
+    v = state.view(0)
+    out = (v if with_results else replace(v, results=())).to_json()
     out["seat"] = None
     out["seat_index"] = None
     out["hand"] = []
@@ -66,8 +70,33 @@ def _common(table: Table, out: dict[str, Any]) -> None:
 
 
 def state_message(table: Table, seat: int | None) -> dict[str, Any]:
+    """The ``state`` message for ``seat`` (``None``: a visitor)."""
     view = seat_view(table, seat) if seat is not None else public_view(table)
     return {"type": "state", "view": view, "event": _event_json(table)}
+
+
+#: Stands in for the results while a message is encoded. Nicknames hold no
+#: control characters, so this never occurs in any other string.
+_RESULTS_SLOT = "\x00results"
+_RESULTS_SLOT_JSON = json.dumps(_RESULTS_SLOT)
+
+
+def state_message_text(table: Table, seat: int | None) -> str:
+    """:func:`state_message` as JSON text. The past rounds' results (the same
+    for every seat, and growing all game) are encoded once per round and
+    spliced in, not rebuilt and re-encoded for every seat at every move."""
+    state = table.state
+    assert state is not None
+    view = seat_view(table, seat, False) if seat is not None else public_view(table, False)
+    n = len(state.results)
+    cached = table.results_json
+    if cached is None or cached[0] != n:
+        names = state.game.players
+        text = json.dumps([result_to_json(r, names) for r in state.results], separators=(",", ":"), ensure_ascii=False)
+        cached = table.results_json = (n, text)
+    view["results"] = _RESULTS_SLOT
+    out = json.dumps({"type": "state", "view": view, "event": _event_json(table)}, separators=(",", ":"), ensure_ascii=False)
+    return out.replace(_RESULTS_SLOT_JSON, cached[1], 1)
 
 
 # -- replay ----------------------------------------------------------------------
