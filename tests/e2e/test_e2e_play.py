@@ -211,7 +211,11 @@ def test_phone_viewport_renders_without_horizontal_scroll(server, new_page, fini
     code = create_table(page, server.url, "dee-with-a-rather-long-name", preset="wild-stars", seats=6, dice=5, timer="30")
     assert_no_horizontal_scroll(page, "table before the start")
     add_bots_and_start(page)
-    page.wait_for_selector("#bid-btn, #turn")
+    wait_for_bid_turn(page)
+    # The 30 s turn timer: a countdown and a bar on the seat to move.
+    countdown = page.inner_text("#center .countdown")
+    assert re.fullmatch(r"\d+s", countdown) and 0 < int(countdown[:-1]) <= 30, countdown
+    assert page.locator(".seat-mine .timer-fill").count() == 1
     assert_no_horizontal_scroll(page, "table in play")
     shot(page, "table-phone-6-seats")
     for _ in range(200):  # play on until a reveal shows
