@@ -5,7 +5,7 @@ import { bidPicker, defaultPick } from "./picker.js";
 import { revealContent } from "./reveal.js";
 import { describeRules } from "./rules-text.js";
 import {
-  h, fill, describeBid, dice, percent, store,
+  h, fill, describeBid, dice, percent, bidChance, store,
   seatToken, saveSeatToken, forgetSeatToken, nickname, saveNickname, clock,
 } from "./util.js";
 
@@ -390,7 +390,8 @@ export function tablePage({ root, toast }, code) {
       let hint = null;
       if (S.hint) {
         hint = h("div", { class: "hint", id: "hint" }, cur && v.odds !== null && v.odds !== undefined
-          ? [`Chance that ${describeBid(r, cur.bid)} is true, from your dice: `, h("strong", {}, percent(v.odds))]
+          // The server rounds to 4 places; a rounded 0 is recomputed so a tiny chance reads "<1%".
+          ? [`Chance that ${describeBid(r, cur.bid)} is true, from your dice: `, h("strong", {}, percent(v.odds > 0 ? v.odds : bidChance(v, cur.bid)))]
           : "No bid yet: the hint shows the chance that the current bid is true, from your dice.");
       }
       lines.push(h("div", { class: "hint-row" }, toggle, hint));
