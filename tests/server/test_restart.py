@@ -94,6 +94,8 @@ def run_restart(cli: str, db: str, tmp_path: Path) -> None:
     proc, base = start_server(cli, db, tmp_path)
     try:
         http = httpx.Client(base_url=base, timeout=20)
+        page = http.get("/")  # the web UI, served by the server itself
+        assert page.status_code == 200 and "text/html" in page.headers["content-type"]
         t = http.post("/api/tables", json={"nickname": "ann", "preset": "wild-stars", "seats": 3}).json()
         code = t["code"]
         j = http.post(f"/api/tables/{code}/join", json={"nickname": "bob"}).json()
@@ -151,3 +153,10 @@ def test_sigkill_and_restart_resumes_the_game_postgres(cli: str, tmp_path: Path)
     assert POSTGRES_URL is not None
     reset_postgres(POSTGRES_URL)
     run_restart(cli, POSTGRES_URL, tmp_path)
+
+
+def test_serve_defaults(cli: str) -> None:
+    """``liars-dice serve`` defaults: 127.0.0.1, port 8000, SQLite file liars-dice.db."""
+    out = subprocess.run([cli, "serve", "--help"], capture_output=True, text=True, timeout=60,
+                         env={**os.environ, "COLUMNS": "200", "NO_COLOR": "1"}).stdout
+    assert "127.0.0.1" in out and "8000" in out and "sqlite:///liars-dice.db" in out
