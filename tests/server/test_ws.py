@@ -218,3 +218,25 @@ def test_several_tabs_of_one_seat_get_the_same_view(client: TestClient, n: int) 
     v2 = tab2.wait(is_state)["view"]
     if v1["move_number"] == v2["move_number"]:
         assert v1["hand"] == v2["hand"]
+
+
+def test_a_freed_seat_leaves_every_tab_of_its_old_player(client: TestClient) -> None:
+    t = create(client, "ann", seats=2)
+    code = t["code"]
+    j = join(client, code, "bob")
+    ann = Player(client, code, t["token"])
+    bob1, bob2 = Player(client, code, j["token"]), Player(client, code, j["token"])
+    bob1.send({"type": "leave", "id": "l"})
+    assert reply(bob1, "l")["type"] == "ack"
+    cy = join(client, code, "cy")
+    assert cy["seat"] == 1
+    ann.send({"type": "start", "id": "s"})
+    assert reply(ann, "s")["type"] == "ack"
+    for tab in (bob1, bob2):
+        st = tab.wait(is_state)["view"]
+        assert st["seat"] is None and st["hand"] == []  # watching, not cy's seat
+        tab.send({"type": "chat", "text": "hi", "id": "c"})
+        assert reply(tab, "c")["code"] == "seat/visitor"
+    # bob's old token holds no seat any more.
+    again = Player(client, code, j["token"])
+    assert again.welcome["code"] == "auth/bad_token"

@@ -381,8 +381,6 @@ class TableService(TurnScheduler):
             await self.start(table, seat)
         elif isinstance(msg, LeaveMsg):
             await self.leave(table, seat, "leave")
-            if table.seats[seat].token_hash is None:
-                conn.seat = None  # the seat is free again: this client now watches
         else:  # pragma: no cover - the message union is closed
             raise ServiceError("message/invalid", "Unknown message.")
         conn.send({"type": "ack", "id": msg.id})
@@ -457,6 +455,9 @@ class TableService(TurnScheduler):
                         events.append(("closed", {}))
                         post.append(Store.op_update_table(table.id, status="closed"))
                 await self._commit(table, events, post_ops=post)
+                for c in table.conns:
+                    if c.seat == seat:
+                        c.seat = None  # the seat is free again: its clients now watch
             elif table.status == "playing":
                 await self._commit(table, [("replaced", {"seat": seat, "bot": bots_runner.stand_in_name(self.settings.timeout_bot), "reason": reason})])
             else:
