@@ -223,4 +223,10 @@ if __name__ == "__main__":
     ap.add_argument("--warmup", type=float, default=5.0)
     ap.add_argument("--setup-timeout", type=float, default=300.0)
     ap.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
-    asyncio.run(main(ap.parse_args()))
+    parsed = ap.parse_args()
+    try:  # the clients' loop: uvloop when installed (uvicorn[standard] brings it), as the server's
+        import uvloop
+
+        uvloop.run(main(parsed))
+    except ImportError:
+        asyncio.run(main(parsed))
