@@ -46,6 +46,9 @@ def serve_command(
     config = uvicorn.Config(
         create_app(settings), host=host, port=port, log_level=log_level, ws_max_size=65536,
         ws_ping_interval=20, ws_ping_timeout=20, access_log=False,
+        # No per-message compression: state messages are a few KiB, and
+        # deflating every one for every seat costs more CPU than it saves.
+        ws_per_message_deflate=False,
     )
 
     class _Server(uvicorn.Server):
