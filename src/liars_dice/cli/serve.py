@@ -7,6 +7,7 @@ imported when the command runs, so ``play`` and ``replay`` work without the
 
 from __future__ import annotations
 
+import gc
 import sys
 
 import typer
@@ -65,6 +66,11 @@ def serve_command(
                 typer.echo(f"Liar's Dice server: open http://{shown}:{bound}/  (database: {_safe(db)}; Ctrl+C stops)")
                 sys.stdout.flush()
 
+    # Garbage collection: a full (generation 2) pass over the live tables stalls
+    # every table for up to a few hundred ms under load; game objects form few
+    # cycles, so collect young generations less often and full ones rarely.
+    gc.set_threshold(20_000, 20, 100)
+    gc.freeze()
     _Server(config).run()
 
 
