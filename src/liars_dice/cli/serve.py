@@ -71,6 +71,9 @@ def serve_command(
     # cycles, so collect young generations less often and full ones rarely.
     gc.set_threshold(20_000, 20, 100)
     gc.freeze()
+    # The database writer thread needs the GIL for each commit; hand it over
+    # sooner than the default 5 ms while the event loop is busy.
+    sys.setswitchinterval(0.001)
     _Server(config).run()
 
 
