@@ -100,6 +100,7 @@ def test_finished_game_record_replay_and_player_listing(client: TestClient) -> N
     assert result.ok and result.result()["winner"] in ("ann", "random bot 2")
     rp = client.get(f"/api/tables/{code}/replay").json()
     assert rp["steps"][0]["move"] is None and rp["winner"] == result.result()["winner"]
+    assert rp["rules"]["dice_per_player"] == 2  # custom options survive into the replay
     assert sum(1 for s in rp["steps"] if s["move"] is not None) == sum(len(r["moves"]) for r in rec["rounds"])
     games = client.get("/api/players/ann/games").json()["games"]
     assert [g["code"] for g in games] == [code]  # the closed table is not a game played

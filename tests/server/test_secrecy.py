@@ -99,6 +99,7 @@ def check_messages(received: list[dict[str, Any]], seat: int | None, truth: dict
             # No other message holds any die.
             assert not dice_lists(m), m
             continue
+        assert isinstance(m["server_time"], float)
         v = m["view"]
         st = truth[v["move_number"]]
         if st.is_chance:  # pragma: no cover - the server never shows a chance state
@@ -109,6 +110,10 @@ def check_messages(received: list[dict[str, Any]], seat: int | None, truth: dict
         extra = SERVER_KEYS if seat is not None else SERVER_KEYS - {"legal", "odds"}
         assert set(v) == set(expected) | extra, set(v) ^ (set(expected) | extra)
         for k, val in expected.items():
+            if k == "results":  # served with each round's wild rule added
+                assert [r["wilds_active"] for r in v[k]] == [r.wilds_active for r in st.results]
+                assert [{x: y for x, y in r.items() if x != "wilds_active"} for r in v[k]] == val
+                continue
             assert v[k] == val, (k, v[k], val)
         hand = list(v["hand"])
         for show in v["legal"]["shows"] if seat is not None else []:

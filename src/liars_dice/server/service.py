@@ -303,6 +303,7 @@ class TableService(TurnScheduler):
         st = table.state
         return {
             "record": record_from_state(st, start=table.start),
+            "rules": table.rules_dict,
             "players": list(table.game.players),
             "steps": replay_steps(table.game, table.start, st),
             "winner": table.game.players[st.winner] if st.winner is not None else None,

@@ -96,7 +96,7 @@ class Table:
     grace_tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     finished_at: datetime | None = None
     rules_dict: dict[str, Any] = field(default_factory=dict)  #: ``rules.to_dict()``, computed once
-    results_json: tuple[int, str] | None = None  #: (rounds, JSON text of their results), see views
+    results_json: tuple[int, list[dict[str, Any]], str] | None = None  #: (rounds, their results, as JSON), see views
 
     # -- construction ----------------------------------------------------------
 

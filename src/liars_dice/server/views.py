@@ -9,20 +9,42 @@ holds another seat's hidden dice (boardgame.io's ``playerView``).
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import replace
 from typing import Any
 
-from ..engine import Bid, Challenge, Game, Phase, State, result_to_json, view_bid_probability
+from ..engine import Bid, Challenge, Game, Phase, RoundResult, State, result_to_json, view_bid_probability
 from .tables import Table
 
 _NO_LEGAL: dict[str, Any] = {"raises": [], "challenge": False, "shows": [[]]}
+
+
+def result_json(r: RoundResult, names: tuple[str, ...]) -> dict[str, Any]:
+    """A round's public result as served: the engine's :func:`result_to_json`
+    plus ``wilds_active`` (whether the wild face counted in that round)."""
+    out = result_to_json(r, names)
+    out["wilds_active"] = r.wilds_active
+    return out
+
+
+def _results(table: Table) -> tuple[list[dict[str, Any]], str]:
+    """Every past round's result, as data and as JSON text, built once per round."""
+    state = table.state
+    assert state is not None
+    n = len(state.results)
+    cached = table.results_json
+    if cached is None or cached[0] != n:
+        names = state.game.players
+        data = [result_json(r, names) for r in state.results]
+        cached = table.results_json = (n, data, json.dumps(data, separators=(",", ":"), ensure_ascii=False))
+    return cached[1], cached[2]
 
 
 def _event_json(table: Table) -> dict[str, Any]:
     ev = dict(table.last_event)
     idx = ev.pop("result_index", None)
     if idx is not None and table.state is not None:
-        ev["result"] = result_to_json(table.state.results[idx], table.state.game.players)
+        ev["result"] = _results(table)[0][idx]
     return ev
 
 
@@ -32,7 +54,9 @@ def seat_view(table: Table, seat: int, with_results: bool = True) -> dict[str, A
     state = table.state
     assert state is not None
     v = state.view(seat)
-    out = (v if with_results else replace(v, results=())).to_json()
+    out = replace(v, results=()).to_json()
+    if with_results:
+        out["results"] = _results(table)[0]
     if v.my_turn:
         acts = v.legal_actions()
         out["legal"] = {
@@ -52,8 +76,9 @@ def public_view(table: Table, with_results: bool = True) -> dict[str, Any]:
     """The visitors' view: every public fact, no hidden die of anyone."""
     state = table.state
     assert state is not None
-    v = state.view(0)
-    out = (v if with_results else replace(v, results=())).to_json()
+    out = replace(state.view(0), results=()).to_json()
+    if with_results:
+        out["results"] = _results(table)[0]
     out["seat"] = None
     out["seat_index"] = None
     out["hand"] = []
@@ -72,7 +97,7 @@ def _common(table: Table, out: dict[str, Any]) -> None:
 def state_message(table: Table, seat: int | None) -> dict[str, Any]:
     """The ``state`` message for ``seat`` (``None``: a visitor)."""
     view = seat_view(table, seat) if seat is not None else public_view(table)
-    return {"type": "state", "view": view, "event": _event_json(table)}
+    return {"type": "state", "view": view, "event": _event_json(table), "server_time": time.time()}
 
 
 #: Stands in for the results while a message is encoded. Nicknames hold no
@@ -88,15 +113,10 @@ def state_message_text(table: Table, seat: int | None) -> str:
     state = table.state
     assert state is not None
     view = seat_view(table, seat, False) if seat is not None else public_view(table, False)
-    n = len(state.results)
-    cached = table.results_json
-    if cached is None or cached[0] != n:
-        names = state.game.players
-        text = json.dumps([result_to_json(r, names) for r in state.results], separators=(",", ":"), ensure_ascii=False)
-        cached = table.results_json = (n, text)
     view["results"] = _RESULTS_SLOT
-    out = json.dumps({"type": "state", "view": view, "event": _event_json(table)}, separators=(",", ":"), ensure_ascii=False)
-    return out.replace(_RESULTS_SLOT_JSON, cached[1], 1)
+    msg = {"type": "state", "view": view, "event": _event_json(table), "server_time": time.time()}
+    out = json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+    return out.replace(_RESULTS_SLOT_JSON, _results(table)[1], 1)
 
 
 # -- replay ----------------------------------------------------------------------
@@ -132,7 +152,7 @@ def replay_steps(game: Game, start: int, final: State) -> list[dict[str, Any]]:
             if isinstance(m.action, Challenge):
                 state = state.apply(m.action, seat=m.seat)
                 res = state.results[-1]
-                rj = result_to_json(res, names)
+                rj = result_json(res, names)
                 bid_words = rules.describe_bid(res.bid.quantity, res.bid.face)
                 lost = ", ".join(f"{n} loses {k}" for n, k in rj["lost"].items())
                 text = f"{who} challenges {names[res.bidder]}'s {bid_words}: there are {res.count}; {lost}."
