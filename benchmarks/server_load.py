@@ -1,0 +1,232 @@
+"""Load benchmark for ``liars-dice serve``: real websocket clients on loopback
+play many concurrent tables.
+
+Starts the real server as a separate process (its own database file), then
+keeps ``--tables`` tables of ``--seats`` scripted players busy for
+``--duration`` seconds: each player, on its turn, waits a think time drawn
+uniformly from [0, 2 * --think] seconds, then bids (a random low legal raise)
+or challenges. When a table's game ends, its players open a new table, so the
+number of live tables stays at ``--tables``.
+
+Reports (from the clients' clocks):
+
+* moves per second over the measured window;
+* move round trip: from sending a bid/challenge to receiving the state message
+  that holds it (p50, p90, p99, max), in milliseconds;
+* server memory per table: (server RSS with every table live - RSS after
+  start-up) / tables, in KiB (includes each table's websocket connections);
+* the server's CPU use (share of one core) over the window.
+
+Usage::
+
+    .venv/bin/python benchmarks/server_load.py --tables 200 --seats 4 --duration 60 --think 1.0
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import resource
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import httpx
+from websockets.asyncio.client import connect
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.rtts: list[float] = []
+        self.moves = 0
+        self.measuring = False
+        self.games = 0
+        self.errors = 0
+
+
+async def player(base: str, code: str, token: str, name: str, stats: Stats, rng: random.Random,
+                 think: float, stop: asyncio.Event, ready: asyncio.Event | None = None) -> None:
+    url = base.replace("http://", "ws://") + f"ws/tables/{code}"
+    async with connect(url, max_size=2**20, open_timeout=60, ping_interval=None) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        if ready is not None:
+            ready.set()
+        sent_at: float | None = None
+        sent_mn = -1
+        async for raw in ws:
+            m = json.loads(raw)
+            t = m["type"]
+            if t == "error":
+                stats.errors += 1
+                sent_at = None
+                continue
+            if t != "state":
+                continue
+            v = m["view"]
+            mn = v["move_number"]
+            if sent_at is not None and mn > sent_mn:
+                if stats.measuring:
+                    stats.rtts.append(time.perf_counter() - sent_at)
+                    stats.moves += 1
+                sent_at = None
+            if v["phase"] == "over" or stop.is_set():
+                return
+            if v["to_move"] != name or sent_at is not None:
+                continue
+            await asyncio.sleep(rng.uniform(0, 2 * think))
+            legal = v["legal"]
+            if legal["challenge"] and (rng.random() < 0.3 or not legal["raises"]):
+                msg = {"type": "challenge"}
+            else:
+                raises = legal["raises"]
+                msg = {"type": "bid", **rng.choice(raises[: max(2, len(raises) // 10)])}
+            sent_mn = mn
+            sent_at = time.perf_counter()
+            await ws.send(json.dumps(msg))
+
+
+async def table_worker(i: int, base: str, http: httpx.AsyncClient, args: argparse.Namespace, stats: Stats,
+                       stop: asyncio.Event, first_ready: asyncio.Event, counter: list[int]) -> None:
+    rng = random.Random(i)
+    first = True
+    while not stop.is_set():
+        r = await http.post("/api/tables", json={"nickname": "p0", "preset": args.preset, "seats": args.seats})
+        t = r.json()
+        code = t["code"]
+        tokens = [t["token"]]
+        for k in range(1, args.seats):
+            j = await http.post(f"/api/tables/{code}/join", json={"nickname": f"p{k}"})
+            tokens.append(j.json()["token"])
+        readies = [asyncio.Event() for _ in tokens]
+        tasks = [
+            asyncio.create_task(player(base, code, tok, f"p{k}", stats, random.Random(rng.random()), args.think, stop, readies[k]))
+            for k, tok in enumerate(tokens)
+        ]
+        await asyncio.gather(*(e.wait() for e in readies))
+        # The host starts over its own websocket.
+        async with connect(base.replace("http://", "ws://") + f"ws/tables/{code}", open_timeout=60) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": tokens[0]}))
+            await ws.send(json.dumps({"type": "start", "id": 1}))
+            async for raw in ws:
+                m = json.loads(raw)
+                if m.get("id") == 1:
+                    break
+        if first:
+            counter[0] += 1
+            if counter[0] == args.tables:
+                first_ready.set()
+            first = False
+        await asyncio.gather(*tasks)
+        stats.games += 1
+
+
+async def main(args: argparse.Namespace) -> None:
+    tmp = Path(tempfile.mkdtemp(prefix="ld-load-"))
+    db = args.db or f"sqlite:///{tmp / 'load.db'}"
+    cli = str(Path(sys.executable).parent / "liars-dice")
+    proc = subprocess.Popen(
+        [cli, "serve", "--port", "0", "--db", db, "--log-level", "error"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        assert proc.stdout is not None
+        line = await asyncio.to_thread(proc.stdout.readline)
+        base = re.search(r"open (http://\S+/)", line).group(1)  # type: ignore[union-attr]
+        server_log: list[str] = []
+        # Keep reading the server's output so a full pipe never blocks it.
+        threading.Thread(target=lambda: server_log.extend(proc.stdout), daemon=True).start()  # type: ignore[arg-type]
+        await asyncio.sleep(1.0)
+        rss0 = rss_kib(proc.pid)
+        stats = Stats()
+        stop = asyncio.Event()
+        all_ready = asyncio.Event()
+        counter = [0]
+        limits = httpx.Limits(max_connections=50)
+        async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+            t_setup = time.perf_counter()
+            workers = []
+            for i in range(args.tables):
+                workers.append(asyncio.create_task(table_worker(i, base, http, args, stats, stop, all_ready, counter)))
+                if i % 10 == 9:
+                    await asyncio.sleep(0.05)
+            try:
+                await asyncio.wait_for(all_ready.wait(), args.setup_timeout)
+            except asyncio.TimeoutError:
+                print(f"only {counter[0]} of {args.tables} tables started within {args.setup_timeout:.0f} s")
+            setup = time.perf_counter() - t_setup
+            await asyncio.sleep(args.warmup)
+            rss1 = rss_kib(proc.pid)
+            cpu0, w0 = cpu_seconds(proc.pid), time.perf_counter()
+            ru0 = resource.getrusage(resource.RUSAGE_SELF)
+            stats.measuring = True
+            await asyncio.sleep(args.duration)
+            stats.measuring = False
+            cpu1, w1 = cpu_seconds(proc.pid), time.perf_counter()
+            ru1 = resource.getrusage(resource.RUSAGE_SELF)
+            rss2 = rss_kib(proc.pid)
+            stop.set()
+            for w in workers:
+                w.cancel()
+            await asyncio.gather(*workers, return_exceptions=True)
+        window = w1 - w0
+        rtts = sorted(x * 1000 for x in stats.rtts)
+        q = statistics.quantiles(rtts, n=100) if len(rtts) >= 100 else [float("nan")] * 99
+        load = os.getloadavg()
+        print(f"tables={args.tables} seats={args.seats} preset={args.preset} think={args.think}s "
+              f"duration={window:.1f}s db={'postgresql' if db.startswith('postgres') else 'sqlite'}")
+        print(f"setup of {args.tables} tables: {setup:.1f} s")
+        print(f"moves: {stats.moves} in {window:.1f} s = {stats.moves / window:.1f} moves/s; "
+              f"games finished: {stats.games}; errors: {stats.errors}")
+        print(f"move round trip ms: p50 {q[49]:.1f}  p90 {q[89]:.1f}  p99 {q[98]:.1f}  max {rtts[-1] if rtts else float('nan'):.1f}")
+        print(f"server RSS: start {rss0 / 1024:.1f} MiB, live {max(rss1, rss2) / 1024:.1f} MiB, "
+              f"per table {(max(rss1, rss2) - rss0) / args.tables:.0f} KiB")
+        if server_log:
+            print(f"server log ({len(server_log)} lines), last: {server_log[-1].rstrip()}")
+        print(f"server CPU: {(cpu1 - cpu0) / window * 100:.0f}% of one core; clients' CPU: "
+              f"{(ru1.ru_utime + ru1.ru_stime - ru0.ru_utime - ru0.ru_stime) / window * 100:.0f}%; load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tables", type=int, default=200)
+    ap.add_argument("--seats", type=int, default=4)
+    ap.add_argument("--preset", default="classic")
+    ap.add_argument("--think", type=float, default=1.0, help="mean think time per move, seconds")
+    ap.add_argument("--duration", type=float, default=60.0, help="measured seconds")
+    ap.add_argument("--warmup", type=float, default=5.0)
+    ap.add_argument("--setup-timeout", type=float, default=300.0)
+    ap.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
+    parsed = ap.parse_args()
+    try:  # the clients' loop: uvloop when installed (uvicorn[standard] brings it), as the server's
+        import uvloop
+
+        uvloop.run(main(parsed))
+    except ImportError:
+        asyncio.run(main(parsed))

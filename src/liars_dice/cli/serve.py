@@ -1,0 +1,87 @@
+"""``liars-dice serve``: run the web server (tables, lobby, play in the browser).
+
+The server lives in :mod:`liars_dice.server` (a layer above the CLI); it is
+imported when the command runs, so ``play`` and ``replay`` work without the
+``server`` extra.
+"""
+
+from __future__ import annotations
+
+import gc
+import sys
+
+import typer
+
+from .app import app
+
+
+@app.command("serve")
+def serve_command(
+    host: str = typer.Option("127.0.0.1", help="Address to listen on."),
+    port: int = typer.Option(8000, help="TCP port to listen on."),
+    db: str = typer.Option(
+        "sqlite:///liars-dice.db", help="Database URL: sqlite:///FILE or postgresql://USER:PASS@HOST/DB."
+    ),
+    grace: float = typer.Option(120.0, help="Seconds a player may be gone mid-game before a bot takes the seat."),
+    bot_delay: float = typer.Option(0.6, help="Seconds a bot waits before it moves."),
+    timeout_bot: str = typer.Option("", help="Bot that moves when a turn timer runs out (default: the strongest)."),
+    public_url: str = typer.Option("", help="Base URL for share links (default: the URL the browser used)."),
+    durable: bool = typer.Option(
+        False, "--durable", help="Wait for the disk at every move (survives a power cut; slower). "
+        "Without it a killed server still loses no move."
+    ),
+    log_level: str = typer.Option("warning", help="uvicorn log level."),
+) -> None:
+    """Start the server and print the URL to open. Games survive a restart."""
+    try:
+        import uvicorn
+
+        from ..server import Settings, create_app
+    except ImportError as e:  # pragma: no cover - without the server extra
+        typer.echo(f"The server needs the 'server' extra: pip install 'liars-dice[server]' ({e.name} is missing).", err=True)
+        raise typer.Exit(2)
+    settings = Settings(
+        db_url=db, grace=grace, bot_delay=bot_delay, timeout_bot=timeout_bot or None, public_url=public_url or None,
+        durable=durable,
+    )
+    config = uvicorn.Config(
+        create_app(settings), host=host, port=port, log_level=log_level, ws_max_size=65536,
+        ws_ping_interval=20, ws_ping_timeout=20, access_log=False,
+        # No per-message compression: state messages are a few KiB, and
+        # deflating every one for every seat costs more CPU than it saves.
+        ws_per_message_deflate=False,
+    )
+
+    class _Server(uvicorn.Server):
+        async def startup(self, sockets=None):  # type: ignore[no-untyped-def]
+            await super().startup(sockets)
+            if self.started:
+                bound = port
+                for srv in self.servers:
+                    for sock in srv.sockets:
+                        bound = sock.getsockname()[1]
+                shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+                if ":" in shown:
+                    shown = f"[{shown}]"
+                typer.echo(f"Liar's Dice server: open http://{shown}:{bound}/  (database: {_safe(db)}; Ctrl+C stops)")
+                sys.stdout.flush()
+
+    # Garbage collection: a full (generation 2) pass over the live tables stalls
+    # every table for up to a few hundred ms under load; game objects form few
+    # cycles, so collect young generations less often and full ones rarely.
+    gc.set_threshold(20_000, 20, 100)
+    gc.freeze()
+    # The database writer thread needs the GIL for each commit; hand it over
+    # sooner than the default 5 ms while the event loop is busy.
+    sys.setswitchinterval(0.001)
+    _Server(config).run()
+
+
+def _safe(url: str) -> str:
+    """The database URL without its password."""
+    if "@" in url and "://" in url:
+        scheme, rest = url.split("://", 1)
+        cred, hostpart = rest.rsplit("@", 1)
+        user = cred.split(":", 1)[0]
+        return f"{scheme}://{user}:***@{hostpart}"
+    return url

@@ -1,0 +1,47 @@
+"""Bots in seats: which bot plays for a person, and running a bot's decision
+off the event loop (a strong bot may think for a while)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+
+from ..bots import REGISTRY, Bot, Decision, make_bot
+from ..engine import SeatView
+
+log = logging.getLogger("liars_dice.server")
+
+#: Preferred bots to play for a timed-out or departed person, strongest first.
+PREFERRED = ("strong", "probabilistic", "random")
+
+
+def bot_names() -> list[str]:
+    """Every registered bot, read at call time (bots merged later appear)."""
+    return sorted(REGISTRY)
+
+
+def stand_in_name(configured: str | None) -> str:
+    """The bot that plays a move when the turn timer runs out, or takes over a
+    seat: ``configured`` if registered, else the strongest of :data:`PREFERRED`."""
+    if configured and configured in REGISTRY:
+        return configured
+    for name in PREFERRED:
+        if name in REGISTRY:
+            return name
+    return bot_names()[0]
+
+
+def new_bot(name: str) -> Bot:
+    """:func:`liars_dice.bots.make_bot`, unseeded (online play)."""
+    return make_bot(name)
+
+
+async def decide(bot: Bot, view: SeatView, where: str = "") -> Decision:
+    """``bot.decide(view)`` on a worker thread. A bot that raises is replaced,
+    for this move, by a uniform choice among the legal actions."""
+    try:
+        return await asyncio.to_thread(bot.decide, view)
+    except Exception:  # noqa: BLE001 - a broken bot must not stall the table
+        log.exception("bot %s failed %s", getattr(bot, "name", bot), where)
+        return Decision(random.choice(view.legal_actions()))

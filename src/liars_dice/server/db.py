@@ -1,0 +1,123 @@
+"""The database: SQLAlchemy 2 tables, the engine factory, and migrations at start-up.
+
+Three tables:
+
+* ``tables``: one row per game table, an index for the lobby and player
+  listings (status, players, winner). Derived from the events.
+* ``events``: every table event, append-only, numbered per table (``seq``).
+  The events are the truth: a table's state is rebuilt by replaying them
+  through the engine (see :mod:`liars_dice.server.tables`).
+* ``seats``: one row per seat taken by a person (name, token hash), append-only,
+  for "my games" listings.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    UniqueConstraint,
+    create_engine,
+    event,
+)
+
+from .config import normalize_db_url
+
+metadata = MetaData()
+
+_BigId = BigInteger().with_variant(Integer, "sqlite")
+
+tables_t = Table(
+    "tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("code", String(8), nullable=False, unique=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("status", String(16), nullable=False, index=True),
+    Column("private", Boolean, nullable=False),
+    Column("preset", String(32), nullable=False),
+    Column("n_seats", Integer, nullable=False),
+    Column("turn_timer", Integer, nullable=True),
+    Column("players", JSON, nullable=True),
+    Column("winner", String(64), nullable=True),
+    Column("finished_at", DateTime(timezone=True), nullable=True),
+)
+
+events_t = Table(
+    "events",
+    metadata,
+    Column("id", _BigId, primary_key=True, autoincrement=True),
+    Column("table_id", String(32), ForeignKey("tables.id"), nullable=False, index=True),
+    Column("seq", Integer, nullable=False),
+    Column("kind", String(24), nullable=False),
+    Column("payload", JSON, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("table_id", "seq", name="uq_events_table_seq"),
+)
+
+seats_t = Table(
+    "seats",
+    metadata,
+    Column("id", _BigId, primary_key=True, autoincrement=True),
+    Column("table_id", String(32), ForeignKey("tables.id"), nullable=False, index=True),
+    Column("seat", Integer, nullable=False),
+    Column("name", String(64), nullable=False, index=True),
+    Column("token_hash", String(64), nullable=False, index=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+
+def make_engine(url: str, durable: bool = False) -> Engine:
+    """An engine for ``url`` (``postgresql://`` mapped to psycopg 3).
+
+    A commit returns once the database holds the write, so a killed server
+    process loses no committed event. With ``durable=False`` (the default) the
+    database does not wait for the disk at each commit: SQLite runs WAL with
+    ``synchronous=NORMAL``, PostgreSQL ``synchronous_commit=off``; a power cut
+    or an OS crash may then lose the last fraction of a second of moves (never
+    corrupt anything). ``durable=True`` waits for the disk at every commit
+    (``synchronous=FULL`` / PostgreSQL's default). SQLite's automatic
+    checkpoints are off; the :class:`~liars_dice.server.store.Store`
+    checkpoints on a thread of its own."""
+    url = normalize_db_url(url)
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn, _record):  # type: ignore[no-untyped-def]
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=FULL" if durable else "PRAGMA synchronous=NORMAL")
+            # Checkpoints run on their own thread (Store), never inside a move's commit.
+            cur.execute("PRAGMA wal_autocheckpoint=0")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+        return engine
+    args = {} if durable else {"options": "-c synchronous_commit=off"}
+    return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5, connect_args=args)
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the latest alembic revision (idempotent)."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")

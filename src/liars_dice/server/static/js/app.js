@@ -1,0 +1,33 @@
+// The single-page app: a hash router over the lobby, a table and a replay.
+import { h, fill } from "./util.js";
+import { lobbyPage } from "./lobby.js";
+import { tablePage } from "./table.js";
+import { replayPage } from "./replay.js";
+
+const app = document.getElementById("app");
+let current = null; // the page now shown: {destroy()}
+
+/** Show one sentence to the player for a few seconds. */
+export function toast(message, kind = "error") {
+  const box = document.getElementById("toasts");
+  const el = h("div", { class: `toast toast-${kind}`, role: kind === "error" ? "alert" : "status" }, message);
+  box.appendChild(el);
+  setTimeout(() => el.classList.add("toast-out"), kind === "error" ? 5000 : 2500);
+  setTimeout(() => el.remove(), kind === "error" ? 5600 : 3100);
+}
+
+function route() {
+  const hash = location.hash.replace(/^#\/?/, "");
+  const parts = hash.split("/").filter(Boolean).map(decodeURIComponent);
+  if (current && current.destroy) current.destroy();
+  current = null;
+  fill(app);
+  window.scrollTo(0, 0);
+  const ctx = { root: app, toast };
+  if (parts[0] === "table" && parts[1]) current = tablePage(ctx, parts[1].toUpperCase());
+  else if (parts[0] === "replay" && parts[1]) current = replayPage(ctx, parts[1].toUpperCase());
+  else current = lobbyPage(ctx);
+}
+
+window.addEventListener("hashchange", route);
+route();

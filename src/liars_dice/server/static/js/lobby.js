@@ -1,0 +1,283 @@
+// The lobby: join by code, create a table, open public tables, your games.
+import { api } from "./api.js";
+import { OPTION_LABELS, CHOICE_WORDS, describeRules } from "./rules-text.js";
+import { h, fill, nickname, saveNickname, saveSeatToken, allSeatTokens, dateTime, store } from "./util.js";
+import { die } from "./dice.js";
+
+const CODE_RE = /^[A-Za-z0-9]{4,12}$/;
+
+export function lobbyPage({ root, toast }) {
+  let config = null;
+  let destroyed = false;
+  let refreshTimer = null;
+
+  const nickInput = h("input", {
+    id: "nickname", name: "nickname", autocomplete: "nickname", maxlength: 24, required: true,
+    placeholder: "Your nickname", value: nickname(),
+  });
+  nickInput.addEventListener("change", () => saveNickname(nickInput.value.trim()));
+
+  function nick() {
+    const name = nickInput.value.trim();
+    if (!name) {
+      nickInput.focus();
+      toast("Type a nickname first: it is how the others see you.");
+      return null;
+    }
+    saveNickname(name);
+    return name;
+  }
+
+  // ---- join by code --------------------------------------------------------
+  const codeInput = h("input", {
+    id: "join-code", name: "code", maxlength: 12, placeholder: "CODE", autocomplete: "off",
+    autocapitalize: "characters", spellcheck: "false", class: "code-input",
+  });
+  async function joinCode(code, watch) {
+    code = (code || "").trim().toUpperCase();
+    if (!CODE_RE.test(code)) {
+      toast("A join code has six letters and digits, such as K7QXMP.");
+      codeInput.focus();
+      return;
+    }
+    if (watch) {
+      location.hash = `#/table/${code}`;
+      return;
+    }
+    const name = nick();
+    if (!name) return;
+    try {
+      const res = await api.join(code, name);
+      saveSeatToken(res.code, res.token);
+      location.hash = `#/table/${res.code}`;
+    } catch (e) {
+      toast(e.message);
+    }
+  }
+  const joinForm = h("form", { class: "row-form", id: "join-form", onsubmit: (e) => { e.preventDefault(); joinCode(codeInput.value, false); } },
+    codeInput,
+    h("button", { type: "submit", class: "btn btn-primary", id: "join-btn" }, "Join"),
+    h("button", { type: "button", class: "btn", id: "watch-btn", onclick: () => joinCode(codeInput.value, true) }, "Watch"),
+  );
+
+  // ---- create a table ------------------------------------------------------
+  const presetSelect = h("select", { id: "preset", name: "preset" });
+  const optionsBox = h("div", { class: "options-grid", id: "rule-options" });
+  const rulesList = h("ul", { class: "rules-list", id: "rules-summary" });
+  const seatsBox = h("div", { class: "segmented", id: "seats", role: "radiogroup", "aria-label": "Seats" });
+  const timerBox = h("div", { class: "segmented", id: "timer", role: "radiogroup", "aria-label": "Turn timer" });
+  const privateBox = h("input", { type: "checkbox", id: "private", name: "private" });
+  let options = {}; // the rule options as edited
+  let seats = 4;
+  let timer = null;
+
+  function setPreset(name) {
+    options = { ...config.presets[name] };
+    renderOptions();
+  }
+
+  function optionControl(key) {
+    const value = options[key];
+    const id = `opt-${key}`;
+    const onchange = (v) => { options[key] = v; renderOptions(false); };
+    if (typeof value === "boolean") {
+      const input = h("input", { type: "checkbox", id, checked: value, onchange: (e) => onchange(e.target.checked) });
+      return h("label", { class: "opt opt-check", for: id }, input, h("span", {}, OPTION_LABELS[key] || key));
+    }
+    if (config.option_choices[key]) {
+      const sel = h("select", { id, onchange: (e) => onchange(e.target.value) },
+        config.option_choices[key].map((c) => h("option", { value: c, selected: c === value }, (CHOICE_WORDS[key] || {})[c] || c)));
+      return h("label", { class: "opt", for: id }, h("span", {}, OPTION_LABELS[key] || key), sel);
+    }
+    if (key === "wild_face") {
+      const sel = h("select", { id, onchange: (e) => onchange(e.target.value === "" ? null : Number(e.target.value)) },
+        h("option", { value: "", selected: value === null }, "none"),
+        Array.from({ length: options.faces }, (_, i) => i + 1).map((f) => h("option", { value: f, selected: f === value }, String(f))));
+      return h("label", { class: "opt", for: id }, h("span", {}, OPTION_LABELS[key]), sel);
+    }
+    if (typeof value === "number") {
+      const bounds = { faces: [2, 9], dice_per_player: [1, 10], min_players: [2, 6], max_players: [2, 6] }[key] || [1, 99];
+      const input = h("input", { type: "number", id, value, min: bounds[0], max: bounds[1], inputmode: "numeric",
+        onchange: (e) => { const n = Number(e.target.value); if (Number.isInteger(n)) onchange(n); } });
+      return h("label", { class: "opt", for: id }, h("span", {}, OPTION_LABELS[key] || key), input);
+    }
+    return null;
+  }
+
+  function renderOptions(rebuildControls = true) {
+    const keys = Object.keys(OPTION_LABELS).filter((k) => k in options);
+    if (rebuildControls) fill(optionsBox, keys.map(optionControl));
+    else {
+      // keep focus; only the wild-face list depends on another option
+      const wf = optionsBox.querySelector("#opt-wild_face");
+      if (wf && wf.options.length !== options.faces + 1) fill(optionsBox, keys.map(optionControl));
+    }
+    fill(rulesList, describeRules(options).map((line) => h("li", {}, line)));
+    const lo = Math.max(config.seats.min, options.min_players);
+    const hi = Math.min(config.seats.max, options.max_players);
+    seats = Math.min(hi, Math.max(lo, seats));
+    fill(seatsBox, Array.from({ length: config.seats.max - config.seats.min + 1 }, (_, i) => config.seats.min + i).map((n) =>
+      h("button", { type: "button", role: "radio", "aria-checked": String(n === seats), class: n === seats ? "seg on" : "seg",
+        disabled: n < lo || n > hi, dataset: { seats: n }, onclick: () => { seats = n; renderOptions(false); } }, String(n))));
+  }
+
+  function renderTimer() {
+    fill(timerBox, config.turn_timer.choices.map((t) =>
+      h("button", { type: "button", role: "radio", "aria-checked": String(t === timer), class: t === timer ? "seg on" : "seg",
+        dataset: { timer: t === null ? "none" : t }, onclick: () => { timer = t; renderTimer(); } }, t === null ? "none" : `${t}s`)));
+  }
+
+  async function create(e) {
+    e.preventDefault();
+    const name = nick();
+    if (!name) return;
+    const preset = presetSelect.value;
+    const base = config.presets[preset];
+    const changed = {};
+    for (const [k, v] of Object.entries(options)) if (k !== "name" && base[k] !== v) changed[k] = v;
+    const button = createForm.querySelector("#create-btn");
+    button.disabled = true;
+    try {
+      const res = await api.createTable({ nickname: name, preset, options: changed, seats, turn_timer: timer, private: privateBox.checked });
+      saveSeatToken(res.code, res.token);
+      if (res.share_url) store.set(`liars-dice:share:${res.code}`, res.share_url);
+      location.hash = `#/table/${res.code}`;
+    } catch (err) {
+      toast(err.message);
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  const createForm = h("form", { id: "create-form", onsubmit: create },
+    h("label", { class: "field", for: "preset" }, h("span", {}, "Rules"), presetSelect),
+    h("div", { class: "rules-box" }, rulesList,
+      h("details", { class: "customise" }, h("summary", {}, "Change the options"), optionsBox)),
+    h("div", { class: "field" }, h("span", { id: "seats-label" }, "Seats"), seatsBox),
+    h("div", { class: "field" }, h("span", {}, "Turn timer"), timerBox),
+    h("label", { class: "opt opt-check", for: "private" }, privateBox, h("span", {}, "Private: not listed in the lobby, join by code only")),
+    h("button", { type: "submit", class: "btn btn-primary btn-wide", id: "create-btn" }, "Create the table"),
+  );
+
+  // ---- open tables and your games -----------------------------------------
+  const tablesBox = h("div", { id: "open-tables", class: "list" }, h("p", { class: "muted" }, "Loading…"));
+  const gamesBox = h("div", { id: "my-games", class: "list" });
+  const lookupInput = h("input", { id: "lookup-nick", placeholder: "Nickname", maxlength: 24, value: nickname() });
+
+  function tableRow(t) {
+    const filled = t.seats.filter((s) => s.kind !== "empty").length;
+    const host = t.seats[t.host] && t.seats[t.host].name;
+    return h("div", { class: "list-row", dataset: { code: t.code } },
+      h("div", { class: "list-main" },
+        h("div", { class: "list-title" }, h("span", { class: "code" }, t.code), " ", t.preset || t.rules.name),
+        h("div", { class: "muted small" }, `${filled}/${t.n_seats} seated · host ${host || "?"} · ${t.turn_timer ? `${t.turn_timer}s turns` : "no timer"}`)),
+      h("div", { class: "list-actions" },
+        h("button", { class: "btn btn-primary btn-small", onclick: () => joinCode(t.code, false) }, "Join"),
+        h("a", { class: "btn btn-small", href: `#/table/${t.code}` }, "Watch")));
+  }
+
+  async function loadTables() {
+    try {
+      const res = await api.tables();
+      if (destroyed) return;
+      fill(tablesBox, res.tables.length ? res.tables.map(tableRow)
+        : h("p", { class: "muted" }, "No open tables right now. Create one and share its code."));
+    } catch (e) {
+      if (!destroyed) fill(tablesBox, h("p", { class: "muted" }, e.message));
+    }
+  }
+
+  function gameRow(g) {
+    const status = g.status || "finished";
+    const finished = status === "finished";
+    const me = g.players && g.seat !== undefined && g.seat !== null ? g.players[g.seat] : null;
+    const won = finished && me && g.winner === me;
+    return h("div", { class: "list-row", dataset: { code: g.code } },
+      h("div", { class: "list-main" },
+        h("div", { class: "list-title" }, h("span", { class: "code" }, g.code), " ", typeof g.rules === "string" ? g.rules : (g.rules && g.rules.name) || "",
+          won ? h("span", { class: "badge badge-win" }, "won") : null),
+        h("div", { class: "muted small" }, [
+          (g.players || []).filter(Boolean).join(", "),
+          finished ? `winner ${g.winner || "?"}` : { open: "waiting for players", playing: "in play", closed: "closed" }[status] || status,
+          finished && g.finished_at ? dateTime(g.finished_at) : "",
+        ].filter(Boolean).join(" · "))),
+      h("div", { class: "list-actions" },
+        finished
+          ? [h("a", { class: "btn btn-small", href: `#/replay/${g.code}` }, "Replay"),
+             h("a", { class: "btn btn-small", href: api.recordUrl(g.code), download: `liars-dice-${g.code}.json` }, "Record")]
+          : status === "closed" ? null
+          : h("a", { class: "btn btn-primary btn-small", href: `#/table/${g.code}` }, status === "open" ? "Open" : "Rejoin")));
+  }
+
+  async function loadMyGames() {
+    const tokens = allSeatTokens().slice(-200);
+    if (!tokens.length) {
+      fill(gamesBox, h("p", { class: "muted" }, "Games you play in this browser appear here."));
+      return;
+    }
+    try {
+      const res = await api.myGames(tokens);
+      if (destroyed) return;
+      fill(gamesBox, res.games.length ? res.games.map(gameRow) : h("p", { class: "muted" }, "No games yet."));
+    } catch (e) {
+      if (!destroyed) fill(gamesBox, h("p", { class: "muted" }, e.message));
+    }
+  }
+
+  const lookupBox = h("div", { class: "list", id: "lookup-games" });
+  async function lookup(e) {
+    e.preventDefault();
+    const name = lookupInput.value.trim();
+    if (!name) { toast("Type the nickname whose finished games you want to see."); return; }
+    try {
+      const res = await api.playerGames(name);
+      fill(lookupBox, res.games.length ? res.games.map(gameRow) : h("p", { class: "muted" }, `No finished public games for ${name}.`));
+    } catch (err) {
+      toast(err.message);
+    }
+  }
+
+  // ---- the page ------------------------------------------------------------
+  const hero = h("section", { class: "hero" },
+    h("div", { class: "hero-dice", "aria-hidden": "true" }, [5, 1, 3, 6, 2].map((f, i) => die(f, { size: "lg", rules: { star_symbol: true, wild_face: 1 }, title: "" }))),
+    h("h1", {}, "Liar's Dice with friends"),
+    h("p", { class: "lead" }, "Create a table, send the code to your friends, fill empty seats with bots, and play."));
+
+  fill(root,
+    hero,
+    h("div", { class: "lobby-grid" },
+      h("div", { class: "lobby-col" },
+      h("section", { class: "card", id: "join-card" },
+        h("h2", {}, "Join a table"),
+        h("label", { class: "field", for: "nickname" }, h("span", {}, "Nickname"), nickInput),
+        h("label", { class: "field", for: "join-code" }, h("span", {}, "Join code")),
+        joinForm),
+      h("section", { class: "card", id: "tables-card" },
+        h("div", { class: "card-head" }, h("h2", {}, "Open tables"), h("button", { class: "btn btn-small btn-ghost", onclick: loadTables, "aria-label": "Refresh the open tables" }, "↻")),
+        tablesBox),
+      h("section", { class: "card", id: "games-card" },
+        h("h2", {}, "Your games"),
+        gamesBox,
+        h("form", { class: "row-form", onsubmit: lookup }, lookupInput, h("button", { class: "btn", type: "submit" }, "Finished games")),
+        lookupBox)),
+      h("div", { class: "lobby-col" },
+        h("section", { class: "card", id: "create-card" }, h("h2", {}, "Create a table"), h("p", { class: "muted" }, "Loading the rule sets…")))));
+
+  api.config().then((cfg) => {
+    if (destroyed) return;
+    config = cfg;
+    const names = Object.keys(cfg.presets);
+    const ordered = [...cfg.seed_presets.filter((n) => names.includes(n)), ...names.filter((n) => !cfg.seed_presets.includes(n))];
+    fill(presetSelect, ordered.map((n) => h("option", { value: n, selected: n === "wild-stars" }, n)));
+    presetSelect.addEventListener("change", () => setPreset(presetSelect.value));
+    timer = cfg.turn_timer.choices.includes(60) ? 60 : null;
+    fill(root.querySelector("#create-card"), h("h2", {}, "Create a table"), createForm);
+    setPreset(presetSelect.value);
+    renderTimer();
+  }).catch((e) => toast(e.message));
+
+  loadTables();
+  loadMyGames();
+  refreshTimer = setInterval(loadTables, 5000);
+  return { destroy() { destroyed = true; clearInterval(refreshTimer); } };
+}

@@ -1,0 +1,627 @@
+// The table: seats, your cup, the round's bids, the move picker, the reveal, chat, host controls.
+import { api, TableSocket } from "./api.js";
+import { die, diceRow, bidChip } from "./dice.js";
+import { bidPicker, defaultPick } from "./picker.js";
+import { revealContent } from "./reveal.js";
+import { describeRules } from "./rules-text.js";
+import {
+  h, fill, describeBid, dice, percent, bidChance, store,
+  seatToken, saveSeatToken, forgetSeatToken, nickname, saveNickname, clock,
+} from "./util.js";
+
+export function tablePage({ root, toast }, code) {
+  const S = {
+    code,
+    seat: null, // my seat index, null for a visitor
+    host: false,
+    table: null, // the table summary
+    view: null, // the latest state.view
+    config: null,
+    botChoice: store.get("liars-dice:bot") || null,
+    hint: store.get("liars-dice:hint") === "1",
+    picker: { key: null, face: null, quantity: null, show: [] }, // show: indices into hand
+    reveal: null, // {result, bids, wilds} shown in the overlay
+    socket: null,
+    status: "connecting",
+    destroyed: false,
+  };
+
+  // ---- skeleton ------------------------------------------------------------
+  const el = {
+    head: h("div", { class: "table-head" }),
+    banner: h("div", { id: "banner", class: "banner-box" }),
+    seats: h("div", { id: "seats", class: "seats" }),
+    center: h("div", { id: "center", class: "center card" }),
+    me: h("div", { id: "my-cup", class: "my-cup card" }),
+    actions: h("div", { id: "actions", class: "actions card" }),
+    bids: h("div", { id: "bids", class: "card bids-card" }),
+    history: h("div", { id: "history", class: "card" }),
+    chatLog: h("ol", { id: "chat-log", class: "chat-log" }),
+    chatForm: null,
+    reveal: h("div", { id: "reveal", class: "overlay", hidden: true }),
+    conn: h("span", { class: "conn", id: "conn" }),
+  };
+  const chatInput = h("input", { id: "chat-input", maxlength: 300, placeholder: "Say something…", autocomplete: "off", "aria-label": "Chat message" });
+  el.chatForm = h("form", { id: "chat-form", class: "row-form", onsubmit: sendChat }, chatInput, h("button", { class: "btn", type: "submit" }, "Send"));
+  const chatCard = h("div", { id: "chat", class: "card chat-card" }, h("h3", {}, "Chat"), el.chatLog, el.chatForm);
+
+  fill(root,
+    h("section", { class: "table-page" },
+      el.head,
+      el.banner,
+      h("div", { class: "table-grid" },
+        h("div", { class: "table-main" }, el.seats, el.center, el.me, el.actions),
+        h("aside", { class: "table-side" }, el.bids, chatCard, el.history)),
+      el.reveal));
+
+  // ---- connection ----------------------------------------------------------
+  function connect() {
+    if (S.socket) S.socket.close();
+    S.socket = new TableSocket(code, seatToken(code), {
+      onMessage: handle,
+      onStatus: (status) => { S.status = status; renderConn(); },
+    });
+  }
+
+  function send(msg) {
+    const id = S.socket && S.socket.send(msg);
+    if (id === null || id === undefined) toast("You are offline for a moment; try again when the connection is back.");
+    return id;
+  }
+
+  function handle(msg) {
+    switch (msg.type) {
+      case "welcome":
+        S.seat = msg.seat;
+        S.host = !!msg.host;
+        S.table = msg.table;
+        fill(el.chatLog);
+        if (msg.seat === null) S.view = S.view && S.view.seat_index === null ? S.view : null;
+        renderAll();
+        break;
+      case "table":
+        S.table = msg.table;
+        // The host's role passes on when the host leaves before the start.
+        if (S.seat !== null && typeof msg.table.host === "number") S.host = msg.table.host === S.seat;
+        renderAll();
+        break;
+      case "state":
+        onState(msg.view, msg.event || { kind: "sync" });
+        break;
+      case "chat":
+        addChat(msg);
+        break;
+      case "presence":
+        if (S.table) {
+          for (const p of msg.seats || []) if (S.table.seats[p.seat]) S.table.seats[p.seat].connected = p.connected;
+          S.table.visitors = msg.visitors;
+          renderHead();
+          renderSeats();
+        }
+        break;
+      case "error":
+        if (msg.code === "table/not_found") {
+          S.socket.close();
+          S.status = "stopped";
+          renderConn();
+          fill(el.banner, h("div", { class: "banner banner-over", id: "not-found" }, msg.message || `There is no table ${code}.`, " ", h("a", { href: "#/" }, "Back to the lobby")));
+          return;
+        }
+        if (msg.code === "auth/bad_token") {
+          forgetSeatToken(code);
+          toast("This browser's seat at the table is no longer valid; you are watching.");
+          connect();
+          return;
+        }
+        toast(msg.message || "The server refused that.");
+        if (S.view) renderAll();
+        break;
+      default:
+        break; // ack, pong
+    }
+  }
+
+  function onState(view, event) {
+    const before = S.view;
+    S.view = view;
+    if (event.kind === "challenge" && event.result) {
+      // The round's bids are in the state before the challenge; wilds follow them.
+      const bids = before ? before.bids : [];
+      openReveal(event.result, bids, before ? before.wilds_active : true, event.player);
+    }
+    if (event.by_bot && S.seat !== null && event.player === myName()) {
+      toast("Your time ran out, so a bot made that move for you.", "info");
+    }
+    if (event.kind === "start") {
+      closeReveal();
+      toast("The game has started. Good luck!", "info");
+    }
+    if (S.table && S.table.status === "open" && view.phase) S.table.status = view.phase === "over" ? "finished" : "playing";
+    if (view.phase === "over" && S.table) { S.table.status = "finished"; S.table.winner = view.winner; }
+    renderAll();
+  }
+
+  // ---- helpers -------------------------------------------------------------
+  const rules = () => (S.view && S.view.rules_options) || (S.table && S.table.rules) || {};
+  const myName = () => (S.seat !== null && S.table ? (S.view ? S.view.players[S.seat] : S.table.seats[S.seat].name) : null);
+  const myTurn = () => S.view && S.view.phase === "bid" && S.seat !== null && S.view.to_move === S.view.players[S.seat];
+
+  function seatName(i) {
+    if (S.view) return S.view.players[i];
+    const s = S.table && S.table.seats[i];
+    return s && s.name;
+  }
+
+  // ---- rendering -----------------------------------------------------------
+  function renderAll() {
+    if (S.destroyed) return;
+    document.title = myTurn() ? "● Your turn · Liar's Dice" : `Liar's Dice · ${code}`;
+    renderHead();
+    renderBanner();
+    renderSeats();
+    renderCenter();
+    renderMe();
+    renderActions();
+    renderBids();
+    renderHistory();
+    renderChatForm();
+  }
+
+  function renderConn() {
+    const words = { open: "connected", connecting: "connecting…", closed: "reconnecting…", stopped: "not connected" };
+    el.conn.className = `conn conn-${S.status}`;
+    el.conn.textContent = words[S.status] || S.status;
+  }
+
+  /** The link friends open: the server's (honours --public-url) when this browser created the table. */
+  function shareUrl() {
+    return store.get(`liars-dice:share:${code}`) || `${location.origin}/#/table/${code}`;
+  }
+
+  async function copyLink() {
+    try {
+      await navigator.clipboard.writeText(shareUrl());
+      toast("Link copied: send it to your friends.", "info");
+    } catch {
+      window.prompt("Copy this link and send it to your friends:", shareUrl());
+    }
+  }
+
+  function renderHead() {
+    const t = S.table;
+    const r = rules();
+    const statusWords = { open: "waiting for players", playing: "playing", finished: "game over", closed: "closed" };
+    fill(el.head,
+      h("div", { class: "head-main" },
+        h("div", { class: "head-code" },
+          h("span", { class: "muted small" }, "Table"),
+          h("span", { class: "code code-big", id: "table-code" }, code),
+          h("button", { class: "btn btn-small", id: "copy-link", onclick: copyLink, title: shareUrl() }, "Copy link")),
+        h("div", { class: "head-meta" },
+          h("span", { class: "pill" }, (t && t.preset) || r.name || ""),
+          t ? h("span", { class: "pill" }, t.turn_timer ? `${t.turn_timer}s turns` : "no timer") : null,
+          t && t.private ? h("span", { class: "pill" }, "private") : null,
+          t ? h("span", { class: `pill pill-${t.status}`, id: "table-status" }, statusWords[t.status] || t.status) : null,
+          t && t.visitors ? h("span", { class: "pill" }, `${t.visitors} watching`) : null,
+          el.conn)),
+      r.name ? h("details", { class: "rules-details" }, h("summary", {}, "Rules"), h("ul", { class: "rules-list" }, describeRules(r).map((l) => h("li", {}, l)))) : null);
+    renderConn();
+  }
+
+  function renderBanner() {
+    const t = S.table;
+    if (!t) { fill(el.banner); return; }
+    const parts = [];
+    if (S.view && S.view.phase === "over") {
+      const won = S.view.winner === myName();
+      parts.push(h("div", { class: `banner ${won ? "banner-win" : "banner-over"}`, id: "game-over" },
+        h("div", { class: "banner-title" }, h("span", { class: "crown" }, "♛"), won ? " You win!" : ` ${S.view.winner} wins the game`),
+        h("div", { class: "banner-actions" },
+          h("a", { class: "btn btn-primary", id: "download-record", href: api.recordUrl(code), download: `liars-dice-${code}.json` }, "Download the record"),
+          h("a", { class: "btn", id: "replay-link", href: `#/replay/${code}` }, "Step through the replay"),
+          h("a", { class: "btn btn-ghost", href: "#/" }, "Back to the lobby"))));
+    } else if (t.status === "closed") {
+      parts.push(h("div", { class: "banner banner-over", id: "closed-banner" },
+        h("div", {}, "This table was closed: everyone left before the game started."),
+        h("a", { class: "btn", href: "#/" }, "Back to the lobby")));
+    } else if (S.seat === null) {
+      const hasEmpty = t.status === "open" && t.seats.some((s) => s.kind === "empty");
+      parts.push(h("div", { class: "banner banner-watch", id: "visitor-banner" },
+        h("div", {}, hasEmpty ? "You are watching. Take a seat to play:" : "You are watching this table."),
+        hasEmpty ? joinForm() : null));
+    } else if (t.status === "open") {
+      const filled = t.seats.filter((s) => s.kind !== "empty").length;
+      parts.push(h("div", { class: "banner banner-wait" },
+        h("div", {}, S.host
+          ? `Send the link or the code ${code} to your friends, fill empty seats with bots, then start. ${filled}/${t.n_seats} seated.`
+          : `You are seated. Waiting for the host to start (${filled}/${t.n_seats} seated).`)));
+    }
+    fill(el.banner, parts);
+  }
+
+  function joinForm() {
+    const input = h("input", { id: "seat-nickname", maxlength: 24, placeholder: "Your nickname", value: nickname(), autocomplete: "nickname", "aria-label": "Nickname" });
+    return h("form", { class: "row-form", id: "seat-form", onsubmit: async (e) => {
+      e.preventDefault();
+      const name = input.value.trim();
+      if (!name) { toast("Type a nickname first: it is how the others see you."); return; }
+      saveNickname(name);
+      try {
+        const res = await api.join(code, name);
+        saveSeatToken(res.code, res.token);
+        connect();
+      } catch (err) {
+        toast(err.message);
+      }
+    } }, input, h("button", { class: "btn btn-primary", type: "submit", id: "take-seat" }, "Take a seat"));
+  }
+
+  function seatKind(i) {
+    return S.table && S.table.seats[i] ? S.table.seats[i] : { kind: "empty" };
+  }
+
+  function renderSeats() {
+    const t = S.table;
+    if (!t) { fill(el.seats); return; }
+    const v = S.view;
+    const r = rules();
+    const lastBid = {};
+    if (v) for (const b of v.bids) lastBid[b.player] = b;
+    const cards = [];
+    for (let i = 0; i < t.n_seats; i++) {
+      const info = seatKind(i);
+      const name = seatName(i);
+      const mine = i === S.seat;
+      const count = v ? v.dice[name] ?? 0 : null;
+      const toMove = v && v.phase === "bid" && v.to_move === name;
+      const out = v && count === 0;
+      const winner = v && v.winner === name;
+      const classes = ["seat"];
+      if (mine) classes.push("seat-mine");
+      if (toMove) classes.push("seat-turn");
+      if (out) classes.push("seat-out");
+      if (info.kind === "empty") classes.push("seat-empty");
+      if (winner) classes.push("seat-winner");
+      const badges = [];
+      if (i === t.host) badges.push(h("span", { class: "badge" }, "host"));
+      if (mine) badges.push(h("span", { class: "badge badge-you" }, "you"));
+      if (info.kind === "bot") badges.push(h("span", { class: "badge badge-bot" }, info.replaced ? `bot (${info.bot})` : `bot · ${info.bot}`));
+      if (info.kind === "human" && !info.connected && v) badges.push(h("span", { class: "badge badge-off", title: "not connected" }, "away"));
+      let body;
+      if (info.kind === "empty" && !v) {
+        body = h("div", { class: "seat-body muted" }, "Empty seat", S.host && t.status === "open" ? botAdder(i) : null);
+      } else if (v) {
+        const shown = (v.shown && v.shown[name]) || [];
+        const hidden = mine ? v.hand : null;
+        const row = h("span", { class: "dice-row seat-dice" });
+        if (out) row.appendChild(h("span", { class: "muted small" }, "out"));
+        else {
+          if (hidden) for (const f of hidden) row.appendChild(die(f, { rules: r, size: "sm" }));
+          else for (let k = 0; k < count - shown.length; k++) row.appendChild(die(null, { size: "sm" }));
+          for (const f of shown) row.appendChild(die(f, { rules: r, size: "sm", match: false, title: "shown" }));
+        }
+        const lb = lastBid[name];
+        body = h("div", { class: "seat-body" },
+          h("div", { class: "seat-count" }, out ? "" : dice(count)),
+          row,
+          shown.length ? h("div", { class: "small muted" }, `showing ${shown.length}`) : null,
+          lb ? h("div", { class: "seat-bid" }, "bid ", bidChip(r, lb.bid, "xs")) : null,
+          toMove ? timerBar() : null);
+      } else {
+        body = h("div", { class: "seat-body" },
+          h("div", { class: "seat-count muted" }, info.kind === "bot" || info.connected ? "ready" : "not connected"),
+          S.host && t.status === "open" && info.kind === "bot"
+            ? h("button", { class: "btn btn-small btn-ghost", dataset: { removeBot: i }, onclick: () => send({ type: "remove_bot", seat: i }) }, "Remove bot")
+            : null);
+      }
+      cards.push(h("div", { class: classes.join(" "), dataset: { seat: i, name: name || "" } },
+        h("div", { class: "seat-head" },
+          h("span", { class: "seat-name" }, winner ? h("span", { class: "crown" }, "♛ ") : "", name || `Seat ${i + 1}`),
+          h("span", { class: "seat-badges" }, badges)),
+        body));
+    }
+    fill(el.seats, cards);
+    el.seats.dataset.n = String(t.n_seats);
+  }
+
+  function botAdder(i) {
+    const bots = (S.config && S.config.bots) || [];
+    if (!bots.length) return null;
+    const choice = bots.includes(S.botChoice) ? S.botChoice : bots[bots.length > 1 ? 1 : 0];
+    const sel = h("select", { class: "bot-select", "aria-label": `Bot level for seat ${i + 1}`, dataset: { seat: i },
+      onchange: (e) => { S.botChoice = e.target.value; store.set("liars-dice:bot", e.target.value); } },
+      bots.map((b) => h("option", { value: b, selected: b === choice }, b)));
+    return h("div", { class: "bot-adder" }, sel,
+      h("button", { class: "btn btn-small", dataset: { addBot: i }, onclick: () => send({ type: "add_bot", bot: sel.value, seat: i }) }, "Add bot"));
+  }
+
+  function timerBar() {
+    const v = S.view;
+    if (!v || !v.deadline || !v.turn_timer) return null;
+    return h("div", { class: "timer" }, h("div", { class: "timer-fill", dataset: { deadline: v.deadline, total: v.turn_timer } }));
+  }
+
+  function tickTimers() {
+    const now = Date.now() / 1000;
+    for (const bar of root.querySelectorAll(".timer-fill")) {
+      const left = Number(bar.dataset.deadline) - now;
+      const frac = Math.max(0, Math.min(1, left / Number(bar.dataset.total)));
+      bar.style.width = `${frac * 100}%`;
+      bar.classList.toggle("timer-low", left < 6);
+    }
+    for (const t of root.querySelectorAll(".countdown")) {
+      const left = Math.max(0, Math.ceil(Number(t.dataset.deadline) - now));
+      t.textContent = `${left}s`;
+    }
+  }
+
+  function renderCenter() {
+    const v = S.view;
+    const r = rules();
+    if (!v) {
+      fill(el.center, h("div", { class: "center-line" }, S.table && S.table.status === "open" ? "The game starts when the host says so." : "Connecting to the table…"));
+      return;
+    }
+    if (v.phase === "over") {
+      const last = v.results[v.results.length - 1];
+      fill(el.center, h("div", { class: "center-line big" }, h("span", { class: "crown" }, "♛"), ` ${v.winner} wins.`),
+        last ? h("div", { class: "final-reveal" }, h("div", { class: "round-no" }, "The last challenge"), revealContent(rules(), last, { challenger: last.challenger, me: myName() })) : null);
+      return;
+    }
+    const cur = v.bids.length ? v.bids[v.bids.length - 1] : null;
+    const who = myTurn() ? "Your turn" : `${v.to_move} to ${cur ? "raise or challenge" : "open"}`;
+    const lines = [
+      h("div", { class: "center-top" },
+        h("span", { class: "round-no" }, `Round ${v.round ?? v.results.length + 1}`),
+        h("span", { class: `turn ${myTurn() ? "turn-mine" : ""}`, id: "turn" }, who),
+        v.deadline ? h("span", { class: "countdown", dataset: { deadline: v.deadline } }) : null),
+      cur
+        ? h("div", { class: "current-bid", id: "current-bid" },
+            h("span", { class: "muted" }, `${cur.player} bids`), bidChip(r, cur.bid, "md"),
+            h("span", { class: "bid-words" }, describeBid(r, cur.bid)),
+            cur.show && cur.show.length ? h("span", { class: "muted small" }, `(showed ${cur.show.length})`) : null)
+        : h("div", { class: "current-bid muted", id: "current-bid" }, `No bid yet this round. ${Object.values(v.dice).reduce((a, b) => a + b, 0)} dice in play.`),
+      !v.wilds_active && r.wild_face !== null && v.bids.length ? h("div", { class: "small warn" }, "Wilds do not count this round (it opened on the wild face).") : null,
+    ];
+    if (S.seat !== null) {
+      const toggle = h("label", { class: "hint-toggle", for: "hint-toggle" },
+        h("input", { type: "checkbox", id: "hint-toggle", checked: S.hint, onchange: (e) => { S.hint = e.target.checked; store.set("liars-dice:hint", S.hint ? "1" : "0"); renderCenter(); renderActions(); } }),
+        h("span", {}, "Hint"));
+      let hint = null;
+      if (S.hint) {
+        hint = h("div", { class: "hint", id: "hint" }, cur && v.odds !== null && v.odds !== undefined
+          // The server rounds to 4 places; a rounded 0 is recomputed so a tiny chance reads "<1%".
+          ? [`Chance that ${describeBid(r, cur.bid)} is true, from your dice: `, h("strong", {}, percent(v.odds > 0 ? v.odds : bidChance(v, cur.bid)))]
+          : "No bid yet: the hint shows the chance that the current bid is true, from your dice.");
+      }
+      lines.push(h("div", { class: "hint-row" }, toggle, hint));
+    }
+    fill(el.center, lines);
+    tickTimers();
+  }
+
+  function renderMe() {
+    const v = S.view;
+    const r = rules();
+    if (S.seat === null || !v || v.phase === "over") { el.me.hidden = true; return; }
+    el.me.hidden = false;
+    const name = myName();
+    const shown = (v.shown && v.shown[name]) || [];
+    const canShow = myTurn() && v.legal && v.legal.shows && v.legal.shows.length > 1;
+    // A new round deals new dice: roll them in once.
+    const dealt = `${v.round}:${v.hand.length}`;
+    const rolling = S.dealt !== undefined && S.dealt !== dealt && !v.bids.length;
+    S.dealt = dealt;
+    const hand = h("div", { class: `dice-row hand${rolling ? " rolling" : ""}`, id: "hand" });
+    v.hand.forEach((f, idx) => {
+      const selected = S.picker.show.includes(idx);
+      hand.appendChild(die(f, {
+        rules: r, size: "lg", selected,
+        onclick: canShow ? () => { toggleShow(idx); } : null,
+        title: canShow ? (selected ? "shown with your bid (tap to keep hidden)" : "tap to show with your bid") : null,
+      }));
+    });
+    fill(el.me,
+      h("div", { class: "cup-head" }, h("h3", {}, "Your cup"), h("span", { class: "muted small" }, v.dice[name] ? dice(v.dice[name]) : "out")),
+      v.dice[name] ? hand : h("p", { class: "muted" }, "You are out of dice: watch the others finish."),
+      shown.length ? h("div", { class: "shown-line" }, h("span", { class: "muted small" }, "Shown on the table: "), diceRow(shown, { rules: r, size: "sm" })) : null,
+      canShow ? h("p", { class: "small muted", id: "show-help" }, "Show and reroll: tap dice to set them out face up with your bid; the rest are rerolled. Keep at least one hidden.") : null);
+  }
+
+  function toggleShow(idx) {
+    const s = S.picker.show;
+    S.picker.show = s.includes(idx) ? s.filter((x) => x !== idx) : [...s, idx];
+    renderMe();
+    renderActions();
+  }
+
+  function resetPicker() {
+    const v = S.view;
+    const key = `${v.round}:${v.move_number}`;
+    if (S.picker.key === key) return;
+    turnStarted();
+    S.picker = { key, ...defaultPick(v.legal ? v.legal.raises : [], rules()), show: [] };
+  }
+
+  /** Your turn has come: bring the picker into view (phones) and buzz once. */
+  function turnStarted() {
+    requestAnimationFrame(() => {
+      const r = el.actions.getBoundingClientRect();
+      if (r.top < 0 || r.bottom > window.innerHeight) el.actions.scrollIntoView({ block: "nearest", behavior: "smooth" });
+    });
+    if (navigator.vibrate && document.visibilityState === "visible") {
+      try { navigator.vibrate(80); } catch { /* not allowed before a tap */ }
+    }
+  }
+
+  function renderActions() {
+    const v = S.view;
+    const t = S.table;
+    if (!t) { fill(el.actions); el.actions.hidden = true; return; }
+    el.actions.hidden = false;
+    if (!v) {
+      // before the start: host controls
+      if (S.host && t.status === "open") {
+        const empty = t.seats.filter((s) => s.kind === "empty").length;
+        fill(el.actions,
+          h("h3", {}, "Host"),
+          empty ? h("div", { class: "fill-bots" },
+            h("span", { class: "muted small" }, `${empty} empty ${empty === 1 ? "seat" : "seats"}.`),
+            h("button", { class: "btn", id: "fill-bots", onclick: fillWithBots }, `Fill with bots (${(S.botChoice && (S.config?.bots || []).includes(S.botChoice)) ? S.botChoice : defaultBot()})`)) : null,
+          h("button", { class: "btn btn-primary btn-wide", id: "start-game", disabled: empty > 0, onclick: () => send({ type: "start" }) },
+            empty ? `Start (fill ${empty} more ${empty === 1 ? "seat" : "seats"} first)` : "Start the game"),
+          leaveButton());
+      } else if (S.seat !== null) {
+        fill(el.actions, h("p", { class: "muted" }, "Waiting for the host to start."), leaveButton());
+      } else {
+        el.actions.hidden = true;
+      }
+      return;
+    }
+    if (v.phase === "over" || S.seat === null) { el.actions.hidden = true; return; }
+    if (!myTurn()) {
+      fill(el.actions, h("p", { class: "muted waiting" }, v.dice[myName()] ? `Waiting for ${v.to_move}…` : "You are out."), leaveButton());
+      return;
+    }
+    resetPicker();
+    fill(el.actions, bidPicker({
+      view: v, rules: rules(), pick: S.picker, hint: S.hint,
+      onChange: renderActions, onBid: placeBid, onChallenge: challenge,
+    }));
+  }
+
+  function placeBid(bid, show) {
+    const msg = { type: "bid", quantity: bid.quantity, face: bid.face };
+    if (show.length) msg.show = show;
+    if (send(msg) !== null) lockActions();
+  }
+
+  function challenge() {
+    if (send({ type: "challenge" }) !== null) lockActions();
+  }
+
+  function lockActions() {
+    for (const b of el.actions.querySelectorAll("button")) b.disabled = true;
+  }
+
+  function defaultBot() {
+    const bots = (S.config && S.config.bots) || [];
+    return bots.includes(S.botChoice) ? S.botChoice : bots[bots.length > 1 ? 1 : 0];
+  }
+
+  function fillWithBots() {
+    const bot = defaultBot();
+    if (!bot) return;
+    for (const s of S.table.seats) if (s.kind === "empty") send({ type: "add_bot", bot, seat: s.seat });
+  }
+
+  function leaveButton() {
+    if (S.seat === null) return null;
+    const playing = S.view && S.view.phase === "bid";
+    return h("button", { class: "btn btn-ghost btn-small leave-btn", id: "leave-btn", onclick: () => {
+      const q = playing ? "Leave this game for good? A bot takes over your seat." : "Leave this table?";
+      if (!window.confirm(q)) return;
+      send({ type: "leave" });
+      forgetSeatToken(code);
+      location.hash = "#/";
+    } }, playing ? "Leave the game" : "Leave the table");
+  }
+
+  function renderBids() {
+    const v = S.view;
+    const r = rules();
+    el.bids.hidden = !!v && v.phase === "over";
+    if (!v) { fill(el.bids, h("h3", {}, "This round"), h("p", { class: "muted small" }, "Bids appear here.")); return; }
+    fill(el.bids,
+      h("h3", {}, v.phase === "over" ? "Final round" : `Round ${v.round ?? v.results.length + 1}: bids`),
+      v.bids.length
+        ? h("ol", { class: "bid-list", id: "bid-list" }, v.bids.map((b, i) => h("li", { class: i === v.bids.length - 1 ? "latest" : "" },
+            h("span", { class: "bid-player" }, b.player), bidChip(r, b.bid, "xs"), h("span", { class: "bid-words small muted" }, describeBid(r, b.bid)),
+            b.show && b.show.length ? h("span", { class: "small" }, " shows ", diceRow(b.show, { rules: r, size: "xs" })) : null)))
+        : h("p", { class: "muted small" }, v.phase === "over" ? "" : `${v.to_move} opens.`));
+  }
+
+  function resultSummary(res, r) {
+    const lost = Object.entries(res.lost).map(([n, k]) => `${n} −${k}`).join(", ");
+    return `${res.challenger} called ${res.bidder}'s ${describeBid(r, res.bid)}: ${res.count} counted${lost ? `; ${lost}` : ""}`;
+  }
+
+  function renderHistory() {
+    const v = S.view;
+    const r = rules();
+    if (!v || !v.results.length) { el.history.hidden = true; return; }
+    el.history.hidden = false;
+    const list = h("ul", { class: "history-list", id: "history-list" });
+    for (let i = v.results.length - 1; i >= 0; i--) {
+      const res = v.results[i];
+      list.appendChild(h("li", {}, h("button", { class: "link-btn", onclick: () => openReveal(res, null, null, res.challenger) },
+        h("span", { class: "history-round" }, `Round ${i + 1}`), " ", resultSummary(res, r))));
+    }
+    fill(el.history, h("h3", {}, "Past rounds"), list);
+  }
+
+  // ---- the reveal ----------------------------------------------------------
+  function openReveal(result, bids, wilds, challenger) {
+    S.reveal = { result, bids, wilds };
+    fill(el.reveal,
+      h("div", { class: "reveal card", role: "dialog", "aria-modal": "true", "aria-labelledby": "reveal-title" },
+        revealContent(rules(), result, { bids, wilds, challenger, me: myName(), dialog: true }),
+        h("button", { class: "btn btn-primary btn-wide", id: "reveal-close", onclick: closeReveal, autofocus: true }, result.next ? "Next round" : "See the result")));
+    el.reveal.hidden = false;
+    const button = el.reveal.querySelector("#reveal-close");
+    if (button) button.focus({ preventScroll: true });
+  }
+
+  function closeReveal() {
+    S.reveal = null;
+    el.reveal.hidden = true;
+  }
+  el.reveal.addEventListener("click", (e) => { if (e.target === el.reveal) closeReveal(); });
+  const onKey = (e) => { if (e.key === "Escape" && !el.reveal.hidden) closeReveal(); };
+  document.addEventListener("keydown", onKey);
+
+  // ---- chat ----------------------------------------------------------------
+  function addChat(msg) {
+    const mine = S.seat !== null && msg.seat === S.seat;
+    el.chatLog.appendChild(h("li", { class: mine ? "chat-mine" : "" },
+      h("span", { class: "chat-name" }, msg.name || "?"),
+      h("span", { class: "chat-text" }, msg.text),
+      h("span", { class: "chat-time" }, clock(msg.at))));
+    while (el.chatLog.children.length > 200) el.chatLog.firstChild.remove();
+    el.chatLog.scrollTop = el.chatLog.scrollHeight;
+  }
+
+  function sendChat(e) {
+    e.preventDefault();
+    const text = chatInput.value.trim();
+    if (!text) return;
+    if (send({ type: "chat", text }) !== null) chatInput.value = "";
+  }
+
+  function renderChatForm() {
+    const seated = S.seat !== null;
+    chatInput.disabled = !seated;
+    chatInput.placeholder = seated ? "Say something…" : "Take a seat to chat";
+    el.chatForm.querySelector("button").disabled = !seated;
+  }
+
+  // ---- start ---------------------------------------------------------------
+  api.config().then((cfg) => { S.config = cfg; if (!S.destroyed) renderAll(); }).catch(() => {});
+  api.table(code).then((t) => { if (!S.table) { S.table = t; renderAll(); } }).catch((e) => {
+    if (e.code === "table/not_found" && S.socket) { S.socket.close(); S.status = "stopped"; renderConn(); }
+    fill(el.banner, h("div", { class: "banner banner-over", id: "not-found" }, e.message, " ", h("a", { href: "#/" }, "Back to the lobby")));
+  });
+  connect();
+  renderAll();
+  const ticker = setInterval(tickTimers, 250);
+
+  return {
+    destroy() {
+      S.destroyed = true;
+      document.title = "Liar's Dice";
+      clearInterval(ticker);
+      document.removeEventListener("keydown", onKey);
+      if (S.socket) S.socket.close();
+    },
+  };
+}

@@ -1,0 +1,222 @@
+"""Writing and reading the database without blocking the event loop.
+
+Writes go through one writer thread that commits whatever is queued in one
+transaction (group commit): at hundreds of moves per second, one commit serves
+many tables. :meth:`Store.write` returns once the write is committed, so the
+server stores a move before anyone learns of it, and a killed server loses no
+move it has announced.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import queue
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import Connection, Engine, insert, select, update
+
+from .db import events_t, seats_t, tables_t
+
+@dataclass(frozen=True, slots=True)
+class Op:
+    """One write: ``kind`` is ``table`` (insert a table row), ``event``,
+    ``seat`` (insert rows) or ``update`` (change a table row)."""
+
+    kind: str
+    row: dict[str, Any]
+    table_id: str = ""
+
+
+#: Seconds between SQLite WAL checkpoints.
+CHECKPOINT_SECONDS = 2.0
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Store:
+    """The database behind the tables, with one writer thread.
+
+    :param engine: a migrated SQLAlchemy engine.
+    """
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._q: queue.SimpleQueue[tuple[Sequence[Op], asyncio.Future[None], asyncio.AbstractEventLoop] | None] = (
+            queue.SimpleQueue()
+        )
+        self._thread = threading.Thread(target=self._run, name="liars-dice-db-writer", daemon=True)
+        self._thread.start()
+        self._stop = threading.Event()
+        self._checkpointer: threading.Thread | None = None
+        if engine.dialect.name == "sqlite":
+            self._checkpointer = threading.Thread(target=self._checkpoints, name="liars-dice-db-checkpoint", daemon=True)
+            self._checkpointer.start()
+
+    def _checkpoints(self) -> None:
+        """SQLite only: move the WAL into the database every few seconds (PASSIVE:
+        never waits for, nor blocks, the writer), off the commit path."""
+        while not self._stop.wait(CHECKPOINT_SECONDS):
+            try:
+                with self.engine.connect() as conn:
+                    conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+            except Exception:  # noqa: BLE001 - retried next time
+                pass
+
+    # -- writing -------------------------------------------------------------
+
+    async def write(self, ops: Sequence[Op]) -> None:
+        """Run ``ops`` in one transaction (possibly shared with other writes) and
+        return once it is committed.
+
+        :raises Exception: whatever the database raised for these ops.
+        """
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[None] = loop.create_future()
+        self._q.put((ops, fut, loop))
+        await fut
+
+    def close(self) -> None:
+        """Stop the writer thread after the queued writes."""
+        self._stop.set()
+        self._q.put(None)
+        self._thread.join(timeout=10)
+        if self._checkpointer is not None:
+            self._checkpointer.join(timeout=10)
+
+    def _run(self) -> None:
+        while True:
+            item = self._q.get()
+            if item is None:
+                return
+            batch = [item]
+            stop = False
+            while len(batch) < 500:
+                try:
+                    nxt = self._q.get_nowait()
+                except queue.Empty:
+                    break
+                if nxt is None:
+                    stop = True
+                    break
+                batch.append(nxt)
+            try:
+                with self.engine.begin() as conn:
+                    _execute(conn, [op for ops, _, _ in batch for op in ops])
+                results: list[BaseException | None] = [None] * len(batch)
+            except Exception:
+                # One bad write must not sink the others: retry one by one.
+                results = []
+                for ops, _, _ in batch:
+                    try:
+                        with self.engine.begin() as conn:
+                            _execute(conn, ops)
+                        results.append(None)
+                    except Exception as e:  # noqa: BLE001 - handed to the waiting coroutine
+                        results.append(e)
+            for (_, fut, loop), err in zip(batch, results):
+                loop.call_soon_threadsafe(_settle, fut, err)
+            if stop:
+                return
+
+    # -- ops -------------------------------------------------------------------
+
+    @staticmethod
+    def op_event(table_id: str, seq: int, kind: str, payload: dict[str, Any]) -> Op:
+        return Op("event", {"table_id": table_id, "seq": seq, "kind": kind, "payload": payload, "created_at": utcnow()})
+
+    @staticmethod
+    def op_insert_table(row: dict[str, Any]) -> Op:
+        return Op("table", row)
+
+    @staticmethod
+    def op_update_table(table_id: str, **values: Any) -> Op:
+        return Op("update", values, table_id)
+
+    @staticmethod
+    def op_seat(table_id: str, seat: int, name: str, token_hash: str) -> Op:
+        return Op("seat", {"table_id": table_id, "seat": seat, "name": name, "token_hash": token_hash,
+                           "created_at": utcnow()})
+
+    # -- reading (call from a worker thread) -----------------------------------
+
+    def unfinished_table_ids(self) -> list[str]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(tables_t.c.id).where(tables_t.c.status.in_(("open", "playing"))))
+            return [r[0] for r in rows]
+
+    def table_id_for_code(self, code: str) -> str | None:
+        with self.engine.connect() as conn:
+            return conn.execute(select(tables_t.c.id).where(tables_t.c.code == code)).scalar_one_or_none()
+
+    def events(self, table_id: str) -> list[tuple[int, str, dict[str, Any]]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(events_t.c.seq, events_t.c.kind, events_t.c.payload)
+                .where(events_t.c.table_id == table_id)
+                .order_by(events_t.c.seq)
+            )
+            return [(r[0], r[1], r[2]) for r in rows]
+
+    def games_of(self, *, name: str | None = None, token_hashes: Sequence[str] = ()) -> list[dict[str, Any]]:
+        """Tables where a seat was taken by ``name`` (public, finished) or by one of
+        ``token_hashes`` (any), newest first."""
+        q = select(
+            tables_t.c.code, tables_t.c.status, tables_t.c.private, tables_t.c.preset, tables_t.c.players,
+            tables_t.c.winner, tables_t.c.finished_at, tables_t.c.created_at, seats_t.c.seat, seats_t.c.name,
+        ).join(seats_t, seats_t.c.table_id == tables_t.c.id)
+        if name is not None:
+            q = q.where(seats_t.c.name == name, tables_t.c.status == "finished", tables_t.c.private.is_(False))
+        else:
+            q = q.where(seats_t.c.token_hash.in_(list(token_hashes)))
+        q = q.order_by(tables_t.c.created_at.desc()).limit(500)
+        out: list[dict[str, Any]] = []
+        seen: set[str] = set()
+        with self.engine.connect() as conn:
+            for r in conn.execute(q):
+                players = r.players
+                if players is not None and not (r.seat < len(players) and players[r.seat] == r.name):
+                    continue  # left the seat before the game started
+                if players is None and name is not None:
+                    continue
+                if r.code in seen:
+                    continue
+                seen.add(r.code)
+                out.append({
+                    "code": r.code, "status": r.status, "rules": r.preset, "players": players or [],
+                    "winner": r.winner, "seat": r.seat, "name": r.name,
+                    "finished_at": r.finished_at.isoformat() if r.finished_at else None,
+                    "created_at": r.created_at.isoformat() if r.created_at else None,
+                })
+        return out
+
+
+def _execute(conn: Connection, ops: Sequence[Op]) -> None:
+    """Run ``ops`` on ``conn``: new table rows first (events refer to them), then
+    every event and seat row, each kind in one executemany, then the updates."""
+    tables = [op.row for op in ops if op.kind == "table"]
+    events = [op.row for op in ops if op.kind == "event"]
+    seats = [op.row for op in ops if op.kind == "seat"]
+    if tables:
+        conn.execute(insert(tables_t), tables)
+    if events:
+        conn.execute(insert(events_t), events)
+    if seats:
+        conn.execute(insert(seats_t), seats)
+    for op in ops:
+        if op.kind == "update":
+            conn.execute(update(tables_t).where(tables_t.c.id == op.table_id).values(**op.row))
+
+
+def _settle(fut: asyncio.Future[None], err: BaseException | None) -> None:
+    if fut.done():
+        return
+    if err is None:
+        fut.set_result(None)
+    else:
+        fut.set_exception(err)

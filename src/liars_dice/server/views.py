@@ -1,0 +1,173 @@
+"""What leaves the server about a game: a seat's view, the visitors' view, and
+replay steps of a finished game.
+
+Every game message built for a client goes through :func:`seat_view` or
+:func:`public_view`, both built on the engine's :meth:`State.view`, which never
+holds another seat's hidden dice (boardgame.io's ``playerView``).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import replace
+from typing import Any
+
+from ..engine import Bid, Challenge, Game, Phase, RoundResult, State, result_to_json, view_bid_probability
+from .tables import Table
+
+_NO_LEGAL: dict[str, Any] = {"raises": [], "challenge": False, "shows": [[]]}
+
+
+def result_json(r: RoundResult, names: tuple[str, ...]) -> dict[str, Any]:
+    """A round's public result as served: the engine's :func:`result_to_json`
+    plus ``wilds_active`` (whether the wild face counted in that round)."""
+    out = result_to_json(r, names)
+    out["wilds_active"] = r.wilds_active
+    return out
+
+
+def _results(table: Table) -> tuple[list[dict[str, Any]], str]:
+    """Every past round's result, as data and as JSON text, built once per round."""
+    state = table.state
+    assert state is not None
+    n = len(state.results)
+    cached = table.results_json
+    if cached is None or cached[0] != n:
+        names = state.game.players
+        data = [result_json(r, names) for r in state.results]
+        cached = table.results_json = (n, data, json.dumps(data, separators=(",", ":"), ensure_ascii=False))
+    return cached[1], cached[2]
+
+
+def _event_json(table: Table) -> dict[str, Any]:
+    ev = dict(table.last_event)
+    idx = ev.pop("result_index", None)
+    if idx is not None and table.state is not None:
+        ev["result"] = _results(table)[0][idx]
+    return ev
+
+
+def seat_view(table: Table, seat: int, with_results: bool = True) -> dict[str, Any]:
+    """The ``state.view`` of ``docs/server-protocol.md`` for ``seat``
+    (``results`` left empty when not ``with_results``)."""
+    state = table.state
+    assert state is not None
+    v = state.view(seat)
+    out = replace(v, results=()).to_json()
+    if with_results:
+        out["results"] = _results(table)[0]
+    if v.my_turn:
+        acts = v.legal_actions()
+        out["legal"] = {
+            "raises": [a.to_json() for a in acts if isinstance(a, Bid)],
+            "challenge": any(isinstance(a, Challenge) for a in acts),
+            "shows": [list(s) for s in v.legal_shows()],
+        }
+    else:
+        out["legal"] = _NO_LEGAL
+    out["odds"] = round(view_bid_probability(v), 4) if v.bids and v.phase is Phase.BID else None
+    out["seat_index"] = seat
+    _common(table, out)
+    return out
+
+
+def public_view(table: Table, with_results: bool = True) -> dict[str, Any]:
+    """The visitors' view: every public fact, no hidden die of anyone."""
+    state = table.state
+    assert state is not None
+    out = replace(state.view(0), results=()).to_json()
+    if with_results:
+        out["results"] = _results(table)[0]
+    out["seat"] = None
+    out["seat_index"] = None
+    out["hand"] = []
+    _common(table, out)
+    return out
+
+
+def _common(table: Table, out: dict[str, Any]) -> None:
+    out["rules_options"] = table.rules_dict
+    out["round"] = table.round
+    out["move_number"] = table.move_number
+    out["deadline"] = table.deadline
+    out["turn_timer"] = table.turn_timer
+
+
+def state_message(table: Table, seat: int | None) -> dict[str, Any]:
+    """The ``state`` message for ``seat`` (``None``: a visitor)."""
+    view = seat_view(table, seat) if seat is not None else public_view(table)
+    return {"type": "state", "view": view, "event": _event_json(table), "server_time": time.time()}
+
+
+#: Stands in for the results while a message is encoded. Nicknames hold no
+#: control characters, so this never occurs in any other string.
+_RESULTS_SLOT = "\x00results"
+_RESULTS_SLOT_JSON = json.dumps(_RESULTS_SLOT)
+
+
+def state_message_text(table: Table, seat: int | None) -> str:
+    """:func:`state_message` as JSON text. The past rounds' results (the same
+    for every seat, and growing all game) are encoded once per round and
+    spliced in, not rebuilt and re-encoded for every seat at every move."""
+    state = table.state
+    assert state is not None
+    view = seat_view(table, seat, False) if seat is not None else public_view(table, False)
+    view["results"] = _RESULTS_SLOT
+    msg = {"type": "state", "view": view, "event": _event_json(table), "server_time": time.time()}
+    out = json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+    return out.replace(_RESULTS_SLOT_JSON, _results(table)[1], 1)
+
+
+# -- replay ----------------------------------------------------------------------
+
+
+def _snapshot(state: State) -> dict[str, Any]:
+    names = state.game.players
+    return {
+        "dice": {names[s]: d for s, d in enumerate(state.dice)},
+        "hands": {names[s]: list(h) for s, h in enumerate(state.hidden) if h},
+        "shown": {names[s]: list(h) for s, h in enumerate(state.shown) if h},
+        "bids": [
+            {"player": names[s], "bid": b.to_json(), **({"show": list(sh)} if sh else {})} for s, b, sh in state.bids
+        ],
+        "to_move": names[state.to_move] if state.to_move is not None else None,
+        "phase": state.phase.value,
+        "wilds_active": state.wilds_active,
+        "winner": names[state.winner] if state.winner is not None else None,
+    }
+
+
+def replay_steps(game: Game, start: int, final: State) -> list[dict[str, Any]]:
+    """Every step of a game, god's-eye (for finished games only): the deal of
+    each round, then each move, with the reveal on a challenge."""
+    rules, names = game.rules, game.players
+    state = game.initial_state(start)
+    steps: list[dict[str, Any]] = []
+    for r, log in enumerate(final.logs):
+        state = state.deal(log.deal)
+        steps.append({"round": r, "move": None, "text": f"Round {r + 1}: the dice are rolled.", "state": _snapshot(state)})
+        for m in log.moves:
+            who = names[m.seat]
+            if isinstance(m.action, Challenge):
+                state = state.apply(m.action, seat=m.seat)
+                res = state.results[-1]
+                rj = result_json(res, names)
+                bid_words = rules.describe_bid(res.bid.quantity, res.bid.face)
+                lost = ", ".join(f"{n} loses {k}" for n, k in rj["lost"].items())
+                text = f"{who} challenges {names[res.bidder]}'s {bid_words}: there are {res.count}; {lost}."
+                steps.append({
+                    "round": r, "move": {"player": who, "challenge": True}, "text": text,
+                    "state": _snapshot(state), "result": rj,
+                })
+            else:
+                assert isinstance(m.action, Bid)
+                state = state.apply(m.action, m.show, seat=m.seat)
+                move: dict[str, Any] = {"player": who, "bid": m.action.to_json()}
+                text = f"{who} bids {rules.describe_bid(m.action.quantity, m.action.face)}"
+                if m.show:
+                    state = state.reroll(m.reroll)
+                    move["show"], move["reroll"] = list(m.show), list(m.reroll)
+                    text += f", shows {list(m.show)} and rerolls the rest"
+                steps.append({"round": r, "move": move, "text": text + ".", "state": _snapshot(state)})
+    return steps

@@ -1,0 +1,57 @@
+"""The same server on PostgreSQL (psycopg 3): a whole game, its record, the
+player listing, and a second app on the same database resuming a game.
+
+Runs when ``LIARS_DICE_TEST_POSTGRES_URL`` is set (``.ci/run`` starts a cluster).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from helpers import Player, create, is_state, join, running
+
+from liars_dice.records import replay
+from liars_dice.server import Settings
+from liars_dice.server.config import normalize_db_url
+
+from .conftest import POSTGRES_URL, reset_postgres
+from .test_secrecy import play_scripted
+
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.skipif(not POSTGRES_URL, reason="LIARS_DICE_TEST_POSTGRES_URL is not set"),
+]
+
+
+def test_url_maps_to_psycopg3() -> None:
+    assert normalize_db_url("postgresql://u:p@h/db") == "postgresql+psycopg://u:p@h/db"
+    assert normalize_db_url("postgres://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert normalize_db_url("sqlite:///x.db") == "sqlite:///x.db"
+
+
+def test_whole_game_and_resume_on_postgres() -> None:
+    assert POSTGRES_URL is not None
+    reset_postgres(POSTGRES_URL)
+    settings = Settings(db_url=POSTGRES_URL, bot_delay=0.0, grace=600)
+    rng = random.Random(5)
+    with running(settings) as client:
+        t = create(client, "ann", preset="wild-stars", seats=3, options={"dice_per_player": 3})
+        code = t["code"]
+        j = join(client, code, "bob")
+        ann, bob = Player(client, code, t["token"]), Player(client, code, j["token"])
+        ann.send({"type": "add_bot", "bot": "random", "id": "b"})
+        ann.send({"type": "start", "id": "s"})
+        assert ann.wait(lambda m: m.get("id") == "s")["type"] == "ack"
+        play_scripted([ann, bob], rng, show_rate=0.3, stop_after=4)
+        mn = ann.last_state()["view"]["move_number"]  # type: ignore[index]
+        held = bob.wait(lambda m: is_state(m) and m["view"]["move_number"] == mn)["view"]
+    # A new app on the same database (a restart) resumes the game at the same move.
+    with running(settings) as client:
+        ann, bob = Player(client, code, t["token"]), Player(client, code, j["token"])
+        again = bob.wait(is_state)["view"]
+        assert again["move_number"] == held["move_number"] and again["hand"] == held["hand"]
+        play_scripted([ann, bob], rng, show_rate=0.3)
+        rec = client.get(f"/api/tables/{code}/record").json()
+        assert replay(rec).ok
+        assert code in [g["code"] for g in client.get("/api/players/ann/games").json()["games"]]

@@ -1,0 +1,33 @@
+"""Tokens, codes and dice of the server (issue 4, "Safety")."""
+
+from __future__ import annotations
+
+from liars_dice.server.security import CODE_ALPHABET, RateLimiter, hash_token, new_code, new_token
+
+
+def test_tokens_carry_256_random_bits_and_are_stored_hashed() -> None:
+    tokens = {new_token() for _ in range(1000)}
+    assert len(tokens) == 1000
+    assert all(len(t) == 43 for t in tokens)  # 32 bytes in URL-safe base64
+    t = new_token()
+    assert hash_token(t) != t and len(hash_token(t)) == 64
+
+
+def test_codes_are_short_and_unambiguous() -> None:
+    for _ in range(200):
+        c = new_code()
+        assert len(c) == 6 and set(c) <= set(CODE_ALPHABET)
+    assert not set("01OIL") & set(CODE_ALPHABET)
+
+
+def test_online_games_roll_with_the_os_secure_source() -> None:
+    from liars_dice.engine import SecureDice
+    from liars_dice.server.config import Settings
+    from liars_dice.server.service import TableService
+
+    assert isinstance(TableService(Settings(), store=None).dice, SecureDice)  # type: ignore[arg-type]
+
+
+def test_rate_limiter_allows_a_burst_then_refuses() -> None:
+    lim = RateLimiter(rate=0.001, burst=3)
+    assert [lim.allow() for _ in range(5)] == [True, True, True, False, False]
