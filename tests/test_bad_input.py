@@ -261,11 +261,40 @@ def test_every_readme_command_runs(cli, tmp_path) -> None:
         args = shlex.split(line)[1:]
         args = [str(record) if a == "game.json" else a for a in args]
         line = re.sub(r"--games \d+", "--games 20", " ".join(args))
+        if args[0] == "serve":
+            _check_serve_starts(cli, args, tmp_path)
+            continue
         proc = _run(cli, *shlex.split(line), timeout=120)
         _no_traceback(proc)
         assert proc.returncode == 0, (line, proc.stdout[-500:], proc.stderr[-500:])
         if "--watch" in args:
             assert proc.stdout.decode().rstrip().endswith(" wins")
+
+
+def _check_serve_starts(cli, args, tmp_path) -> None:
+    """`liars-dice serve` runs until stopped: start it on a free port and a
+    temporary database, wait for the URL it prints, then stop it."""
+    import time
+
+    db = f"sqlite:///{tmp_path / 'readme.db'}"
+    proc = subprocess.Popen(
+        [cli, *args, "--port", "0", "--db", db], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    try:
+        deadline = time.monotonic() + 60
+        seen = ""
+        while time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            seen += line
+            if "http://127.0.0.1:" in line:
+                break
+        assert "http://127.0.0.1:" in seen, seen
+        assert "Traceback" not in seen
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
 
 
 def test_make_with_an_old_python_says_so(tmp_path) -> None:

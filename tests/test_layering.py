@@ -1,9 +1,11 @@
 """Layering (developers' guide, STYLE.md "What to absorb" 1): the engine imports
 nothing of the project, and each layer imports only layers below it:
 
-    engine < records < solver < bots < match < protocol < arena < cli < server/integrations
+    engine < records < solver < bots < match < protocol < arena < server < cli < integrations
 
-(the arena seats an external command as a bot, so it sits just above the protocol).
+(the arena seats an external command as a bot, so it sits just above the protocol;
+the ``liars-dice`` command is the entry point to every part, ``serve`` included,
+so the CLI sits above the server).
 
 Imports are read with ``ast`` from every module under src/liars_dice (function-
 level and TYPE_CHECKING imports included). Layers not present yet are fine; a
@@ -32,9 +34,9 @@ LAYERS: dict[str, int] = {
     "match": 4,
     "protocol": 5,
     "arena": 6,  # the arena seats external bots through the protocol
-    "cli": 7,
-    "server": 8,
-    "integrations": 8,
+    "server": 7,
+    "cli": 8,
+    "integrations": 9,
 }
 
 

@@ -1,6 +1,6 @@
 """``liars-dice serve``: run the web server (tables, lobby, play in the browser).
 
-The server lives in :mod:`liars_dice.server` (a layer above the CLI); it is
+The server lives in :mod:`liars_dice.server` (the layer below the CLI); it is
 imported when the command runs, so ``play`` and ``replay`` work without the
 ``server`` extra.
 """
