@@ -177,3 +177,38 @@ def test_arena_reports_a_failing_external_bot(cli) -> None:
 def test_arena_bad_input_is_one_sentence(cli, args, words) -> None:
     proc = arena(cli, *args, "--games", "2", check=False)
     assert proc.returncode == 2 and words in proc.stderr and proc.stdout == ""
+
+
+def test_ratings_do_not_depend_on_the_order_the_games_were_played() -> None:
+    """Bots do not change during a tournament, so the same games in another
+    order must give the same ratings (openskill alone, rating game by game,
+    moved three equal bots' ratings by 2-3 points with the order)."""
+    import random
+
+    from liars_dice.arena.stats import ratings
+
+    rng = random.Random(1)
+    games = []
+    for _ in range(600):
+        order = [0, 1, 2]
+        rng.shuffle(order)
+        games.append(([0, 1, 2], [order.index(i) + 1 for i in range(3)]))
+    first = [round(r.ordinal(), 9) for r in ratings(3, games)]
+    for trial in range(2):
+        shuffled = games[:]
+        random.Random(trial).shuffle(shuffled)
+        assert [round(r.ordinal(), 9) for r in ratings(3, shuffled)] == first
+
+
+def test_ratings_rank_a_clearly_stronger_entrant_first() -> None:
+    import random
+
+    from liars_dice.arena.stats import ratings
+
+    rng = random.Random(2)
+    games = []
+    for _ in range(600):
+        order = [0, 1, 2] if rng.random() < 0.5 else rng.sample([0, 1, 2], 3)
+        games.append(([0, 1, 2], [order.index(i) + 1 for i in range(3)]))
+    rated = ratings(3, games)
+    assert rated[0].ordinal() > max(rated[1].ordinal(), rated[2].ordinal())

@@ -9,6 +9,7 @@ ranking", JMLR 12, 2011) for ratings.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from math import sqrt
 from typing import Any
 
@@ -32,23 +33,57 @@ def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
     return min(lo, p), max(hi, p)  # exact at p = 0 or 1 despite rounding
 
 
-def ratings(n_entrants: int, games: Sequence[tuple[Sequence[int], Sequence[int]]]) -> list[Any]:
-    """openskill Plackett-Luce ratings after rating ``games`` in order.
+@dataclass(frozen=True)
+class Rating:
+    """An openskill rating averaged over game orders: ``mu``, ``sigma`` and the
+    conservative ``ordinal() = mu - 3 sigma``."""
+
+    mu: float
+    sigma: float
+
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+
+#: How many seeded orders of the games the ratings are averaged over.
+RATING_ORDERS = 8
+
+
+def ratings(n_entrants: int, games: Sequence[tuple[Sequence[int], Sequence[int]]]) -> list[Rating]:
+    """openskill Plackett-Luce ratings of a tournament, independent of the
+    order the games were played in.
+
+    openskill rates one game at a time, so its result depends on the order of
+    the games: 2,000 games of three equal ``random`` bots, rated in the order
+    played, ranked the bot with the most wins last. A bot's skill does not
+    drift during a tournament, so here the games are put in a canonical order,
+    rated in :data:`RATING_ORDERS` seeded shuffles of it with no dynamics
+    variance (``tau = 0``), and ``mu`` and ``sigma`` are averaged.
 
     :param games: per game, ``(entrants, ranks)``: the entrants seated, and
         each one's finishing rank (1 = winner; equal ranks tie).
-    :returns: one openskill rating per entrant (``.mu``, ``.sigma``, ``.ordinal()``).
+    :returns: one :class:`Rating` per entrant.
     """
+    import random
+
     from openskill.models import PlackettLuce
 
-    model = PlackettLuce()
-    current = [model.rating(name=str(i)) for i in range(n_entrants)]
-    for entrants, ranks in games:
-        teams = [[current[e]] for e in entrants]
-        new = model.rate(teams, ranks=list(ranks))
-        for e, team in zip(entrants, new):
-            current[e] = team[0]
-    return current
+    model = PlackettLuce(tau=0.0)
+    canonical = sorted((tuple(e), tuple(r)) for e, r in games)
+    mu = [0.0] * n_entrants
+    sigma = [0.0] * n_entrants
+    for k in range(RATING_ORDERS):
+        order = canonical[:]
+        random.Random(k).shuffle(order)
+        current = [model.rating(name=str(i)) for i in range(n_entrants)]
+        for entrants, ranks in order:
+            new = model.rate([[current[e]] for e in entrants], ranks=list(ranks))
+            for e, team in zip(entrants, new):
+                current[e] = team[0]
+        for i, r in enumerate(current):
+            mu[i] += r.mu / RATING_ORDERS
+            sigma[i] += r.sigma / RATING_ORDERS
+    return [Rating(m, sd) for m, sd in zip(mu, sigma)]
 
 
 def report(names: Sequence[str], wins: Sequence[int], games: int, rated: Sequence[Any]) -> dict[str, Any]:
