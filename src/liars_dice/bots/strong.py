@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..engine import CHALLENGE, Bid, Exact, Loss, Rules, SeatView, wilds_active_after_opening
+from ..engine import CHALLENGE, Bid, Exact, Loss, Rules, SeatView, next_alive, wilds_active_after_opening
 from .base import Decision, register
 from .inference import convolve_all, count_pmf, hands, log_prior, match_table
 from .likelihood import ActorContext, ActorTables, LikelihoodParams, lowest_raises, params_for
@@ -63,15 +63,6 @@ class _Opponent:
     seat: int
     n: int  #: hidden dice
     weights: np.ndarray | None  #: posterior over hands (None: not enumerated)
-
-
-def _next_alive(dice: tuple[int, ...], seat: int) -> int:
-    n = len(dice)
-    for k in range(1, n + 1):
-        s = (seat + k) % n
-        if dice[s] > 0:
-            return s
-    return seat  # pragma: no cover
 
 
 def _shown_match(rules: Rules, shown: list[int], wilds: bool) -> np.ndarray:
@@ -333,7 +324,7 @@ class _Analyser:
                 cands.append(Bid(q, f))
         if not cands:
             return best_cost, best
-        nxt = _next_alive(v.dice, self.me)
+        nxt = next_alive(v.dice, self.me)
         x_idx = next(i for i, o in enumerate(opps) if o.seat == nxt)
         x = opps[x_idx]
         bid_costs = np.empty(len(cands))

@@ -31,6 +31,7 @@ from .state import (
     State,
     legal_actions,
     legal_shows,
+    next_alive,
     raise_message,
     wilds_active_after_opening,
 )
@@ -41,7 +42,7 @@ __all__ = [
     "GameOverError", "Hand", "IllegalActionError", "InvalidBidError", "LiarsDiceError", "Loss",
     "Move", "NotYourTurnError", "Opener", "Ordering", "PRESETS", "Phase", "RoundLog", "RoundResult",
     "Rules", "RulesError", "SEED_PRESETS", "ScriptedDice", "SeatView", "SecureDice", "SeededDice",
-    "State", "bid_probability", "binomial_tail", "legal_actions", "legal_shows", "match_probability",
+    "State", "bid_probability", "binomial_tail", "legal_actions", "legal_shows", "match_probability", "next_alive",
     "number_word", "parse_action", "raise_message", "result_to_json", "view_bid_probability",
     "wilds_active_after_opening",
 ]

@@ -171,7 +171,7 @@ class Game:
         if not isinstance(start, int) or not 0 <= start < self.n_players:
             raise RulesError(f"There is no seat {start!r}.")
         empty: tuple[Hand, ...] = ((),) * self.n_players
-        opener = start if self.dice[start] > 0 else _next_alive(self.dice, start)
+        opener = start if self.dice[start] > 0 else next_alive(self.dice, start)
         state = State(self, self.dice, empty, empty, Phase.DEAL, opener, (), True, (), (), None, (), ())
         if len(_INITIAL) > 1024:
             _INITIAL.clear()
@@ -179,8 +179,13 @@ class Game:
         return state
 
 
-def _next_alive(dice: tuple[int, ...], seat: int) -> int:
-    """Next seat still in after ``seat``, walking the seating order (RULES.md)."""
+def next_alive(dice: tuple[int, ...], seat: int) -> int:
+    """Next seat still in after ``seat``, walking the seating order (RULES.md
+    "Next player still in after X").
+
+    :param dice: dice held per seat; 0 means out.
+    :raises RulesError: when nobody has dice.
+    """
     n = len(dice)
     for k in range(1, n + 1):
         s = (seat + k) % n
@@ -350,7 +355,7 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((),))):
         last = moves[-1]
         moves = moves[:-1] + (Move(last.seat, last.action, last.show, faces),)
         return _new(State, (
-            self.game, self.dice, hidden, self.shown, _BID, _next_alive(self.dice, seat), self.bids,
+            self.game, self.dice, hidden, self.shown, _BID, next_alive(self.dice, seat), self.bids,
             self.wilds_active, self.results, self.logs, None, moves, self.deal_faces,
         ))
 
@@ -513,7 +518,7 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((),))):
         n = len(dice)
         nxt = seat + 1 if seat + 1 < n else 0
         if not dice[nxt]:
-            nxt = _next_alive(dice, seat)
+            nxt = next_alive(dice, seat)
         return _new(State, (
             self.game, dice, self.hidden, self.shown, _BID, nxt, bids, wilds,
             self.results, self.logs, None, self.moves + (_new(Move, (seat, action, (), ())),), self.deal_faces,
@@ -589,7 +594,7 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((),))):
             next_opener = None
         else:
             side = loser if rules.next_opener is _LOSER else winner
-            next_opener = side if new_dice[side] > 0 else _next_alive(new_dice, side)
+            next_opener = side if new_dice[side] > 0 else next_alive(new_dice, side)
         revealed = tuple([h + s if s else h for h, s in zip(self.hidden, self.shown)])
         result = _new(RoundResult, (
             bid, bidder, challenger, c, self.wilds_active, self.bids, revealed, lost, out, next_opener, loser,

@@ -22,6 +22,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError, field_validator, model_validator
 
 from ..engine import CHALLENGE, Action, Bid, Challenge, LiarsDiceError
+from ..records.schema import BidModel, _Strict  # the record format's bid, shared
 
 #: Longest request or reply line, in bytes (1 MiB), newline excluded.
 MAX_LINE_BYTES = 1 << 20
@@ -49,17 +50,6 @@ class ProtocolError(LiarsDiceError):
     """
 
     code = "protocol/invalid"
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class BidModel(_Strict):
-    """``{"quantity": Q, "face": F}``."""
-
-    quantity: StrictInt
-    face: StrictInt
 
 
 class MoveModel(_Strict):
