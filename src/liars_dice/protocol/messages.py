@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError, field_validator, model_validator
+from pydantic import Field, StrictBool, StrictInt, StrictStr, ValidationError, field_validator, model_validator
 
 from ..engine import CHALLENGE, Action, Bid, Challenge, LiarsDiceError
 from ..records.schema import BidModel, _Strict  # the record format's bid, shared
