@@ -154,8 +154,8 @@ def replay_steps(game: Game, start: int, final: State) -> list[dict[str, Any]]:
                 res = state.results[-1]
                 rj = result_json(res, names)
                 bid_words = rules.describe_bid(res.bid.quantity, res.bid.face)
-                lost = ", ".join(f"{n} loses {k}" for n, k in rj["lost"].items())
-                text = f"{who} challenges {names[res.bidder]}'s {bid_words}: there are {res.count}; {lost}."
+                lost = ", ".join(f"{n} loses {k} {'die' if k == 1 else 'dice'}" for n, k in rj["lost"].items())
+                text = f"{who} challenges {names[res.bidder]}'s {bid_words}: the count is {res.count}; {lost}."
                 steps.append({
                     "round": r, "move": {"player": who, "challenge": True}, "text": text,
                     "state": _snapshot(state), "result": rj,
