@@ -344,6 +344,22 @@ class _Analyser:
             best_cost, best = float(bid_costs[i]), Decision(cands[i])
         return best_cost, best
 
+    def _actor_tables(
+        self, x: _Opponent, wilds: bool, all_shown: list[int]
+    ) -> tuple[np.ndarray, ActorTables]:
+        """The match table of ``x``'s possible hands and the likelihood model's
+        tables for ``x`` acting now (with ``all_shown`` dice in the open)."""
+        rules, nt = self.rules, self.n_total
+        mt = match_table(x.n, rules.faces, rules.wild_face, wilds)
+        ctx = ActorContext(
+            n=x.n,
+            unseen=nt - x.n - len(all_shown),
+            shown_match=_shown_match(rules, all_shown, wilds),
+            wilds=wilds,
+            n_total=nt,
+        )
+        return mt, ActorTables(rules, ctx, self.theta)
+
     def _duel(  # type: ignore[no-untyped-def]
         self, x: _Opponent, base: np.ndarray, wilds: bool, all_shown: list[int], my_dice: int, wild_modes
     ) -> dict[Bid, float]:
@@ -373,15 +389,7 @@ class _Analyser:
         m_b = len(bids)
         fi = np.array([b.face - 1 for b in bids])
         qi = np.array([b.quantity for b in bids])
-        mt = match_table(x.n, faces, rules.wild_face, wilds)
-        ctx = ActorContext(
-            n=x.n,
-            unseen=nt - x.n - len(all_shown),
-            shown_match=_shown_match(rules, all_shown, wilds),
-            wilds=wilds,
-            n_total=nt,
-        )
-        tables = ActorTables(rules, ctx, self.theta)
+        mt, tables = self._actor_tables(x, wilds, all_shown)
         mx = float(np.max(tables.bid))
         k = mt[:, fi]  # (H, M) x's matching dice for each bid's face
         g = np.exp(tables.bid[fi[None, :], k, qi[None, :] - 1] - mx)  # (H, M)
@@ -450,15 +458,7 @@ class _Analyser:
             px = pmfs[x_idx]
             p_false = np.array([loss_k[i] @ px[b.face - 1] for i, b in enumerate(cands)])
             return p_false * 0.5 + 0.5 * self._residual_for(len(pmfs) + 1)
-        mt = match_table(x.n, faces, rules.wild_face, wilds)
-        ctx = ActorContext(
-            n=x.n,
-            unseen=nt - x.n - len(all_shown),
-            shown_match=_shown_match(rules, all_shown, wilds),
-            wilds=wilds,
-            n_total=nt,
-        )
-        tables = ActorTables(rules, ctx, self.theta)
+        mt, tables = self._actor_tables(x, wilds, all_shown)
         p_ch = tables.response_challenge_prob(cands, mt)  # (B, H)
         face_idx = np.array([b.face - 1 for b in cands])
         lch = loss_k[np.arange(len(cands))[:, None], mt[:, face_idx].T]  # (B, H)

@@ -22,7 +22,7 @@ from typing import Annotated, Any
 from pydantic import Field, StrictBool, StrictInt, StrictStr, ValidationError, field_validator, model_validator
 
 from ..engine import CHALLENGE, Action, Bid, Challenge, LiarsDiceError
-from ..records.schema import BidModel, _Strict  # the record format's bid, shared
+from ..records.schema import BidModel, _Strict, check_move_kind  # the record format's pieces, shared
 
 #: Longest request or reply line, in bytes (1 MiB), newline excluded.
 MAX_LINE_BYTES = 1 << 20
@@ -66,14 +66,7 @@ class MoveModel(_Strict):
 
     @model_validator(mode="after")
     def _one_kind(self) -> "MoveModel":
-        if (self.bid is None) == (self.challenge is None):
-            raise ValueError("a move is exactly one of a bid or a challenge")
-        if self.challenge is not None and self.challenge is not True:
-            raise ValueError('a challenge is written "challenge": true')
-        if self.challenge and (self.show is not None or self.reroll is not None):
-            raise ValueError("only a bid can show dice")
-        if self.show is not None and not self.show:
-            raise ValueError("a show names at least one die")
+        check_move_kind(self, "only a bid can show dice")
         return self
 
     @property

@@ -20,6 +20,25 @@ class BidModel(_Strict):
     face: StrictInt
 
 
+def check_move_kind(move: Any, show_needs_bid: str) -> None:
+    """The checks every move in record format shares (records and the bot
+    protocol): exactly one of a bid or a challenge, a challenge written
+    ``true``, no show or reroll on a challenge, no empty show.
+
+    :param show_needs_bid: the sentence for a challenge that shows or rerolls.
+    :raises ValueError: naming the first check that fails (pydantic turns it
+        into a validation error).
+    """
+    if (move.bid is None) == (move.challenge is None):
+        raise ValueError("a move is exactly one of a bid or a challenge")
+    if move.challenge is not None and move.challenge is not True:
+        raise ValueError('a challenge is written "challenge": true')
+    if move.challenge and (move.show is not None or move.reroll is not None):
+        raise ValueError(show_needs_bid)
+    if move.show is not None and not move.show:
+        raise ValueError("a show names at least one die")
+
+
 class MoveModel(_Strict):
     """``{"player", "bid"[, "show", "reroll"]}`` or ``{"player", "challenge": true}``."""
 
@@ -31,16 +50,9 @@ class MoveModel(_Strict):
 
     @model_validator(mode="after")
     def _one_kind(self) -> "MoveModel":
-        if (self.bid is None) == (self.challenge is None):
-            raise ValueError("a move is exactly one of a bid or a challenge")
-        if self.challenge is not None and self.challenge is not True:
-            raise ValueError('a challenge is written "challenge": true')
-        if self.challenge and (self.show is not None or self.reroll is not None):
-            raise ValueError("only a bid can show and reroll dice")
+        check_move_kind(self, "only a bid can show and reroll dice")
         if (self.show is None) != (self.reroll is None):
             raise ValueError("a bid that shows dice must give the reroll too, and a reroll needs a show")
-        if self.show is not None and not self.show:
-            raise ValueError("a show names at least one die")
         return self
 
 
