@@ -35,12 +35,12 @@ from .state import (
     raise_message,
     wilds_active_after_opening,
 )
-from .view import SeatView, result_to_json
+from .view import PublicView, SeatView, result_to_json
 
 __all__ = [
     "Action", "Bid", "CHALLENGE", "Challenge", "ChanceError", "DiceSource", "Exact", "Game",
     "GameOverError", "Hand", "IllegalActionError", "InvalidBidError", "LiarsDiceError", "Loss",
-    "Move", "NotYourTurnError", "Opener", "Ordering", "PRESETS", "Phase", "RoundLog", "RoundResult",
+    "Move", "NotYourTurnError", "Opener", "Ordering", "PRESETS", "Phase", "PublicView", "RoundLog", "RoundResult",
     "Rules", "RulesError", "SEED_PRESETS", "ScriptedDice", "SeatView", "SecureDice", "SeededDice",
     "State", "bid_probability", "binomial_tail", "legal_actions", "legal_shows", "match_probability", "next_alive",
     "number_word", "parse_action", "raise_message", "result_to_json", "view_bid_probability",

@@ -99,6 +99,14 @@ export function tablePage({ root, toast }, code) {
           renderSeats();
         }
         break;
+      case "unseated":
+        // The seat was given up (left, removed by the host, not claimed in time): watch from now on.
+        forgetSeatToken(code);
+        S.seat = null;
+        S.host = false;
+        toast(msg.message, "info");
+        if (S.view) renderAll();
+        break;
       case "error":
         if (msg.code === "table/not_found") {
           S.socket.close();
@@ -107,7 +115,7 @@ export function tablePage({ root, toast }, code) {
           fill(el.banner, h("div", { class: "banner banner-over", id: "not-found" }, msg.message || `There is no table ${code}.`, " ", h("a", { href: "#/" }, "Back to the lobby")));
           return;
         }
-        if (msg.code === "auth/bad_token") {
+        if (msg.code === "auth/bad_token" || msg.code === "auth/revoked") {
           forgetSeatToken(code);
           toast("This browser's seat at the table is no longer valid; you are watching.");
           connect();
