@@ -22,7 +22,8 @@ from ..engine import LiarsDiceError
 from .config import Settings
 from .db import make_engine, migrate
 from .errors import AuthRequired, MessageInvalid, RateLimited, http_status
-from .hub import Broadcaster, Conn
+from .conn import Conn
+from .hub import Broadcaster
 from .messages import CreateTable, Hello, JoinTable, MyGames, parse_client_message
 from .security import RateLimiter
 from .service import TableService, config_json

@@ -10,13 +10,11 @@ the bot objects, and the caches of what is sent.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..bots import Bot, make_bot
+from .conn import Conn
 from .tables import SeatKind, Table
-
-if TYPE_CHECKING:
-    from .hub import Conn
 
 
 class Room:
@@ -53,13 +51,13 @@ class Room:
 
     # -- clients -------------------------------------------------------------------
 
-    def attach(self, conn: "Conn", seat: int | None) -> None:
+    def attach(self, conn: Conn, seat: int | None) -> None:
         """``conn`` said hello, for ``seat`` (``None``: a visitor)."""
         conn.seat = seat
         self.conns.add(conn)
         self._count(seat, +1)
 
-    def detach(self, conn: "Conn") -> bool:
+    def detach(self, conn: Conn) -> bool:
         """``conn`` went away; whether it had been attached."""
         if conn not in self.conns:
             return False
@@ -67,7 +65,7 @@ class Room:
         self._count(conn.seat, -1)
         return True
 
-    def unseat(self, seat: int) -> list["Conn"]:
+    def unseat(self, seat: int) -> list[Conn]:
         """Every client of ``seat`` now watches (the seat was given up); returns them."""
         moved = [c for c in self.conns if c.seat == seat]
         for c in moved:

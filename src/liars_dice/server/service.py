@@ -42,7 +42,8 @@ from .errors import (
     TableNotFound,
     TokenRevoked,
 )
-from .hub import Broadcaster, Conn
+from .conn import Conn
+from .hub import Broadcaster
 from .messages import (
     AddBotMsg,
     BidMsg,
