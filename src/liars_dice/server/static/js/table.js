@@ -198,7 +198,7 @@ export function tablePage({ root, toast }, code) {
   function renderHead() {
     const t = S.table;
     const r = rules();
-    const statusWords = { open: "waiting for players", playing: "playing", finished: "game over", closed: "closed" };
+    const statusWords = { open: "open", playing: "playing", finished: "game over", closed: "closed" };
     fill(el.head,
       h("div", { class: "head-main" },
         h("div", { class: "head-code" },
@@ -300,7 +300,10 @@ export function tablePage({ root, toast }, code) {
         body = h("div", { class: "seat-body muted" }, "Empty seat", S.host && t.status === "open" ? botAdder(i) : null);
       } else if (v) {
         const shown = (v.shown && v.shown[name]) || [];
-        const hidden = mine ? v.hand : null;
+        // At the end no cup is hidden: draw the faces of the final reveal, so the card shows the dice it counts.
+        const last = v.phase === "over" && v.results && v.results.length ? v.results[v.results.length - 1] : null;
+        const finalCup = last && last.revealed && last.revealed[name] && last.revealed[name].length === count ? last.revealed[name] : null;
+        const hidden = finalCup || (mine && v.phase !== "over" ? v.hand : null);
         const row = h("span", { class: "dice-row seat-dice" });
         if (out) row.appendChild(h("span", { class: "muted small" }, "out"));
         else {
@@ -320,7 +323,9 @@ export function tablePage({ root, toast }, code) {
           h("div", { class: "seat-count muted" }, info.kind === "bot" || info.connected ? "ready" : "not connected"),
           S.host && t.status === "open" && info.kind === "bot"
             ? h("button", { class: "btn btn-small btn-ghost", dataset: { removeBot: i }, onclick: () => send({ type: "remove_bot", seat: i }) }, "Remove bot")
-            : null);
+            : S.host && t.status === "open" && info.kind === "human" && i !== S.seat
+              ? h("button", { class: "btn btn-small btn-ghost", dataset: { removeSeat: i }, onclick: () => send({ type: "remove_bot", seat: i }) }, "Remove")
+              : null);
       }
       cards.push(h("div", { class: classes.join(" "), dataset: { seat: i, name: name || "" } },
         h("div", { class: "seat-head" },
@@ -480,7 +485,7 @@ export function tablePage({ root, toast }, code) {
             empty ? `Start (fill ${empty} more ${empty === 1 ? "seat" : "seats"} first)` : "Start the game"),
           leaveButton());
       } else if (S.seat !== null) {
-        fill(el.actions, h("p", { class: "muted" }, "Waiting for the host to start."), leaveButton());
+        fill(el.actions, leaveButton()); // the banner says what we wait for
       } else {
         el.actions.hidden = true;
       }
