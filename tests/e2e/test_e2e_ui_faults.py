@@ -18,24 +18,34 @@ from e2e_ui import add_bots_and_start, assert_no_horizontal_scroll, create_table
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
 
-def _overlap(a: dict, b: dict) -> bool:
-    return not (a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"]
-                or a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"])
+def _overlap(a: list[float], b: list[float]) -> bool:
+    """Whether two rectangles ``[left, top, right, bottom]`` overlap."""
+    return not (a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1])
+
+
+#: The start toast's rectangle and every seat card's, read at one instant, in
+#: viewport pixels (what the player sees now).
+_RECTS = """() => {
+  const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  const toast = [...document.querySelectorAll('.toast')].find((e) => e.textContent.includes('The game has started'));
+  return { toast: toast ? box(toast) : null, seats: [...document.querySelectorAll('.seat')].map(box) };
+}"""
 
 
 def test_phone_start_toast_leaves_the_seat_cards_visible(server, new_page) -> None:  # type: ignore[no-untyped-def]
     page = new_page(phone=True)
     create_table(page, server.url, "ann", preset="classic", seats=4, dice=3)
+    # On a phone the seats sit at the top of the screen once the page scrolls
+    # down to the picker (it does so on your turn): put them there.
+    page.add_style_tag(content=".page { padding-bottom: 120vh !important; }")
+    page.evaluate("document.querySelector('.seats').scrollIntoView({block: 'start'})")
     add_bots_and_start(page)
-    toast = page.wait_for_selector('.toast:has-text("The game has started")')
-    box = toast.bounding_box()
-    assert box is not None
-    seats = page.locator(".seat")
-    assert seats.count() == 4
-    for i in range(4):
-        seat = seats.nth(i).bounding_box()
-        assert seat is not None
-        assert not _overlap(box, seat), (i, box, seat)
+    page.wait_for_selector('.toast:has-text("The game has started")')
+    assert page.evaluate("document.querySelector('.seats').getBoundingClientRect().top") < 100
+    rects = page.evaluate(_RECTS)
+    assert rects["toast"] is not None and len(rects["seats"]) == 4
+    for i, seat in enumerate(rects["seats"]):
+        assert not _overlap(rects["toast"], seat), (i, rects)
     assert_no_horizontal_scroll(page, "table with the start toast")
     shot(page, "phone-start-toast")
 

@@ -372,7 +372,8 @@ export function tablePage({ root, toast }, code) {
     const v = S.view;
     const r = rules();
     if (!v) {
-      fill(el.center, h("div", { class: "center-line" }, S.table && S.table.status === "open" ? "The game starts when the host says so." : "Connecting to the table…"));
+      // Before the start the banner says what the table waits for (once).
+      fill(el.center, S.table && S.table.status === "open" ? null : h("div", { class: "center-line" }, "Connecting to the table…"));
       return;
     }
     if (v.phase === "over") {
