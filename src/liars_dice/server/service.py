@@ -23,7 +23,6 @@ import time
 import unicodedata
 import uuid
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 from ..engine import CHALLENGE, PRESETS, SEED_PRESETS, Bid, DiceSource, LiarsDiceError, Phase, Rules, SecureDice
@@ -73,13 +72,12 @@ from .tables import (
     RemoveSeat,
     Return,
     SeatKind,
+    Settle,
     Stale,
     Start,
     TableStatus,
-    apply,
     created,
     rebuild,
-    settle,
     step,
 )
 from .timers import Scheduler
@@ -168,10 +166,7 @@ class TableService:
         for table_id in ids:
             room = Room(rebuild(await asyncio.to_thread(self.store.events, table_id), self.settings.chat_history))
             self.rooms[room.code] = room
-            async with room.lock:  # a deal due (never: events are stored together)
-                e = settle(room.table, self.dice)
-                if e is not None:  # pragma: no cover
-                    await self._store(room, [e])
+            await self._run(room, Settle())  # a deal due (never: a round's events are stored together)
             for seat in room.table.humans():
                 self._start_grace(room, seat)
             self._schedule_turn(room)
@@ -182,14 +177,6 @@ class TableService:
         await self.scheduler.shutdown()
 
     # -- the one path of a change --------------------------------------------------
-
-    async def _store(self, room: Room, events: Sequence[Event]) -> None:
-        """Store ``events`` and make them the room's table. Call under ``room.lock``."""
-        t = room.table
-        await self.store.write(_ops(t.id, t.seq + 1, events))
-        for e in events:
-            t = apply(t, e)
-        room.table = replace(t, seq=room.table.seq + len(events))
 
     async def _run(self, room: Room, command: Command) -> list[Event]:
         """Check ``command``, store its events, apply them, then tell and schedule.

@@ -405,7 +405,12 @@ class Move:
     expect_move: int | None = None
 
 
-Command = Union[Join, AddBot, RemoveSeat, Start, Leave, Return, Chat, Move]
+@dataclass(frozen=True, slots=True)
+class Settle:
+    """Nothing but what follows on its own (a restarted server's first step)."""
+
+
+Command = Union[Join, AddBot, RemoveSeat, Start, Leave, Return, Chat, Move, Settle]
 
 
 class Stale(Exception):
@@ -505,6 +510,8 @@ def decide(t: Table, c: Command, dice: DiceSource) -> list[Event]:
         s = t.seats[c.seat]
         if s.returnable and t.status is TableStatus.PLAYING:
             return [E(EventKind.RETURNED, {"seat": c.seat})]
+        return []
+    if isinstance(c, Settle):
         return []
     raise TypeError(f"Not a table command: {c!r}")  # pragma: no cover - Command is closed
 
