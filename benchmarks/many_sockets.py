@@ -8,7 +8,7 @@ at its ``welcome``, then keeps reading until the end. A separate process polls
 ``GET /healthz`` every ``--poll-ms`` milliseconds from the first connect until
 every socket is connected (and ``--hold`` seconds more).
 
-Reports: the time to connect every socket; ``/healthz`` latency p50, p99 and
+Reports: the time to connect every socket and the server's CPU time over it; ``/healthz`` latency p50, p99 and
 max during it (ms); ``presence`` messages the first socket received; the
 server's RSS. With ``--peer-src DIR`` the same run is repeated with the server
 imported from ``DIR`` (for example a checkout of main before issue 7) and the
@@ -45,6 +45,11 @@ def rss_kib(pid: int) -> int:
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     return 0
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def poll_healthz(base: str, period: float, stop: Any, out: Any) -> None:
@@ -121,10 +126,12 @@ async def run(args: argparse.Namespace, src: str | None) -> dict[str, float]:
         done = asyncio.Event()
         gate = asyncio.Semaphore(args.parallel)
         t0 = time.perf_counter()
+        cpu0 = cpu_seconds(proc.pid)
         tasks = [asyncio.create_task(spectator(url, connected, first, i, done, gate)) for i in range(args.sockets)]
         while len(connected) < args.sockets and not all(x.done() for x in tasks):
             await asyncio.sleep(0.05)
         connect_s = (max(connected) if connected else time.perf_counter()) - t0
+        cpu_s = cpu_seconds(proc.pid) - cpu0
         await asyncio.sleep(args.hold)
         rss1 = rss_kib(proc.pid)
         stop.set()
@@ -136,7 +143,7 @@ async def run(args: argparse.Namespace, src: str | None) -> dict[str, float]:
             "sockets": len(connected), "connect_s": connect_s,
             "healthz_p50_ms": 1000 * pct(lat, 0.5), "healthz_p99_ms": 1000 * pct(lat, 0.99),
             "healthz_max_ms": 1000 * max(lat), "healthz_n": len(lat),
-            "presence_first": first["presence"], "closed": first["closed"], "rss_mib": (rss1 - rss0) / 1024,
+            "presence_first": first["presence"], "cpu_s": cpu_s, "closed": first["closed"], "rss_mib": (rss1 - rss0) / 1024,
         }
     finally:
         proc.terminate()
@@ -147,7 +154,7 @@ async def run(args: argparse.Namespace, src: str | None) -> dict[str, float]:
 
 
 def show(name: str, r: dict[str, float]) -> None:
-    print(f"{name}: {r['sockets']} sockets connected in {r['connect_s']:.2f} s; /healthz during (n={r['healthz_n']}): "
+    print(f"{name}: {r['sockets']} sockets connected in {r['connect_s']:.2f} s (server CPU {r['cpu_s']:.2f} s); /healthz during (n={r['healthz_n']}): "
           f"p50 {r['healthz_p50_ms']:.1f} ms, p99 {r['healthz_p99_ms']:.1f} ms, max {r['healthz_max_ms']:.1f} ms; "
           f"presence messages to the first socket: {r['presence_first']}; closed by the server: {r['closed']}; "
           f"server RSS +{r['rss_mib']:.1f} MiB")
@@ -167,6 +174,7 @@ def main() -> None:
         peer = asyncio.run(run(args, args.peer_src))
         show(f"peer {args.peer_src}", peer)
         print(f"ratios peer/this: connect {peer['connect_s'] / ours['connect_s']:.1f}x, "
+              f"server CPU {peer['cpu_s'] / ours['cpu_s']:.1f}x, "
               f"/healthz p99 {peer['healthz_p99_ms'] / ours['healthz_p99_ms']:.1f}x, "
               f"presence messages {peer['presence_first'] / max(1, ours['presence_first']):.0f}x")
 

@@ -49,7 +49,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         engine = make_engine(settings.db_url, durable=settings.durable)
         await asyncio.to_thread(migrate, engine)
         store = Store(engine)
-        service = TableService(settings, store, Scheduler(), Broadcaster(settings.presence_interval))
+        service = TableService(settings, store, Scheduler(), Broadcaster(settings.presence_interval, settings.presence_fanout))
         app.state.service = service
         await service.startup()
         try:

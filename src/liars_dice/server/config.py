@@ -53,6 +53,9 @@ class Settings:
         stuck and is closed.
     :ivar presence_interval: seconds over which presence changes (connects and
         disconnects) are gathered into one ``presence`` message per client.
+    :ivar presence_fanout: clients at a table before its presence interval grows
+        in proportion (``presence_interval * clients / presence_fanout``): at
+        most ``presence_fanout / presence_interval`` presence sends a second per table.
     :ivar nickname_max: characters in a nickname.
     :ivar chat_max: characters in a chat line.
     :ivar chat_history: chat lines kept per table and sent to a new client.
@@ -81,6 +84,7 @@ class Settings:
     max_message_bytes: int = 4096
     send_queue_max: int = 256
     presence_interval: float = 0.25
+    presence_fanout: int = 200
     nickname_max: int = 24
     chat_max: int = 300
     chat_history: int = 50

@@ -3,8 +3,8 @@
 The :class:`Broadcaster` sends each client its own view (built once per
 seat), the table summary, chat, and presence, which is coalesced: connects
 and disconnects within ``presence_interval`` seconds make one ``presence``
-message per client, so a crowd arriving costs a number of messages linear in
-its size, not its square.
+message per client, and the interval grows with the room's size, so a crowd
+arriving costs a number of messages linear in its size, not its square.
 """
 
 from __future__ import annotations
@@ -23,10 +23,16 @@ class Broadcaster:
 
     :param presence_interval: seconds over which presence changes are gathered
         into one message (0: one message per change, sent at once).
+    :param presence_fanout: clients a room may have before its interval grows
+        in proportion: a room of ``n > presence_fanout`` clients waits
+        ``presence_interval * n / presence_fanout`` seconds, so presence costs
+        at most ``presence_fanout / presence_interval`` sends a second per room,
+        and a crowd of ``n`` arriving costs O(n) sends in all, not O(n^2).
     """
 
-    def __init__(self, presence_interval: float = 0.25) -> None:
+    def __init__(self, presence_interval: float = 0.25, presence_fanout: int = 200) -> None:
         self.presence_interval = presence_interval
+        self.presence_fanout = presence_fanout
 
     def state(self, room: Room) -> None:
         """Each client its own seat's ``state`` message, visitors the spectators'
@@ -61,7 +67,8 @@ class Broadcaster:
         if room.presence_pending:
             return
         room.presence_pending = True
-        asyncio.get_running_loop().call_later(self.presence_interval, self._flush_presence, room)
+        delay = self.presence_interval * max(1.0, len(room.conns) / self.presence_fanout)
+        asyncio.get_running_loop().call_later(delay, self._flush_presence, room)
 
     def _flush_presence(self, room: Room) -> None:
         room.presence_pending = False

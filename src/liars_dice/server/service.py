@@ -154,7 +154,7 @@ class TableService:
         self.settings = settings
         self.store = store
         self.scheduler = scheduler or Scheduler()
-        self.tell = broadcaster or Broadcaster(settings.presence_interval)
+        self.tell = broadcaster or Broadcaster(settings.presence_interval, settings.presence_fanout)
         self.dice: DiceSource = dice or SecureDice()
         self.rooms: dict[str, Room] = {}
 
