@@ -244,17 +244,15 @@ class TableService:
 
     def _schedule_turn(self, room: Room) -> None:
         """Who moves next, and when: a bot after its pause, or the turn timer's
-        stand-in. Sets ``room.deadline`` for the views."""
+        stand-in for a person. Sets ``room.deadline`` for the views."""
         t = room.table
-        want: tuple[Any, ...] | None = None
+        want: tuple[int, int, str | None] | None = None  # (move number, seat, bot or None: the timer)
         if t.status is TableStatus.PLAYING and t.state is not None and t.state.phase is Phase.BID:
             seat = t.state.to_move
             assert seat is not None
             s = t.seats[seat]
-            if s.kind is SeatKind.BOT:
-                want = (t.move_number, seat, s.bot, "bot")
-            elif t.turn_timer:
-                want = (t.move_number, seat, None, "timer")
+            if s.kind is SeatKind.BOT or t.turn_timer:
+                want = (t.move_number, seat, s.bot if s.kind is SeatKind.BOT else None)
         if want == room.turn_for and (want is None or self.scheduler.pending(room, "turn")):
             return
         room.turn_for = want
@@ -262,8 +260,8 @@ class TableService:
         if want is None:
             self.scheduler.cancel(room, "turn")
             return
-        mn, seat, _, kind = want
-        if kind == "bot":
+        mn, seat, bot_name = want
+        if bot_name is not None:
             bot, by_bot, delay = room.bot(seat), t.seats[seat].replaced, self.settings.bot_delay
         else:
             assert t.turn_timer is not None
