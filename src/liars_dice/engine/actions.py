@@ -53,7 +53,21 @@ class Challenge:
 #: The one challenge value.
 CHALLENGE = Challenge()
 
-Action = Union[Bid, Challenge]
+
+@dataclass(frozen=True, slots=True)
+class Calza:
+    """Claim that the count is exactly the latest bid ("calza", "exact",
+    "spot on"); only under rules with the ``calza`` option (RULES.md
+    ``perudo`` "Calza")."""
+
+    def __str__(self) -> str:
+        return "calza"
+
+
+#: The one calza value.
+CALZA = Calza()
+
+Action = Union[Bid, Challenge, Calza]
 
 _WORDS = {
     w: i
@@ -66,12 +80,13 @@ _WORDS.update({"a": 1, "an": 1, "twenty-one": 21, "twenty-two": 22, "twenty-thre
                "twenty-four": 24, "twenty-five": 25, "twenty-six": 26, "twenty-seven": 27,
                "twenty-eight": 28, "twenty-nine": 29, "thirty": 30})
 _FACE_WORDS = {
-    "one": 1, "ones": 1, "ace": 1, "aces": 1, "two": 2, "twos": 2, "deuce": 2, "deuces": 2,
+    "one": 1, "ones": 1, "ace": 1, "aces": 1, "paco": 1, "pacos": 1, "two": 2, "twos": 2, "deuce": 2, "deuces": 2,
     "three": 3, "threes": 3, "trey": 3, "treys": 3, "four": 4, "fours": 4,
     "five": 5, "fives": 5, "six": 6, "sixes": 6, "sixs": 6,
 }
 _STAR_WORDS = {"star", "stars", "*", "★", "wild", "wilds", "s", "wildstar", "wildstars"}
 _CHALLENGE_WORDS = {"liar", "challenge", "call", "dudo", "doubt", "l", "c"}
+_CALZA_WORDS = {"calza", "exact", "spot on", "spot-on", "spoton"}
 
 
 _MAX_DIGITS = 6  # no table holds a million dice; longer numbers are not bids
@@ -103,7 +118,9 @@ def parse_action(text: str, star_face: int = 1) -> Action:
     """Read a bid or a challenge in any notation a person types.
 
     Accepted: ``4x5``, ``4 5``, ``4 5s``, ``4 fives``, ``four fives``,
-    ``3 stars``, ``3*``, ``3★``, ``3 aces``, ``liar``, ``challenge``, ``call``.
+    ``3 stars``, ``3*``, ``3★``, ``3 aces``, ``liar``, ``challenge``, ``call``,
+    and ``calza`` (``exact``, ``spot on``). Whether calza is allowed is the
+    state's business.
 
     :param star_face: the face that "star"/"*"/"★" names (the wild face).
     :raises InvalidBidError: when the text is neither a bid nor a challenge.
@@ -114,6 +131,8 @@ def parse_action(text: str, star_face: int = 1) -> Action:
         raise InvalidBidError("Type a bid such as 4x5 or 'four fives', or 'liar' to challenge.")
     if t.rstrip("!.") in _CHALLENGE_WORDS:
         return CHALLENGE
+    if " ".join(t.rstrip("!.").split()) in _CALZA_WORDS:
+        return CALZA
     t = re.sub(r"(\d)\s*([x*★])", r"\1 \2", t)
     t = re.sub(r"([x*★])\s*(\d)", r"\1 \2", t)
     tokens = [tok for tok in re.split(r"[\s,]+", t) if tok and tok != "x" and tok != "of"]
