@@ -48,7 +48,7 @@ def test_preset_options_match_rules_md() -> None:
     assert r.next_opener is Opener.LOSER and not r.wilds_suspended_on_wild_opening
     assert r.calza and r.calza_min_players == 3 and r.palifico and not r.wild_opening
     assert not r.show_and_reroll and not r.single_round and not r.die_hard
-    assert r.describe_bid(3, PACO) == "three pacos"
+    assert r.describe_bid(Bid(3, PACO)) == "three pacos"
 
 
 # -- raising: worked case 7 ------------------------------------------------

@@ -57,7 +57,6 @@ from ..engine import (
     SeatView,
     bid_probability,
     exact_probability,
-    wilds_active_after_opening,
 )
 from .base import Decision, register
 
@@ -108,7 +107,7 @@ class ProbabilisticBot:
         round), or for an opening bid the rule its own face would set (seed 004)."""
         if view.bids or view.palifico:
             return view.wilds_active
-        return wilds_active_after_opening(view.rules, bid.face)
+        return view.rules.wilds_active_after_opening(bid.face)
 
     def chance(self, view: SeatView, bid: Bid) -> float:
         """Chance that ``bid`` is true from ``view``'s knowledge (its hand, every shown die)."""

@@ -47,7 +47,6 @@ from ..engine import (
     Rules,
     SeatView,
     next_alive,
-    wilds_active_after_opening,
 )
 from .base import Decision, register
 from .inference import convolve_all, count_pmf, hands, log_prior, match_table
@@ -149,7 +148,7 @@ class StrongBot:
                 if isinstance(action, Bid) and view.rules.show_and_reroll:
                     wilds = (
                         view.wilds_active if view.bids or view.palifico
-                        else wilds_active_after_opening(view.rules, action.face)
+                        else view.rules.wilds_active_after_opening(action.face)
                     )
                     shower = _Analyser(view, self._params or params_for(view.rules), self._residual)
                     shower.show_policy = self._show
@@ -297,7 +296,7 @@ class _Analyser:
         if cur is not None or v.palifico:
             wild_modes = {f: v.wilds_active for f in range(1, faces + 1)}
         else:
-            wild_modes = {f: wilds_active_after_opening(rules, f) for f in range(1, faces + 1)}
+            wild_modes = {f: rules.wilds_active_after_opening(f) for f in range(1, faces + 1)}
         modes = sorted(set(wild_modes.values()))
         # Per wild mode: each opponent's per-face count pmf, and my base counts.
         pmfs = {w: [self._pmf(o, w) for o in opps] for w in modes}

@@ -43,7 +43,6 @@ from .state import (
     next_alive,
     palifico_raise_message,
     raise_message,
-    wilds_active_after_opening,
 )
 from .view import SeatView, result_extras, result_to_json
 
@@ -55,5 +54,4 @@ __all__ = [
     "Rules", "RulesError", "SEED_PRESETS", "ScriptedDice", "SeatView", "SecureDice", "SeededDice",
     "State", "bid_probability", "binomial_tail", "legal_actions", "legal_shows", "match_probability", "next_alive",
     "number_word", "parse_action", "raise_message", "result_to_json", "view_bid_probability",
-    "wilds_active_after_opening",
 ]
