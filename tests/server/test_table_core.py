@@ -102,7 +102,7 @@ def test_rebuilding_from_the_stored_events_gives_the_live_table() -> None:
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.sampled_from(["classic", "wild-stars", "aces-wild"]))
+@given(st.integers(0, 2**32 - 1), st.sampled_from(["classic", "wild-stars", "aces-wild", "perudo"]))
 def test_rebuild_equals_live_for_any_game(seed: int, preset: str) -> None:
     t, log, dice = started(preset, seed)
     rng = random.Random(seed)
@@ -144,3 +144,22 @@ def test_open_table_commands() -> None:
     assert t.seats[1].kind is SeatKind.EMPTY and t.revoked_by("h-bob") is EventKind.SEAT_FREED
     t = run(t, log, Leave(0, Departure.GRACE, "random"), dice)  # the host never connected
     assert t.status is TableStatus.CLOSED and rebuild(log).status is TableStatus.CLOSED
+
+
+def test_a_calza_is_stored_and_rebuilt_as_a_calza() -> None:
+    """perudo (RULES.md ``perudo`` "Calza"): the move event of a calza carries
+    ``calza: true``; other move payloads keep their old shape."""
+    from liars_dice.engine import CALZA
+
+    for seed in range(200):
+        t, log, dice = started("perudo", seed)
+        t = run(t, log, Move(t.state.to_move, Bid(1, 3)), dice)
+        if CALZA in t.state.legal_actions():
+            break
+    else:
+        pytest.skip("no calza allowed in these deals")
+    t = run(t, log, Move(t.state.to_move, CALZA), dice)
+    moves = [p for _, k, p in log if k == "move"]
+    assert "calza" not in moves[0] and moves[1]["calza"] is True and moves[1]["challenge"] is False
+    assert t.last_event["kind"] == "calza" and t.state.results[-1].calza
+    assert rebuild(log).state == t.state

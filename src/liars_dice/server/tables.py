@@ -32,7 +32,7 @@ first version of the server):
 ``closed``      (every person left before the start)
 ``started``     ``players, start`` (first opener)
 ``dealt``       ``hands`` (every seat's faces, ``[]`` for seats out)
-``move``        ``seat, bid ({quantity, face} or null), challenge, show, reroll, by_bot``
+``move``        ``seat, bid ({quantity, face} or null), challenge, show, reroll, by_bot`` (and ``calza: true`` for a calza)
 ``replaced``    ``seat, bot, reason`` (a bot takes a person's seat: ``leave`` for good, or ``grace``)
 ``returned``    ``seat`` (a person replaced after the grace period came back)
 ``chat``        ``seat, name, text, at``
@@ -49,7 +49,7 @@ from enum import StrEnum
 from typing import Any, Union
 
 from ..bots import REGISTRY
-from ..engine import CHALLENGE, Action, Bid, DiceSource, Game, GameOverError, Phase, Rules, State
+from ..engine import CALZA, CHALLENGE, Action, Bid, Calza, Challenge, DiceSource, Game, GameOverError, Phase, Rules, State
 from .errors import (
     BotUnknown,
     NameTaken,
@@ -278,10 +278,11 @@ def apply(t: Table, e: Event) -> Table:
         assert state is not None
         seat = p["seat"]
         name = state.game.players[seat]
-        if p.get("challenge"):
-            state = state.apply(CHALLENGE, seat=seat)
+        if p.get("challenge") or p.get("calza"):
+            calza = bool(p.get("calza"))
+            state = state.apply(CALZA if calza else CHALLENGE, seat=seat)
             last: dict[str, Any] = {
-                "kind": "challenge", "player": name, "by_bot": bool(p.get("by_bot")),
+                "kind": "calza" if calza else "challenge", "player": name, "by_bot": bool(p.get("by_bot")),
                 "result_index": len(state.results) - 1,
             }
         else:
@@ -446,10 +447,13 @@ def decide(t: Table, c: Command, dice: DiceSource) -> list[Event]:
         reroll: list[int] = []
         if bid is not None and c.show:
             reroll = roll_reroll(t.state, c.seat, len(c.show), dice)
-        return [E(EventKind.MOVE, {
-            "seat": c.seat, "bid": bid.to_json() if bid is not None else None, "challenge": bid is None,
-            "show": list(c.show), "reroll": reroll, "by_bot": c.by_bot,
-        })]
+        payload = {
+            "seat": c.seat, "bid": bid.to_json() if bid is not None else None,
+            "challenge": isinstance(c.action, Challenge), "show": list(c.show), "reroll": reroll, "by_bot": c.by_bot,
+        }
+        if isinstance(c.action, Calza):
+            payload["calza"] = True  # only calza moves carry the key: other payloads are as they always were
+        return [E(EventKind.MOVE, payload)]
     if isinstance(c, Chat):
         return [E(EventKind.CHAT, {"seat": c.seat, "name": t.seats[c.seat].name, "text": c.text, "at": c.at})]
     if isinstance(c, Join):
