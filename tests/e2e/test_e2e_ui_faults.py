@@ -58,8 +58,11 @@ def test_the_waiting_screen_says_waiting_for_the_host_once(server, new_page) -> 
     guest.wait_for_selector(".banner-wait")
     text = guest.inner_text("#app")
     assert len(re.findall(r"waiting for the host", text, re.IGNORECASE)) == 1, text
-    # The host sees bob waiting and may remove him.
-    host.wait_for_selector('[data-remove-seat="1"]')
+    # The host sees bob waiting and may remove him: bob's page then watches.
+    host.click('[data-remove-seat="1"]')
+    guest.wait_for_selector("#visitor-banner")
+    assert guest.locator(".seat-mine").count() == 0
+    host.wait_for_selector('.seat[data-seat="1"].seat-empty')
 
 
 def test_the_winners_card_at_game_over_draws_the_dice_it_counts(server, new_page) -> None:  # type: ignore[no-untyped-def]

@@ -105,7 +105,7 @@ export function tablePage({ root, toast }, code) {
         S.seat = null;
         S.host = false;
         toast(msg.message, "info");
-        if (S.view) renderAll();
+        renderAll();
         break;
       case "error":
         if (msg.code === "table/not_found") {
