@@ -2,7 +2,7 @@
 a change (storing, timers, telling the clients).
 
 Every change follows one path, under the room's lock (:meth:`TableService._run`):
-the command becomes events by :func:`~liars_dice.server.tables.step` (checked;
+the command becomes events by :func:`~liars_dice.server.commands.step` (checked;
 nothing changes if it is refused), the events are stored (committed), the
 room's table becomes the new value, then :meth:`TableService._after` schedules
 what comes next and tells the clients. The scheduler and the broadcaster are
@@ -59,27 +59,8 @@ from .messages import (
 from .room import Room
 from .security import hash_token, new_code, new_token, normalize_code
 from .store import Op, Store, utcnow
-from .tables import (
-    AddBot,
-    Chat,
-    Command,
-    Departure,
-    Event,
-    EventKind,
-    Join,
-    Leave,
-    Move,
-    RemoveSeat,
-    Return,
-    SeatKind,
-    Settle,
-    Stale,
-    Start,
-    TableStatus,
-    created,
-    rebuild,
-    step,
-)
+from .commands import AddBot, Chat, Command, Join, Leave, Move, RemoveSeat, Return, Settle, Stale, Start, step
+from .tables import Departure, Event, EventKind, SeatKind, TableStatus, created, rebuild
 from .timers import Scheduler
 from .views import replay_steps, state_message_text
 
