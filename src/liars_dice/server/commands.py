@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Union
 
 from ..bots import REGISTRY
-from ..engine import Action, Bid, Calza, Challenge, DiceSource, Game, GameOverError, Phase, State
+from ..engine import Action, Bid, Calza, Challenge, DiceSource, GameOverError, Phase, State
 from .errors import (
     BotUnknown,
     NameTaken,
@@ -197,9 +197,8 @@ def decide(t: Table, c: Command, dice: DiceSource) -> list[Event]:
         _host_only(t, c.by)
         if t.empty_seats():
             raise SeatsEmpty("Fill every seat (invite players or add bots) before the start.")
-        players = [s.name for s in t.seats]
-        Game.create(t.rules, players)  # the engine accepts these players (raises if not)
-        return [E(EventKind.STARTED, {"players": players, "start": c.first})]
+        # ``apply`` makes the game: the engine refuses players it cannot seat, before anything is stored.
+        return [E(EventKind.STARTED, {"players": [s.name for s in t.seats], "start": c.first})]
     if isinstance(c, Leave):
         if t.seats[c.seat].kind is not SeatKind.HUMAN:
             return []
