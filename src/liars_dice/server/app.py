@@ -17,21 +17,49 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel
 
 from ..engine import LiarsDiceError
 from .config import Settings
 from .db import make_engine, migrate
 from .hub import Conn
-from .messages import CreateTable, Hello, JoinTable, MessageError, MyGames, parse_client_message
-from .security import RateLimiter
+from .guard import RequestGuard
+from .headers import Guarded, origin_allowed
+from .limits import LimitError
+from .listing import safe_entries
+from .messages import RULE_FIELDS, ChatMsg, CreateTable, Hello, JoinTable, MessageError, MyGames, parse_client_message
+from .security import hash_token
 from .service import ServiceError, TableService, config_json
 from .store import Store
+from .text import TextError
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: Seconds a new websocket has to say hello.
 HELLO_TIMEOUT = 30.0
 
 log = logging.getLogger("liars_dice.server")
+
+
+class ErrorBody(BaseModel):
+    """Every refusal over HTTP: ``{"error": {"code", "message"}}``."""
+
+    class Detail(BaseModel):
+        code: str
+        message: str
+
+    error: Detail
+
+
+#: The refusals any API request may get (documented in the OpenAPI schema).
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorBody, "description": "A refused request (bad text, a rule broken, too deep)."},
+    404: {"model": ErrorBody, "description": "No such table."},
+    409: {"model": ErrorBody, "description": "Refused in the table's state (full, started, name taken)."},
+    413: {"model": ErrorBody, "description": "The request body is too large."},
+    422: {"model": ErrorBody, "description": "The request does not fit its schema."},
+    429: {"model": ErrorBody, "description": "Too many requests, or too many open tables."},
+    503: {"model": ErrorBody, "description": "The server holds as many open tables as it takes."},
+}
 
 
 def _error(code: str, message: str, status: int) -> JSONResponse:
@@ -42,6 +70,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """The app for ``settings``. The database is migrated and unfinished games
     are resumed when the app starts (its lifespan)."""
     settings = settings or Settings()
+    lim = settings.limits
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -50,6 +79,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store = Store(engine)
         service = TableService(settings, store)
         app.state.service = service
+        app.state.guard = RequestGuard(settings, service)
         await service.startup()
         try:
             yield
@@ -58,20 +88,42 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await asyncio.to_thread(store.close)
             engine.dispose()
 
-    app = FastAPI(title="Liar's Dice", lifespan=lifespan, docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json")
+    app = FastAPI(
+        title="Liar's Dice", lifespan=lifespan, docs_url="/api/docs", redoc_url=None,
+        openapi_url="/api/openapi.json", responses=ERROR_RESPONSES,
+    )
+    app.add_middleware(Guarded, settings=settings)
 
     def svc(request: Request | WebSocket) -> TableService:
         return request.app.state.service  # type: ignore[no-any-return]
 
+    def guard(request: Request | WebSocket) -> RequestGuard:
+        return request.app.state.guard  # type: ignore[no-any-return]
+
     @app.exception_handler(ServiceError)
-    async def _service_error(_: Request, e: ServiceError) -> JSONResponse:
+    async def _service_error(request: Request, e: ServiceError) -> JSONResponse:
+        if e.code == "table/not_found":
+            guard(request).missed(request)
         return _error(e.code, e.message, e.status)
 
+    @app.exception_handler(LimitError)
+    async def _limit_error(_: Request, e: LimitError) -> JSONResponse:
+        return _error(e.code, e.message, e.status)
+
+    @app.exception_handler(TextError)
+    async def _text_error(_: Request, e: TextError) -> JSONResponse:
+        return _error(e.code, e.message, 400)
+
     @app.exception_handler(RequestValidationError)
-    async def _validation_error(_: Request, e: RequestValidationError) -> JSONResponse:
+    async def _validation_error(request: Request, e: RequestValidationError) -> JSONResponse:
         err = e.errors()[0] if e.errors() else {}
-        where = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
-        return _error("message/invalid", f"Bad request ({where}): {err.get('msg', 'invalid')}.", 422)
+        loc = [str(p) for p in err.get("loc", ()) if p != "body"]
+        where = ".".join(loc) or "body"
+        msg = str(err.get("msg", "invalid")).removeprefix("Value error, ")
+        if request.method == "POST" and request.url.path == "/api/tables" and loc and loc[0] in RULE_FIELDS:
+            # A create request that breaks a rule of the table (docs/server-protocol.md).
+            return _error("table/invalid", f"Bad table ({where}): {msg}.", 400)
+        return _error("message/invalid", f"Bad request ({where}): {msg}.", 422)
 
     # -- HTTP API -------------------------------------------------------------
 
@@ -81,12 +133,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/config")
     async def get_config() -> dict[str, Any]:
-        return config_json()
+        out = config_json()
+        out["limits"] = {**out.get("limits", {}), **lim.public()}
+        return out
 
     @app.post("/api/tables", status_code=201)
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
+        g = guard(request)
+        g.before_create(request)
+        body = g.clean_create(body)
         base = settings.public_url or str(request.base_url)
-        return await svc(request).create_table(body, base)
+        out = await svc(request).create_table(body, base)
+        g.created(request, out["code"])
+        return out
 
     @app.get("/api/tables")
     async def lobby(request: Request) -> dict[str, Any]:
@@ -94,14 +153,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/tables/{code}")
     async def get_table(code: str, request: Request) -> dict[str, Any]:
+        guard(request).before_lookup(request)
         return (await svc(request).get_table(code)).summary()
 
     @app.post("/api/tables/{code}/join")
     async def join(code: str, body: JoinTable, request: Request) -> dict[str, Any]:
-        return await svc(request).join(code, body)
+        g = guard(request)
+        g.before_lookup(request)
+        g.before_join(request)
+        return await svc(request).join(code, g.clean_join(body))
 
     @app.get("/api/tables/{code}/record")
     async def record(code: str, request: Request) -> JSONResponse:
+        guard(request).before_lookup(request)
         rec = await svc(request).record(code)
         code = code.strip().upper()
         return JSONResponse(
@@ -110,15 +174,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/tables/{code}/replay")
     async def replay(code: str, request: Request) -> dict[str, Any]:
+        guard(request).before_lookup(request)
         return await svc(request).replay(code)
 
     @app.get("/api/players/{nickname}/games")
     async def player_games(nickname: str, request: Request) -> dict[str, Any]:
-        return {"games": await svc(request).games_of_name(nickname.strip())}
+        guard(request).before_lookup(request)
+        name = guard(request).clean_name(nickname)
+        return {"games": safe_entries(await svc(request).games_of_name(name))}
 
     @app.post("/api/my-games")
     async def my_games(body: MyGames, request: Request) -> dict[str, Any]:
-        return {"games": await svc(request).games_of_tokens(body.tokens)}
+        guard(request).before_lookup(request)
+        return {"games": safe_entries(await svc(request).games_of_tokens(body.tokens))}
 
     @app.get("/t/{code}", include_in_schema=False)
     async def share_link(code: str) -> RedirectResponse:
@@ -129,15 +197,37 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.websocket("/ws/tables/{code}")
     async def table_socket(ws: WebSocket, code: str) -> None:
         service = svc(ws)
-        await ws.accept()
-        try:
-            table = await service.get_table(code)
-        except ServiceError as e:
-            await ws.send_text(json.dumps({"type": "error", "code": e.code, "message": e.message, "id": None}))
-            await ws.close(code=4404)
+        g = guard(ws)
+        if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"), settings):
+            # Refused before the handshake completes: the browser sees HTTP 403.
+            await ws.close(code=4403)
             return
-        conn = Conn(ws, RateLimiter(settings.rate, settings.burst))
+        await ws.accept()
+        address = g.address(ws)
+
+        async def refuse(code_: str, message: str, close: int) -> None:
+            await ws.send_text(json.dumps({"type": "error", "code": code_, "message": message, "id": None}))
+            await ws.close(code=close)
+
+        try:
+            g.before_socket(ws)
+            table = await service.get_table(code)
+        except LimitError as e:
+            await refuse(e.code, e.message, 4429)
+            return
+        except ServiceError as e:
+            if e.code == "table/not_found":
+                g.missed(ws)
+            await refuse(e.code, e.message, 4404)
+            return
+        try:
+            g.guard.open_socket(address, table.code)
+        except LimitError as e:
+            await refuse(e.code, e.message, 4429)
+            return
+        conn = Conn(ws, g.guard.message_limiter())
         conn.start()
+        seat_hash: str | None = None
         try:
             while not conn.closed:
                 try:
@@ -157,16 +247,32 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     continue
                 msg_id = None
                 try:
-                    msg = parse_client_message(text, settings.max_message_bytes)
+                    msg = parse_client_message(text, lim.message_bytes, lim.json_depth)
                     msg_id = msg.id
                     if not conn.hello_done:
                         if not isinstance(msg, Hello):
                             raise ServiceError("auth/required", "Say hello first: {\"type\": \"hello\", \"token\": ...}.")
-                        await service.hello(table, conn, msg)
+                        if msg.token is not None:
+                            th = hash_token(msg.token)
+                            g.guard.claim_seat(th)
+                            try:
+                                await service.hello(table, conn, msg)
+                            except BaseException:
+                                g.guard.release_seat(th)
+                                raise
+                            seat_hash = th
+                        else:
+                            await service.hello(table, conn, msg)
                     else:
+                        if isinstance(msg, ChatMsg) and conn.seat is not None:
+                            msg = g.check_chat(msg, address, seat_hash)
                         await service.handle(table, conn, msg)
                 except MessageError as e:
                     conn.error(e.code, e.message, e.msg_id)
+                except LimitError as e:
+                    conn.error(e.code, e.message, msg_id)
+                except TextError as e:
+                    conn.error(e.code, e.message, msg_id)
                 except ServiceError as e:
                     conn.error(e.code, e.message, msg_id)
                 except LiarsDiceError as e:
@@ -176,6 +282,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except Exception:  # noqa: BLE001 - log, then drop this client only
             log.exception("websocket failure at table %s", code)
         finally:
+            g.guard.close_socket(address, table.code)
+            if seat_hash is not None:
+                g.guard.release_seat(seat_hash)
             service.goodbye(table, conn)
             # Let queued messages go out before the sender stops.
             conn.queue.put_nowait(None)

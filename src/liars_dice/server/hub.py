@@ -11,9 +11,8 @@ from typing import TYPE_CHECKING
 
 from starlette.websockets import WebSocket
 
-from .security import RateLimiter
-
 if TYPE_CHECKING:
+    from .limits import ConnLimiter
     from .tables import Table
 
 #: Messages queued for one client before it counts as stuck and is closed.
@@ -25,7 +24,7 @@ class Conn:
 
     __slots__ = ("ws", "seat", "limiter", "queue", "sender", "closed", "hello_done")
 
-    def __init__(self, ws: WebSocket, limiter: RateLimiter) -> None:
+    def __init__(self, ws: WebSocket, limiter: "ConnLimiter") -> None:
         self.ws = ws
         self.seat: int | None = None
         self.limiter = limiter

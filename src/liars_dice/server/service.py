@@ -34,6 +34,7 @@ from . import bots_runner, hub
 from .bots_runner import bot_names
 from .config import Settings
 from .hub import Conn
+from .listing import safe_entries
 from .messages import (
     AddBotMsg,
     BidMsg,
@@ -50,6 +51,7 @@ from .messages import (
 from .security import hash_token, new_code, new_token, normalize_code
 from .store import Op, Store, utcnow
 from .tables import Table
+from .text import confusable_with
 from .timers import TurnScheduler
 from .views import replay_steps, state_message
 
@@ -181,7 +183,7 @@ class TableService(TurnScheduler):
             t for t in self.tables.values() if t.status == "open" and not t.private and t.empty_seats()
         ]
         open_tables.sort(key=lambda t: t.created_at, reverse=True)
-        return [t.summary() for t in open_tables[:200]]
+        return safe_entries(open_tables[:200], Table.summary)
 
     def _sweep(self) -> None:
         now = utcnow()
@@ -269,8 +271,8 @@ class TableService(TurnScheduler):
                 seat = req.seat
             else:
                 seat = empty[0]
-            if name in table.names:
-                raise ServiceError("name/taken", f"Someone at this table is already called {name!r}.", 409)
+            if (clash := confusable_with(name, table.names)) is not None:
+                raise ServiceError("name/taken", f"Someone at this table is already called {clash!r}, a name too like it.", 409)
             token = new_token()
             th = hash_token(token)
             await self._commit(
