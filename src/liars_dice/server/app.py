@@ -76,7 +76,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = make_engine(settings.db_url, durable=settings.durable)
         await asyncio.to_thread(migrate, engine)
-        store = Store(engine)
+        store = Store(engine, wal_bytes=lim.wal_bytes, wal_truncate_seconds=lim.wal_truncate_seconds)
         service = TableService(settings, store)
         app.state.service = service
         app.state.guard = RequestGuard(settings, service)
@@ -123,6 +123,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if request.method == "POST" and request.url.path == "/api/tables" and loc and loc[0] in RULE_FIELDS:
             # A create request that breaks a rule of the table (docs/server-protocol.md).
             return _error("table/invalid", f"Bad table ({where}): {msg}.", 400)
+        if loc == ["nickname"]:
+            return _error("name/invalid", f"Bad nickname: {msg}.", 400)
         return _error("message/invalid", f"Bad request ({where}): {msg}.", 422)
 
     # -- HTTP API -------------------------------------------------------------
