@@ -90,10 +90,18 @@ def test_fault2_every_rule_option_string_is_bounded(client: TestClient) -> None:
 def test_fault4_creating_tables_is_capped_per_address(client: TestClient) -> None:
     codes = [r.json().get("code") for r in (client.post("/api/tables", json={"nickname": f"p{i}"}) for i in range(12))]
     statuses = [c is not None for c in codes]
-    assert statuses[:5] == [True] * 5 and not any(statuses[5:]), codes
+    assert statuses[:8] == [True] * 8 and not any(statuses[8:]), codes
     r = client.post("/api/tables", json={"nickname": "p13"})
-    assert r.status_code == 429 and r.json()["error"]["code"] in ("table/too_many", "rate/limited")
-    assert len(client.get("/api/tables").json()["tables"]) == 5
+    assert r.status_code == 429 and r.json()["error"]["code"] == "table/too_many"
+    assert len(client.get("/api/tables").json()["tables"]) == 8
+
+
+def test_fault4_creating_tables_is_rate_limited_per_address(db_url: str) -> None:
+    from liars_dice.server.config import Limits
+
+    with running(Settings(db_url=db_url, limits=Limits(open_tables_per_address=1000))) as client:
+        statuses = [client.post("/api/tables", json={"nickname": f"p{i}"}).status_code for i in range(30)]
+        assert statuses[:20] == [201] * 20 and set(statuses[20:]) == {429}, statuses
 
 
 def test_fault4_guessing_codes_is_slowed(client: TestClient) -> None:

@@ -34,6 +34,10 @@ def serve_command(
         [], "--allowed-origin", help="A browser origin (https://example.org) whose pages may open websockets; "
         "repeatable. Default: only this server's own origin (the request's Host, or --public-url)."
     ),
+    limit: list[str] = typer.Option(
+        [], "--limit", help="Change one limit: NAME=VALUE (repeatable), e.g. --limit create_rate=60/minute. "
+        "The names, defaults and reasons are in docs/server-protocol.md (Limits)."
+    ),
     log_level: str = typer.Option("warning", help="uvicorn log level."),
 ) -> None:
     """Start the server and print the URL to open. Games survive a restart."""
@@ -44,8 +48,15 @@ def serve_command(
     except ImportError as e:  # pragma: no cover - without the server extra
         typer.echo(f"The server needs the 'server' extra: pip install 'liars-dice[server]' ({e.name} is missing).", err=True)
         raise typer.Exit(2)
+    from ..server.config import Limits
+
+    try:
+        limits = Limits().with_overrides(limit)
+    except ValueError as e:
+        typer.echo(str(e), err=True)
+        raise typer.Exit(2)
     settings = Settings(
-        db_url=db, grace=grace, bot_delay=bot_delay, timeout_bot=timeout_bot or None, public_url=public_url or None,
+        limits=limits, db_url=db, grace=grace, bot_delay=bot_delay, timeout_bot=timeout_bot or None, public_url=public_url or None,
         durable=durable, allowed_origins=tuple(allowed_origin),
     )
     config = uvicorn.Config(

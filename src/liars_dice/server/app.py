@@ -17,6 +17,7 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from pydantic import BaseModel
 
 from ..engine import LiarsDiceError
@@ -28,6 +29,7 @@ from .headers import Guarded, origin_allowed
 from .limits import LimitError
 from .listing import safe_entries
 from .messages import RULE_FIELDS, ChatMsg, CreateTable, Hello, JoinTable, MessageError, MyGames, parse_client_message
+from .schemas import Created, Games, Health, Lobby, Seated, TableSummary
 from .security import hash_token
 from .service import ServiceError, TableService, config_json
 from .store import Store
@@ -106,6 +108,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             guard(request).missed(request)
         return _error(e.code, e.message, e.status)
 
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_: Request, e: StarletteHTTPException) -> JSONResponse:
+        # Starlette's own refusals (an unreadable body, an unknown path or
+        # method) in the same shape as every other error.
+        code = {400: "message/invalid", 404: "path/not_found", 405: "method/not_allowed"}.get(e.status_code, "http/error")
+        detail = str(e.detail).rstrip(".") + "."
+        return _error(code, detail, e.status_code)
+
     @app.exception_handler(LimitError)
     async def _limit_error(_: Request, e: LimitError) -> JSONResponse:
         return _error(e.code, e.message, e.status)
@@ -129,7 +139,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # -- HTTP API -------------------------------------------------------------
 
-    @app.get("/healthz")
+    @app.get("/healthz", response_model=Health)
     async def healthz() -> dict[str, Any]:
         return {"ok": True}
 
@@ -139,7 +149,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         out["limits"] = {**out.get("limits", {}), **lim.public()}
         return out
 
-    @app.post("/api/tables", status_code=201)
+    @app.post("/api/tables", status_code=201, response_model=Created)
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
         g = guard(request)
         g.before_create(request)
@@ -149,16 +159,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         g.created(request, out["code"])
         return out
 
-    @app.get("/api/tables")
+    @app.get("/api/tables", response_model=Lobby)
     async def lobby(request: Request) -> dict[str, Any]:
         return {"tables": svc(request).lobby()}
 
-    @app.get("/api/tables/{code}")
+    @app.get("/api/tables/{code}", response_model=TableSummary)
     async def get_table(code: str, request: Request) -> dict[str, Any]:
         guard(request).before_lookup(request)
         return (await svc(request).get_table(code)).summary()
 
-    @app.post("/api/tables/{code}/join")
+    @app.post("/api/tables/{code}/join", response_model=Seated)
     async def join(code: str, body: JoinTable, request: Request) -> dict[str, Any]:
         g = guard(request)
         g.before_lookup(request)
@@ -179,13 +189,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         guard(request).before_lookup(request)
         return await svc(request).replay(code)
 
-    @app.get("/api/players/{nickname}/games")
+    @app.get("/api/players/{nickname}/games", response_model=Games)
     async def player_games(nickname: str, request: Request) -> dict[str, Any]:
         guard(request).before_lookup(request)
         name = guard(request).clean_name(nickname)
         return {"games": safe_entries(await svc(request).games_of_name(name))}
 
-    @app.post("/api/my-games")
+    @app.post("/api/my-games", response_model=Games)
     async def my_games(body: MyGames, request: Request) -> dict[str, Any]:
         guard(request).before_lookup(request)
         return {"games": safe_entries(await svc(request).games_of_tokens(body.tokens))}

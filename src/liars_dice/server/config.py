@@ -71,20 +71,41 @@ class Limits:
     text_chars: int = 40
     option_items: int = 24
     combining_run: int = 4
-    create_rate: str = "10/minute"
+    create_rate: str = "20/minute"
     join_rate: str = "30/minute"
     miss_rate: str = "20/minute"
     lookup_rate: str = "600/minute"
     message_rate: str = "40 per 2 seconds"
     chat_rate_seat: str = "5 per 5 seconds"
     chat_rate_address: str = "15 per 5 seconds"
-    open_tables_per_address: int = 5
+    open_tables_per_address: int = 8
     open_tables_total: int = 2000
     sockets_per_address: int = 64
     sockets_per_table: int = 100
     sockets_per_seat: int = 4
     wal_bytes: int = 16 * 1024 * 1024
     wal_truncate_seconds: float = 60.0
+
+    def with_overrides(self, pairs: "list[str] | tuple[str, ...]") -> "Limits":
+        """A copy with ``NAME=VALUE`` pairs applied (``liars-dice serve --limit``).
+
+        :raises ValueError: an unknown name, or a value that is not of the field's type.
+        """
+        from dataclasses import fields, replace
+
+        types = {f.name: f.type for f in fields(self)}
+        changes: dict[str, Any] = {}
+        for pair in pairs:
+            name, sep, value = pair.partition("=")
+            name = name.strip().replace("-", "_")
+            if not sep or name not in types:
+                raise ValueError(f"--limit takes NAME=VALUE with NAME one of {', '.join(types)}; got {pair!r}.")
+            kind = {"int": int, "float": float, "str": str}[str(types[name])]
+            try:
+                changes[name] = kind(value.strip())
+            except ValueError:
+                raise ValueError(f"--limit {name} needs a {str(types[name])} value, not {value!r}.") from None
+        return replace(self, **changes)
 
     def public(self) -> dict[str, Any]:
         """The limits as JSON for ``GET /api/config``."""
