@@ -268,17 +268,22 @@ async def attack_windows(args: argparse.Namespace, base: str, pid: int, stats: S
     await asyncio.sleep(args.duration)
     out["before"] = (rss_kib(pid), "")
     stats.phase = "during"
-    attacker = await asyncio.create_subprocess_exec(
-        sys.executable, __file__, "--attacker-of", base, "--target", codes[0], "--duration", str(args.duration),
-        "--attack-sockets", str(args.attack_sockets), stdout=asyncio.subprocess.PIPE,
-    )
+    attacker = None
+    if not args.no_attacker:
+        attacker = await asyncio.create_subprocess_exec(
+            sys.executable, __file__, "--attacker-of", base, "--target", codes[0], "--duration", str(args.duration),
+            "--attack-sockets", str(args.attack_sockets), stdout=asyncio.subprocess.PIPE,
+        )
     peak = 0
     end = time.perf_counter() + args.duration
     while time.perf_counter() < end:
         await asyncio.sleep(1.0)
         peak = max(peak, rss_kib(pid))
-    raw, _ = await attacker.communicate()
-    report = raw.decode().strip().splitlines()[-1] if raw.strip() else "{}"
+    if attacker is not None:
+        raw, _ = await attacker.communicate()
+        report = raw.decode().strip().splitlines()[-1] if raw.strip() else "{}"
+    else:
+        report = "none (control run)"
     out["during"] = (peak, f" (peak); attacker: {report}")
     stats.phase = "settle"
     await asyncio.sleep(args.settle)
@@ -334,26 +339,35 @@ async def attacker_main(args: argparse.Namespace) -> None:
         if not own:
             return
         t = own[0]
-        async with connect(f"{ws_base}ws/tables/{t['code']}", additional_headers=headers, ping_interval=None,
-                           max_queue=None) as ws:
-            await ws.send(json.dumps({"type": "hello", "token": t["token"]}))
+        i = 0
+        while time.monotonic() < end:
+            try:
+                async with connect(f"{ws_base}ws/tables/{t['code']}", additional_headers=headers, ping_interval=None,
+                                   max_queue=None) as ws:
+                    await ws.send(json.dumps({"type": "hello", "token": t["token"]}))
 
-            async def reader() -> None:
-                async for raw in ws:
-                    m = json.loads(raw)
-                    if m["type"] == "ack":
-                        counts["chat stored"] += 1
-                    elif m["type"] == "error":
-                        counts["chat " + m["code"]] += 1
+                    async def reader() -> None:
+                        async for raw in ws:
+                            m = json.loads(raw)
+                            if m["type"] == "ack":
+                                counts["chat stored"] += 1
+                            elif m["type"] == "error":
+                                counts["chat " + m["code"]] += 1
 
-            task = asyncio.create_task(reader())
-            i = 0
-            while time.monotonic() < end:
-                i += 1
-                await ws.send(json.dumps({"type": "chat", "text": f"spam {i}", "id": i}))
-                if i % 50 == 0:
-                    await asyncio.sleep(0)
-            task.cancel()
+                    task = asyncio.create_task(reader())
+                    try:
+                        while time.monotonic() < end:
+                            i += 1
+                            await ws.send(json.dumps({"type": "chat", "text": f"spam {i}", "id": i}))
+                            counts["chat sent"] += 1
+                            if i % 50 == 0:
+                                await asyncio.sleep(0)
+                    finally:
+                        task.cancel()
+                        await asyncio.gather(task, return_exceptions=True)
+            except Exception:  # noqa: BLE001 - closed by the server (a stuck client): reconnect
+                counts["chat socket closed"] += 1
+                await asyncio.sleep(0.01)
 
     async def malformed() -> None:
         frames: list[str | bytes] = ["[" * 2000, "{not json", '{"type": "teleport"}', b"\x00\xff" * 100,
@@ -390,6 +404,8 @@ if __name__ == "__main__":
     ap.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
     ap.add_argument("--attack", action="store_true", help="measure before, during and after an attacker process")
     ap.add_argument("--attack-sockets", type=int, default=2000, help="websockets the attacker opens")
+    ap.add_argument("--no-attacker", action="store_true",
+                    help="with --attack: the same three windows without the attacker (the control run)")
     ap.add_argument("--settle", type=float, default=10.0, help="seconds between the attack's end and the 'after' window")
     ap.add_argument("--attacker-of", default=None, help=argparse.SUPPRESS)
     ap.add_argument("--target", default=None, help=argparse.SUPPRESS)

@@ -92,6 +92,9 @@ class Guard:
         :raises LimitError: ``table/too_many`` over either cap.
         """
         open_now = self._open_tables()
+        if len(self._tables_of) > 2 * self.limits.open_tables_total:
+            # Forget addresses none of whose tables is open any more.
+            self._tables_of = {a: c & open_now for a, c in self._tables_of.items() if c & open_now}
         mine = self._tables_of.get(address)
         if mine is not None:
             mine &= open_now
