@@ -22,7 +22,7 @@ def live_server(settings: Settings) -> Iterator[str]:
     sock.close()
     config = uvicorn.Config(
         create_app(settings), host="127.0.0.1", port=port, log_level="warning",
-        ws_max_size=2 * settings.limits.message_bytes, ws_per_message_deflate=False, access_log=False,
+        ws_max_size=2 * settings.max_message_bytes, ws_per_message_deflate=False, access_log=False,
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)

@@ -27,7 +27,6 @@ from schemathesis.specs.openapi.checks import (  # noqa: E402
 )
 
 from liars_dice.server import Settings  # noqa: E402
-from liars_dice.server.config import Limits  # noqa: E402
 
 #: Examples per API operation and mode: about 20 s for the whole API.
 EXAMPLES = 25
@@ -36,9 +35,9 @@ EXAMPLES = 25
 @pytest.fixture(scope="module")
 def api_schema(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
     db = tmp_path_factory.mktemp("fuzz") / "fuzz.db"
-    limits = Limits(create_rate="100000/minute", join_rate="100000/minute", miss_rate="100000/minute",
-                    lookup_rate="100000/minute", open_tables_per_address=100000)
-    with live_server(Settings(db_url=f"sqlite:///{db}", bot_delay=0.0, limits=limits)) as url:
+    settings = Settings(db_url=f"sqlite:///{db}", bot_delay=0.0, create_rate="100000/minute", join_rate="100000/minute",
+                        miss_rate="100000/minute", lookup_rate="100000/minute", open_tables_per_address=100000)
+    with live_server(settings) as url:
         yield schemathesis.openapi.from_url(f"{url}/api/openapi.json")
 
 

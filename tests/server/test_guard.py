@@ -46,9 +46,10 @@ def test_fault1_one_broken_table_never_breaks_the_lobby(client: TestClient) -> N
     good = create(client, "ann")
     bad = create(client, "bob")
     # A table that cannot be encoded (as one stored before the fix could be).
-    service = client.app.state.service  # type: ignore[attr-defined]
-    table = service.tables[bad["code"]]
-    table.rules_dict = {**table.rules_dict, "face_names": [[2, "\ud800", "c"]]}
+    import dataclasses
+
+    room = client.app.state.service.rooms[bad["code"]]  # type: ignore[attr-defined]
+    room.table = dataclasses.replace(room.table, rules_dict={**room.table.rules_dict, "face_names": [[2, "\ud800", "c"]]})
     r = client.get("/api/tables")
     assert r.status_code == 200
     assert [t["code"] for t in r.json()["tables"]] == [good["code"]]
@@ -97,9 +98,7 @@ def test_fault4_creating_tables_is_capped_per_address(client: TestClient) -> Non
 
 
 def test_fault4_creating_tables_is_rate_limited_per_address(db_url: str) -> None:
-    from liars_dice.server.config import Limits
-
-    with running(Settings(db_url=db_url, limits=Limits(open_tables_per_address=1000))) as client:
+    with running(Settings(db_url=db_url, open_tables_per_address=1000)) as client:
         statuses = [client.post("/api/tables", json={"nickname": f"p{i}"}).status_code for i in range(30)]
         assert statuses[:20] == [201] * 20 and set(statuses[20:]) == {429}, statuses
 
@@ -118,11 +117,9 @@ def test_fault4_joining_is_rate_limited(client: TestClient) -> None:
 
 
 def test_fault4_sqlite_wal_is_truncated(tmp_path: Path) -> None:
-    from liars_dice.server.config import Limits
-
     db = tmp_path / "wal.db"
-    settings = Settings(db_url=f"sqlite:///{db}", bot_delay=0.0, limits=Limits(wal_bytes=64 * 1024, create_rate="1000/minute",
-                                                                               open_tables_per_address=1000))
+    settings = Settings(db_url=f"sqlite:///{db}", bot_delay=0.0, wal_bytes=64 * 1024, create_rate="1000/minute",
+                        open_tables_per_address=1000)
     with running(settings) as client:
         # A reader holding a snapshot keeps PASSIVE checkpoints from resetting the WAL.
         reader = sqlite3.connect(db)
@@ -178,8 +175,8 @@ def test_fault8_chat_is_limited_per_seat_not_per_connection(client: TestClient) 
     answers = [p.wait(lambda m: m["type"] in ("ack", "error")) for p in tabs for _ in range(10)]
     assert sum(a["type"] == "ack" for a in answers) == 5
     assert {a["code"] for a in answers if a["type"] == "error"} == {"rate/limited"}
-    table = client.app.state.service.tables[t["code"]]  # type: ignore[attr-defined]
-    assert len(table.chat) == 5
+    room = client.app.state.service.rooms[t["code"]]  # type: ignore[attr-defined]
+    assert len(room.table.chat) == 5
 
 
 @pytest.mark.parametrize("text", ["\u200b", "a\u202egood", "\u2066x\u2069", "x\x00", "\ufeff"])
@@ -251,11 +248,12 @@ def test_fault10_rule_breaking_create_is_table_invalid(client: TestClient, body:
     assert err["code"] == "table/invalid" and err["message"].endswith("."), err
 
 
-def test_config_serves_every_limit(client: TestClient) -> None:
-    from dataclasses import fields
-
-    from liars_dice.server.config import Limits
-
-    limits = client.get("/api/config").json()["limits"]
-    for f in fields(Limits):
-        assert limits[f.name] == getattr(Limits(), f.name)
+def test_config_serves_every_limit(db_url: str) -> None:
+    s = Settings(db_url=db_url, create_rate="7/minute", sockets_per_seat=3, json_depth=6)
+    with running(s) as client:
+        limits = client.get("/api/config").json()["limits"]
+    for name in ("body_bytes", "json_depth", "create_rate", "miss_rate", "chat_rate_seat", "open_tables_per_address",
+                 "sockets_per_address", "sockets_per_table", "sockets_per_seat", "wal_bytes", "max_message_bytes"):
+        assert limits[name] == getattr(s, name), name
+    assert limits == {**limits, **s.limits()}
+    assert limits["create_rate"] == "7/minute"

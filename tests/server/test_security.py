@@ -29,10 +29,10 @@ def test_online_games_roll_with_the_os_secure_source() -> None:
 
 
 def test_message_limiter_allows_its_rate_then_refuses() -> None:
-    from liars_dice.server.config import Limits
+    from liars_dice.server.config import Settings
     from liars_dice.server.limits import Guard
 
-    guard = Guard(Limits(message_rate="3 per hour"))
+    guard = Guard(Settings(message_rate="3 per hour"))
     lim, other = guard.message_limiter(), guard.message_limiter()
     assert [lim.allow() for _ in range(5)] == [True, True, True, False, False]
     assert other.allow()  # counted per connection

@@ -48,22 +48,20 @@ def serve_command(
     except ImportError as e:  # pragma: no cover - without the server extra
         typer.echo(f"The server needs the 'server' extra: pip install 'liars-dice[server]' ({e.name} is missing).", err=True)
         raise typer.Exit(2)
-    from ..server.config import Limits
-
+    settings = Settings(
+        db_url=db, grace=grace, bot_delay=bot_delay, timeout_bot=timeout_bot or None, public_url=public_url or None,
+        durable=durable, allowed_origins=tuple(allowed_origin),
+    )
     try:
-        limits = Limits().with_overrides(limit)
+        settings = settings.with_overrides(limit)
     except ValueError as e:
         typer.echo(str(e), err=True)
         raise typer.Exit(2)
-    settings = Settings(
-        limits=limits, db_url=db, grace=grace, bot_delay=bot_delay, timeout_bot=timeout_bot or None, public_url=public_url or None,
-        durable=durable, allowed_origins=tuple(allowed_origin),
-    )
     config = uvicorn.Config(
         # Frames larger than twice the largest message are cut off by the
         # websocket layer before they are held in memory.
         create_app(settings), host=host, port=port, log_level=log_level,
-        ws_max_size=2 * settings.limits.message_bytes,
+        ws_max_size=2 * settings.max_message_bytes,
         ws_ping_interval=20, ws_ping_timeout=20, access_log=False,
         # No per-message compression: state messages are a few KiB, and
         # deflating every one for every seat costs more CPU than it saves.

@@ -17,27 +17,26 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
-from starlette.exceptions import HTTPException as StarletteHTTPException
 from pydantic import BaseModel
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..engine import LiarsDiceError
 from .config import Settings
 from .db import make_engine, migrate
-from .hub import Conn
+from .errors import AuthRequired, MessageInvalid, NameInvalid, RateLimited, ServerError, TableInvalid, TableNotFound, http_status
+from .conn import Conn
 from .guard import RequestGuard
 from .headers import Guarded, origin_allowed
-from .limits import LimitError
+from .hub import Broadcaster
 from .listing import safe_entries
-from .messages import RULE_FIELDS, ChatMsg, CreateTable, Hello, JoinTable, MessageError, MyGames, parse_client_message
+from .messages import RULE_FIELDS, ChatMsg, CreateTable, Hello, JoinTable, MyGames, parse_client_message
 from .schemas import Created, Games, Health, Lobby, Seated, TableSummary
 from .security import hash_token
-from .service import ServiceError, TableService, config_json
+from .service import TableService, config_json
 from .store import Store
-from .text import TextError
+from .timers import Scheduler
 
 STATIC = Path(__file__).resolve().parent / "static"
-#: Seconds a new websocket has to say hello.
-HELLO_TIMEOUT = 30.0
 
 log = logging.getLogger("liars_dice.server")
 
@@ -55,6 +54,7 @@ class ErrorBody(BaseModel):
 #: The refusals any API request may get (documented in the OpenAPI schema).
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorBody, "description": "A refused request (bad text, a rule broken, too deep)."},
+    403: {"model": ErrorBody, "description": "Not allowed to this client."},
     404: {"model": ErrorBody, "description": "No such table."},
     409: {"model": ErrorBody, "description": "Refused in the table's state (full, started, name taken)."},
     413: {"model": ErrorBody, "description": "The request body is too large."},
@@ -72,14 +72,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """The app for ``settings``. The database is migrated and unfinished games
     are resumed when the app starts (its lifespan)."""
     settings = settings or Settings()
-    lim = settings.limits
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = make_engine(settings.db_url, durable=settings.durable)
         await asyncio.to_thread(migrate, engine)
-        store = Store(engine, wal_bytes=lim.wal_bytes, wal_truncate_seconds=lim.wal_truncate_seconds)
-        service = TableService(settings, store)
+        store = Store(engine, wal_bytes=settings.wal_bytes, wal_truncate_seconds=settings.wal_truncate_seconds)
+        service = TableService(settings, store, Scheduler(), Broadcaster(settings.presence_interval, settings.presence_fanout))
         app.state.service = service
         app.state.guard = RequestGuard(settings, service)
         await service.startup()
@@ -94,6 +93,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         title="Liar's Dice", lifespan=lifespan, docs_url="/api/docs", redoc_url=None,
         openapi_url="/api/openapi.json", responses=ERROR_RESPONSES,
     )
+    # Bounded bodies, JSON depth and the security headers, before anything else.
     app.add_middleware(Guarded, settings=settings)
 
     def svc(request: Request | WebSocket) -> TableService:
@@ -102,27 +102,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def guard(request: Request | WebSocket) -> RequestGuard:
         return request.app.state.guard  # type: ignore[no-any-return]
 
-    @app.exception_handler(ServiceError)
-    async def _service_error(request: Request, e: ServiceError) -> JSONResponse:
-        if e.code == "table/not_found":
+    @app.exception_handler(LiarsDiceError)
+    async def _refused(request: Request, e: LiarsDiceError) -> JSONResponse:
+        if isinstance(e, TableNotFound):
             guard(request).missed(request)
-        return _error(e.code, e.message, e.status)
+        return _error(e.code, e.message, http_status(e))
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_: Request, e: StarletteHTTPException) -> JSONResponse:
         # Starlette's own refusals (an unreadable body, an unknown path or
         # method) in the same shape as every other error.
-        code = {400: "message/invalid", 404: "path/not_found", 405: "method/not_allowed"}.get(e.status_code, "http/error")
-        detail = str(e.detail).rstrip(".") + "."
-        return _error(code, detail, e.status_code)
-
-    @app.exception_handler(LimitError)
-    async def _limit_error(_: Request, e: LimitError) -> JSONResponse:
-        return _error(e.code, e.message, e.status)
-
-    @app.exception_handler(TextError)
-    async def _text_error(_: Request, e: TextError) -> JSONResponse:
-        return _error(e.code, e.message, 400)
+        code = {400: MessageInvalid.code, 404: "path/not_found", 405: "method/not_allowed"}.get(e.status_code, "http/error")
+        return _error(code, str(e.detail).rstrip(".") + ".", e.status_code)
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(request: Request, e: RequestValidationError) -> JSONResponse:
@@ -132,10 +123,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         msg = str(err.get("msg", "invalid")).removeprefix("Value error, ")
         if request.method == "POST" and request.url.path == "/api/tables" and loc and loc[0] in RULE_FIELDS:
             # A create request that breaks a rule of the table (docs/server-protocol.md).
-            return _error("table/invalid", f"Bad table ({where}): {msg}.", 400)
+            return _error(TableInvalid.code, f"Bad table ({where}): {msg}.", TableInvalid.status)
         if loc == ["nickname"]:
-            return _error("name/invalid", f"Bad nickname: {msg}.", 400)
-        return _error("message/invalid", f"Bad request ({where}): {msg}.", 422)
+            return _error(NameInvalid.code, f"Bad nickname: {msg}.", NameInvalid.status)
+        return _error(MessageInvalid.code, f"Bad request ({where}): {msg}.", 422)
 
     # -- HTTP API -------------------------------------------------------------
 
@@ -145,9 +136,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/config")
     async def get_config() -> dict[str, Any]:
-        out = config_json()
-        out["limits"] = {**out.get("limits", {}), **lim.public()}
-        return out
+        return config_json(settings)
 
     @app.post("/api/tables", status_code=201, response_model=Created)
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
@@ -166,7 +155,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/tables/{code}", response_model=TableSummary)
     async def get_table(code: str, request: Request) -> dict[str, Any]:
         guard(request).before_lookup(request)
-        return (await svc(request).get_table(code)).summary()
+        return (await svc(request).get_room(code)).summary()
 
     @app.post("/api/tables/{code}/join", response_model=Seated)
     async def join(code: str, body: JoinTable, request: Request) -> dict[str, Any]:
@@ -217,87 +206,77 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await ws.accept()
         address = g.address(ws)
 
-        async def refuse(code_: str, message: str, close: int) -> None:
-            await ws.send_text(json.dumps({"type": "error", "code": code_, "message": message, "id": None}))
+        async def refuse(e: LiarsDiceError, close: int) -> None:
+            await ws.send_text(json.dumps({"type": "error", "code": e.code, "message": e.message, "id": None}))
             await ws.close(code=close)
 
         try:
             g.before_socket(ws)
-            table = await service.get_table(code)
-        except LimitError as e:
-            await refuse(e.code, e.message, 4429)
+            room = await service.get_room(code)
+            g.guard.open_socket(address, room.code)
+        except TableNotFound as e:
+            g.missed(ws)
+            await refuse(e, 4404)
             return
-        except ServiceError as e:
-            if e.code == "table/not_found":
-                g.missed(ws)
-            await refuse(e.code, e.message, 4404)
+        except LiarsDiceError as e:
+            await refuse(e, 4429 if isinstance(e, ServerError) and e.status == 429 else 4400)
             return
-        try:
-            g.guard.open_socket(address, table.code)
-        except LimitError as e:
-            await refuse(e.code, e.message, 4429)
-            return
-        conn = Conn(ws, g.guard.message_limiter())
+        conn = Conn(ws, g.guard.message_limiter(), settings.send_queue_max)
         conn.start()
         seat_hash: str | None = None
+        say_hello = "Say hello first: {\"type\": \"hello\", \"token\": ...}."
         try:
             while not conn.closed:
                 try:
-                    timeout = None if conn.hello_done else HELLO_TIMEOUT
+                    timeout = None if conn.hello_done else settings.hello_timeout
                     frame = await asyncio.wait_for(ws.receive(), timeout)
                 except asyncio.TimeoutError:
-                    conn.error("auth/required", "Say hello first: {\"type\": \"hello\", \"token\": ...}.")
+                    conn.error(AuthRequired.code, say_hello)
                     break
                 if frame["type"] == "websocket.disconnect":
                     break
                 text = frame.get("text")
                 if text is None:
-                    conn.error("message/invalid", "Messages are JSON text frames.")
+                    conn.error(MessageInvalid.code, "Messages are JSON text frames.")
                     continue
                 if not conn.limiter.allow():
-                    conn.error("rate/limited", "Too many messages: slow down.")
+                    conn.error(RateLimited.code, "Too many messages: slow down.")
                     continue
                 msg_id = None
                 try:
-                    msg = parse_client_message(text, lim.message_bytes, lim.json_depth)
+                    msg = parse_client_message(text, settings.max_message_bytes, settings.json_depth)
                     msg_id = msg.id
                     if not conn.hello_done:
                         if not isinstance(msg, Hello):
-                            raise ServiceError("auth/required", "Say hello first: {\"type\": \"hello\", \"token\": ...}.")
+                            raise AuthRequired(say_hello)
                         if msg.token is not None:
+                            # At most sockets_per_seat connections hold one seat token.
                             th = hash_token(msg.token)
                             g.guard.claim_seat(th)
                             try:
-                                await service.hello(table, conn, msg)
+                                await service.hello(room, conn, msg)
                             except BaseException:
                                 g.guard.release_seat(th)
                                 raise
                             seat_hash = th
                         else:
-                            await service.hello(table, conn, msg)
+                            await service.hello(room, conn, msg)
                     else:
                         if isinstance(msg, ChatMsg) and conn.seat is not None:
+                            # Chat is limited per seat token and per address, not per connection.
                             msg = g.check_chat(msg, address, seat_hash)
-                        await service.handle(table, conn, msg)
-                except MessageError as e:
-                    conn.error(e.code, e.message, e.msg_id)
-                except LimitError as e:
-                    conn.error(e.code, e.message, msg_id)
-                except TextError as e:
-                    conn.error(e.code, e.message, msg_id)
-                except ServiceError as e:
-                    conn.error(e.code, e.message, msg_id)
-                except LiarsDiceError as e:
-                    conn.error(e.code, e.message, msg_id)
+                        await service.handle(room, conn, msg)
+                except LiarsDiceError as e:  # every refusal: nothing changed
+                    conn.error(e.code, e.message, getattr(e, "msg_id", None) if msg_id is None else msg_id)
         except WebSocketDisconnect:
             pass
         except Exception:  # noqa: BLE001 - log, then drop this client only
             log.exception("websocket failure at table %s", code)
         finally:
-            g.guard.close_socket(address, table.code)
+            g.guard.close_socket(address, room.code)
             if seat_hash is not None:
                 g.guard.release_seat(seat_hash)
-            service.goodbye(table, conn)
+            service.goodbye(room, conn)
             # Let queued messages go out before the sender stops.
             conn.queue.put_nowait(None)
             if conn.sender is not None:

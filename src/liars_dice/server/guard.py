@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING
 from starlette.requests import HTTPConnection
 
 from .config import Settings
-from .limits import Guard, LimitError
+from .errors import ChatInvalid, NameInvalid, RateLimited, TableInvalid
+from .limits import Guard
 from .messages import ChatMsg, CreateTable, JoinTable
-from .text import TextError, check_json_strings, clean_text
+from .text import check_json_strings, clean_text
 
 if TYPE_CHECKING:
     from .service import TableService
@@ -32,12 +33,12 @@ class RequestGuard:
 
     def __init__(self, settings: Settings, service: "TableService") -> None:
         self.settings = settings
-        self.limits = settings.limits
+        self.limits = settings
         self.service = service
-        self.guard = Guard(settings.limits, self._open_codes)
+        self.guard = Guard(settings, self._open_codes)
 
     def _open_codes(self) -> set[str]:
-        return {code for code, t in self.service.tables.items() if _is_open(t)}
+        return {code for code, room in self.service.rooms.items() if _is_open(room.table)}
 
     @staticmethod
     def address(conn: HTTPConnection) -> str:
@@ -48,7 +49,7 @@ class RequestGuard:
     # -- HTTP --------------------------------------------------------------------
 
     def before_create(self, request: HTTPConnection) -> None:
-        """:raises LimitError: over :attr:`Limits.create_rate` or an open-tables cap."""
+        """:raises ServerError: over :attr:`Settings.create_rate` or an open-tables cap."""
         addr = self.address(request)
         self.guard.hit("create_rate", addr, what="new tables")
         self.guard.check_new_table(addr)
@@ -57,18 +58,18 @@ class RequestGuard:
         self.guard.table_created(self.address(request), code)
 
     def before_join(self, request: HTTPConnection) -> None:
-        """:raises LimitError: over :attr:`Limits.join_rate`."""
+        """:raises RateLimited: over :attr:`Settings.join_rate`."""
         self.guard.hit("join_rate", self.address(request), what="joins")
 
     def before_lookup(self, request: HTTPConnection) -> None:
         """Before a request that names a table or a player.
 
-        :raises LimitError: the address named too many tables that do not exist
-            (:attr:`Limits.miss_rate`: guessing codes), or made too many lookups.
+        :raises RateLimited: the address named too many tables that do not exist
+            (:attr:`Settings.miss_rate`: guessing codes), or made too many lookups.
         """
         addr = self.address(request)
         if not self.guard.limiter.test(self.guard.items["miss_rate"], "miss_rate", addr):
-            raise LimitError("rate/limited", "Too many requests for tables that do not exist: try again later.")
+            raise RateLimited("Too many requests for tables that do not exist: try again later.")
         self.guard.hit("lookup_rate", addr)
 
     def missed(self, conn: HTTPConnection) -> None:
@@ -82,19 +83,19 @@ class RequestGuard:
     # -- text --------------------------------------------------------------------
 
     def clean_name(self, raw: str) -> str:
-        """A nickname cleaned. :raises TextError: ``name/invalid``."""
+        """A nickname cleaned. :raises NameInvalid: it breaks the text rules."""
         lim = self.limits
-        return clean_text(raw, "A nickname", lim.nickname_chars, code="name/invalid", combining_run=lim.combining_run)
+        return clean_text(raw, "A nickname", lim.nickname_max, error=NameInvalid, combining_run=lim.combining_run)
 
     def clean_create(self, body: CreateTable) -> CreateTable:
         """The request with its nickname and every rule option string cleaned.
 
-        :raises TextError: ``name/invalid`` or ``table/invalid``.
+        :raises NameInvalid: :raises TableInvalid: a string breaks the text rules.
         """
         lim = self.limits
         options = check_json_strings(
             body.options, "A rule option", lim.text_chars, lim.option_items,
-            code="table/invalid", combining_run=lim.combining_run,
+            error=TableInvalid, combining_run=lim.combining_run,
         )
         return body.model_copy(update={"nickname": self.clean_name(body.nickname), "options": options})
 
@@ -106,15 +107,15 @@ class RequestGuard:
     def check_chat(self, msg: ChatMsg, address: str, seat_hash: str | None) -> ChatMsg:
         """A chat line cleaned and counted against the seat's and the address's rates.
 
-        :raises TextError: ``chat/invalid``.
-        :raises LimitError: ``rate/limited``.
+        :raises ChatInvalid: the line breaks the text rules.
+        :raises RateLimited: over the seat's or the address's chat rate.
         """
         lim = self.limits
-        text = clean_text(msg.text, "A chat line", lim.chat_chars, code="chat/invalid", combining_run=lim.combining_run)
+        text = clean_text(msg.text, "A chat line", lim.chat_max, error=ChatInvalid, combining_run=lim.combining_run)
         if seat_hash is not None:
             self.guard.hit("chat_rate_seat", seat_hash, what="chat lines from this seat")
         self.guard.hit("chat_rate_address", address, what="chat lines from this address")
         return msg.model_copy(update={"text": text})
 
 
-__all__ = ["RequestGuard", "LimitError", "TextError"]
+__all__ = ["RequestGuard"]

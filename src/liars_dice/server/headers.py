@@ -2,10 +2,10 @@
 
 :class:`Guarded` wraps the app and, for every HTTP request:
 
-* refuses a body larger than :attr:`Limits.body_bytes` with 413
+* refuses a body larger than :attr:`Settings.body_bytes` with 413
   (``request/too_large``): at once from ``Content-Length``, or as soon as a
   streamed body passes the bound, so a 200 MB upload is never held in memory;
-* refuses a JSON body nested deeper than :attr:`Limits.json_depth` with 400
+* refuses a JSON body nested deeper than :attr:`Settings.json_depth` with 400
   (``message/too_deep``) before any JSON parser sees it;
 * adds the browser hardening headers to every response
   (:data:`SECURITY_HEADERS`, and :func:`content_security_policy`).
@@ -64,8 +64,8 @@ class Guarded:
 
     def __init__(self, app: ASGIApp, settings: Settings) -> None:
         self.app = app
-        self.max_body = settings.limits.body_bytes
-        self.max_depth = settings.limits.json_depth
+        self.max_body = settings.body_bytes
+        self.max_depth = settings.json_depth
         self.headers = [*SECURITY_HEADERS, (b"content-security-policy", content_security_policy().encode())]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:

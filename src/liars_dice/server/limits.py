@@ -2,12 +2,13 @@
 
 Rates are counted by the :mod:`limits` library (moving windows in memory);
 caps (open tables, sockets) are live counts kept here. Every number comes from
-:class:`~liars_dice.server.config.Limits`. A refusal is a
-:class:`LimitError` with a stable code and one sentence:
+the :class:`~liars_dice.server.config.Settings`. A refusal is one of the
+server's errors (:mod:`.errors`), with a stable code and one sentence:
 
 ===================  ======  ===================================================
 ``rate/limited``     429     too many requests or messages of one kind
-``table/too_many``   429     too many open tables (from this address, or in all)
+``table/too_many``   429     too many open tables from this address
+``server/busy``      503     as many open tables as the server takes
 ``socket/too_many``  429/WS  too many websocket connections (address, table, seat)
 ===================  ======  ===================================================
 """
@@ -23,18 +24,11 @@ from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
-from .config import Limits
+from .config import Settings
+from .errors import RateLimited, ServerBusy, ServerError, TooManySockets, TooManyTables
 
-
-class LimitError(Exception):
-    """A request or message refused by a limit. :ivar code: stable code.
-    :ivar message: one sentence. :ivar status: HTTP status (429)."""
-
-    def __init__(self, code: str, message: str, status: int = 429) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.status = status
+#: Any refusal of this module.
+LimitError = ServerError
 
 
 def _per(item: RateLimitItem) -> str:
@@ -45,12 +39,12 @@ def _per(item: RateLimitItem) -> str:
 class Guard:
     """The rate limits and caps of one app (one per :func:`create_app`).
 
-    :param limits: the bounds.
+    :param limits: the settings holding the rates and caps.
     :param open_tables: a function giving the codes of the tables open now
         (created, not started, not closed); the cap on open tables counts them.
     """
 
-    def __init__(self, limits: Limits, open_tables: Callable[[], set[str]] | None = None) -> None:
+    def __init__(self, limits: Settings, open_tables: Callable[[], set[str]] | None = None) -> None:
         self.limits = limits
         self.storage = MemoryStorage()
         self.limiter = MovingWindowRateLimiter(self.storage)
@@ -68,20 +62,20 @@ class Guard:
     # -- rates -------------------------------------------------------------------
 
     def hit(self, rate: str, *key: str, what: str = "requests") -> None:
-        """Count one event against ``rate`` (a :class:`Limits` field name) for ``key``.
+        """Count one event against ``rate`` (a rate field of :class:`Settings`) for ``key``.
 
-        :raises LimitError: ``rate/limited`` when over the rate (not counted then).
+        :raises RateLimited: when over the rate (not counted then).
         """
         item = self.items[rate]
         if not self.limiter.hit(item, rate, *key):
-            raise LimitError("rate/limited", f"Too many {what}: at most {_per(item)}; try again later.")
+            raise RateLimited(f"Too many {what}: at most {_per(item)}; try again later.")
 
     def allows(self, rate: str, *key: str) -> bool:
         """Like :meth:`hit`, as a yes/no."""
         return bool(self.limiter.hit(self.items[rate], rate, *key))
 
     def message_limiter(self) -> "ConnLimiter":
-        """A per-connection message limiter (:attr:`Limits.message_rate`)."""
+        """A per-connection message limiter (:attr:`Settings.message_rate`)."""
         return ConnLimiter(self)
 
     # -- open tables -------------------------------------------------------------
@@ -89,7 +83,7 @@ class Guard:
     def check_new_table(self, address: str) -> None:
         """Before creating a table for ``address``.
 
-        :raises LimitError: ``table/too_many`` over either cap.
+        :raises TooManyTables: over the address's cap. :raises ServerBusy: over the total.
         """
         open_now = self._open_tables()
         if len(self._tables_of) > 2 * self.limits.open_tables_total:
@@ -101,13 +95,12 @@ class Guard:
             if not mine:
                 del self._tables_of[address]
         if mine and len(mine) >= self.limits.open_tables_per_address:
-            raise LimitError(
-                "table/too_many",
+            raise TooManyTables(
                 f"You already have {len(mine)} open tables (the most is {self.limits.open_tables_per_address}): "
                 "start or leave one first.",
             )
         if len(open_now) >= self.limits.open_tables_total:
-            raise LimitError("table/too_many", "The server has as many open tables as it takes: try again later.", 503)
+            raise ServerBusy("The server has as many open tables as it takes: try again later.")
 
     def table_created(self, address: str, code: str) -> None:
         self._tables_of.setdefault(address, set()).add(code)
@@ -115,12 +108,12 @@ class Guard:
     # -- sockets -----------------------------------------------------------------
 
     def open_socket(self, address: str, table: str) -> None:
-        """Count one new websocket. :raises LimitError: ``socket/too_many``."""
+        """Count one new websocket. :raises TooManySockets: over a cap."""
         lim = self.limits
         if self.sockets_of_address[address] >= lim.sockets_per_address:
-            raise LimitError("socket/too_many", f"At most {lim.sockets_per_address} connections from one address.")
+            raise TooManySockets(f"At most {lim.sockets_per_address} connections from one address.")
         if self.sockets_of_table[table] >= lim.sockets_per_table:
-            raise LimitError("socket/too_many", f"At most {lim.sockets_per_table} connections to one table.")
+            raise TooManySockets(f"At most {lim.sockets_per_table} connections to one table.")
         self.sockets_of_address[address] += 1
         self.sockets_of_table[table] += 1
 
@@ -131,10 +124,10 @@ class Guard:
                 del counter[key]
 
     def claim_seat(self, token_hash: str) -> None:
-        """Count one connection holding seat token ``token_hash``. :raises LimitError: ``socket/too_many``."""
+        """Count one connection holding seat token ``token_hash``. :raises TooManySockets: over the cap."""
         if self.sockets_of_seat[token_hash] >= self.limits.sockets_per_seat:
-            raise LimitError(
-                "socket/too_many", f"This seat is open in {self.limits.sockets_per_seat} windows already: close one.",
+            raise TooManySockets(
+                f"This seat is open in {self.limits.sockets_per_seat} windows already: close one.",
             )
         self.sockets_of_seat[token_hash] += 1
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter, ValidationError
 
+from .errors import MessageInvalid, MessageTooDeep
 from .text import json_depth_exceeds
 
 #: A message id: echoed back in the reply, so only printable ASCII (no text
@@ -22,9 +23,6 @@ MsgId = Union[StrictInt, Annotated[StrictStr, Field(max_length=64, pattern=r"^[\
 Token = Annotated[StrictStr, Field(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_-]+$")]
 #: A name the server knows (a preset, a bot): lower-case letters, digits, ``_`` and ``-``.
 Ident = Annotated[StrictStr, Field(min_length=1, max_length=40, pattern=r"^[a-z0-9_-]+$")]
-#: The fewest and most seats a table has, and the turn timer's bounds (seconds).
-SEATS_MIN, SEATS_MAX = 2, 6
-TURN_TIMER_MIN, TURN_TIMER_MAX = 5, 600
 
 
 class _Msg(BaseModel):
@@ -50,6 +48,7 @@ class ChallengeMsg(_Msg):
 
 class ChatMsg(_Msg):
     type: Literal["chat"]
+    # A structural bound only: the text rules and Settings.chat_max are checked after parsing.
     text: Annotated[StrictStr, Field(min_length=1, max_length=2000)]
 
 
@@ -83,13 +82,13 @@ ClientMessage = Annotated[
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
 
-class MessageError(Exception):
-    """A refused client message. :ivar code: stable error code. :ivar message: one sentence."""
+class MessageError(MessageInvalid):
+    """A refused client message. :ivar code: ``message/invalid`` or
+    ``message/too_large``. :ivar message: one sentence. :ivar msg_id: the message's ``id``, if read."""
 
     def __init__(self, code: str, message: str, msg_id: Any = None) -> None:
         super().__init__(message)
         self.code = code
-        self.message = message
         self.msg_id = msg_id
 
 
@@ -98,14 +97,14 @@ def parse_client_message(text: str, max_bytes: int, max_depth: int = 8) -> Any:
     checked by :func:`liars_dice.server.text.clean_text` after this.
 
     :raises MessageError: ``message/too_large`` over ``max_bytes`` (UTF-8),
-        ``message/too_deep`` for JSON nested deeper than ``max_depth`` (checked
-        before parsing), ``message/invalid`` for anything that is not one
-        well-formed message.
+        ``message/invalid`` for anything that is not one well-formed message.
+    :raises MessageTooDeep: JSON nested deeper than ``max_depth`` (checked
+        before parsing, so no recursive decoder ever sees it).
     """
     if len(text) > max_bytes or len(text.encode("utf-8", "surrogatepass")) > max_bytes:
         raise MessageError("message/too_large", f"A message may hold at most {max_bytes} bytes.")
     if json_depth_exceeds(text, max_depth):
-        raise MessageError("message/too_deep", f"JSON may nest arrays and objects at most {max_depth} deep.")
+        raise MessageTooDeep(f"JSON may nest arrays and objects at most {max_depth} deep.")
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
@@ -133,22 +132,9 @@ def _echoable_id(value: Any) -> Any:
 _TYPE_NAMES = {"hello", "bid", "challenge", "chat", "add_bot", "remove_bot", "start", "leave", "ping"}
 
 
-
-def _seats(n: int) -> int:
-    if not SEATS_MIN <= n <= SEATS_MAX:
-        raise ValueError(f"a table has {SEATS_MIN} to {SEATS_MAX} seats, not {n}")
-    return n
-
-
-def _turn_timer(n: int | None) -> int | None:
-    if n is not None and not TURN_TIMER_MIN <= n <= TURN_TIMER_MAX:
-        raise ValueError(f"a turn timer is {TURN_TIMER_MIN} to {TURN_TIMER_MAX} seconds, not {n}")
-    return n
-
-
 #: Fields of :class:`CreateTable` that say what table to make: a value that
 #: breaks a rule there is ``table/invalid`` (docs/server-protocol.md), not
-#: ``message/invalid``.
+#: ``message/invalid``. Their ranges come from the settings (checked by the service).
 RULE_FIELDS = frozenset({"preset", "options", "seats", "turn_timer"})
 
 # -- HTTP bodies ---------------------------------------------------------------
@@ -161,8 +147,8 @@ class CreateTable(BaseModel):
     nickname: Annotated[StrictStr, Field(max_length=200)]
     preset: Ident = "classic"
     options: dict[str, Any] = {}
-    seats: Annotated[StrictInt, AfterValidator(_seats)] = 4
-    turn_timer: Annotated[StrictInt | None, AfterValidator(_turn_timer)] = None
+    seats: StrictInt = 4
+    turn_timer: StrictInt | None = None
     private: bool = False
 
 

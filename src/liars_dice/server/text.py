@@ -10,7 +10,7 @@ option such as a face name, a message id) goes through :func:`clean_text`:
   (Unicode general categories Cc, Cf, Cs, Co, Cn): this covers the bidi
   controls (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C), zero-width
   characters (U+200B-U+200D, U+2060, U+FEFF) and NUL;
-* at most :attr:`~liars_dice.server.config.Limits.combining_run` combining
+* at most :attr:`~liars_dice.server.config.Settings.combining_run` combining
   marks in a row;
 * runs of white space collapsed to one space, trimmed;
 * a bounded length, counted in characters after NFC.
@@ -28,56 +28,53 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
+from .errors import MessageInvalid, ServerError
+
 #: General categories refused anywhere in client text.
 REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
 #: The bidi controls, named for the error message (all are also category Cf).
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
 
 
-class TextError(ValueError):
-    """A refused string. :ivar code: the stable error code of the field
-    (``name/invalid``, ``chat/invalid``, ``table/invalid``...). The message is
-    one sentence naming the field and the problem, never repeating the text."""
-
-    def __init__(self, message: str, code: str = "text/invalid") -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 def clean_text(
-    raw: str, field: str, max_chars: int, *, code: str = "text/invalid", combining_run: int = 4, empty_ok: bool = False,
+    raw: str, field: str, max_chars: int, *, error: type[ServerError] = MessageInvalid, combining_run: int = 4,
+    empty_ok: bool = False,
 ) -> str:
     """``raw`` checked and normalised (see the module docstring).
 
     :param field: what the text is, for the error ("A nickname", "A chat line").
     :param max_chars: the longest allowed, in characters after NFC and trimming.
+    :param error: the error to raise (the field's: ``NameInvalid``, ``ChatInvalid``,
+        ``TableInvalid``); its message is one sentence naming the field and the
+        problem, never repeating the text.
     :returns: the NFC text with white space collapsed.
-    :raises TextError: lone surrogates, a refused character, too long, or empty.
+    :raises ServerError: ``error``, for lone surrogates, a refused character, too long, or empty.
     """
     if not isinstance(raw, str):
-        raise TextError(f"{field} must be text.", code)
+        raise error(f"{field} must be text.")
     if len(raw) > 8 * max_chars + 64:  # far too long: refuse before normalising it
-        raise TextError(f"{field} may have at most {max_chars} characters.", code)
+        raise error(f"{field} may have at most {max_chars} characters.")
     try:
         raw.encode("utf-8")
     except UnicodeEncodeError:
-        raise TextError(f"{field} is not valid Unicode (it holds a lone surrogate).", code) from None
+        raise error(f"{field} is not valid Unicode (it holds a lone surrogate).") from None
     text = " ".join(unicodedata.normalize("NFC", raw).split())
     run = 0
     for ch in text:
         cat = unicodedata.category(ch)
         if cat in REFUSED_CATEGORIES:
             if ch in BIDI_CONTROLS:
-                raise TextError(f"{field} may not hold bidirectional control characters (U+{ord(ch):04X}).", code)
-            raise TextError(f"{field} may not hold invisible, control or unassigned characters (U+{ord(ch):04X}).", code)
+                raise error(f"{field} may not hold bidirectional control characters (U+{ord(ch):04X}).")
+            raise error(f"{field} may not hold invisible, control or unassigned characters (U+{ord(ch):04X}).")
         run = run + 1 if cat in ("Mn", "Me") else 0
         if run > combining_run:
-            raise TextError(f"{field} may stack at most {combining_run} combining marks on one letter.", code)
+            raise error(f"{field} may stack at most {combining_run} combining marks on one letter.")
     if not text and not empty_ok:
-        raise TextError(f"{field} needs some visible text.", code)
+        raise error(f"{field} needs some visible text.")
     if len(text) > max_chars:
-        raise TextError(f"{field} may have at most {max_chars} characters.", code)
+        raise error(f"{field} may have at most {max_chars} characters.")
     return text
 
 
@@ -108,25 +105,26 @@ def confusable_with(name: str, others: Iterable[str | None]) -> str | None:
 
 
 def check_json_strings(
-    value: Any, field: str, max_chars: int, max_items: int, *, code: str = "text/invalid", combining_run: int = 4,
+    value: Any, field: str, max_chars: int, max_items: int, *, error: type[ServerError] = MessageInvalid,
+    combining_run: int = 4,
 ) -> Any:
     """``value`` (parsed JSON) with every string in it, keys too, passed through
     :func:`clean_text`; lists and objects hold at most ``max_items`` entries.
 
-    :raises TextError: for the first string or container that breaks a bound.
+    :raises ServerError: ``error``, for the first string or container that breaks a bound.
     """
     if isinstance(value, str):
-        return clean_text(value, field, max_chars, code=code, combining_run=combining_run)
+        return clean_text(value, field, max_chars, error=error, combining_run=combining_run)
     if isinstance(value, list):
         if len(value) > max_items:
-            raise TextError(f"{field} may hold at most {max_items} entries in a list.", code)
-        return [check_json_strings(v, field, max_chars, max_items, code=code, combining_run=combining_run) for v in value]
+            raise error(f"{field} may hold at most {max_items} entries in a list.")
+        return [check_json_strings(v, field, max_chars, max_items, error=error, combining_run=combining_run) for v in value]
     if isinstance(value, dict):
         if len(value) > max_items:
-            raise TextError(f"{field} may hold at most {max_items} entries.", code)
+            raise error(f"{field} may hold at most {max_items} entries.")
         return {
-            clean_text(k, f"{field} (a key)", max_chars, code=code, combining_run=combining_run):
-            check_json_strings(v, field, max_chars, max_items, code=code, combining_run=combining_run)
+            clean_text(k, f"{field} (a key)", max_chars, error=error, combining_run=combining_run):
+            check_json_strings(v, field, max_chars, max_items, error=error, combining_run=combining_run)
             for k, v in value.items()
         }
     return value
