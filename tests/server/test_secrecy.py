@@ -18,7 +18,7 @@ from liars_dice.engine import CHALLENGE, Bid, Game, Rules, State
 
 #: Keys a view may hold beyond the engine's ``SeatView.to_json()``; none holds dice
 #: but ``legal.shows`` (sub-multisets of the seat's own hand, checked below).
-SERVER_KEYS = {"legal", "odds", "seat_index", "rules_options", "round", "move_number", "deadline", "turn_timer"}
+SERVER_KEYS = {"legal", "odds", "exact_odds", "seat_index", "rules_options", "round", "move_number", "deadline", "turn_timer"}
 
 
 def play_scripted(players: list[Any], rng: random.Random, show_rate: float = 0.0, stop_after: int | None = None) -> None:
@@ -107,7 +107,7 @@ def check_messages(received: list[dict[str, Any]], seat: int | None, truth: dict
         expected = st.view(seat if seat is not None else 0).to_json()
         if seat is None:
             expected["seat"], expected["hand"] = None, []
-        extra = SERVER_KEYS if seat is not None else SERVER_KEYS - {"legal", "odds"}
+        extra = SERVER_KEYS if seat is not None else SERVER_KEYS - {"legal", "odds", "exact_odds"}
         assert set(v) == set(expected) | extra, set(v) ^ (set(expected) | extra)
         for k, val in expected.items():
             if k == "results":  # served with each round's wild rule added

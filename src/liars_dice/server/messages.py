@@ -13,6 +13,8 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter, ValidationError
 
+from ..records import MAX_RULES_BYTES
+
 MsgId = Union[StrictInt, Annotated[StrictStr, Field(max_length=64)], None]
 
 
@@ -35,6 +37,12 @@ class BidMsg(_Msg):
 
 class ChallengeMsg(_Msg):
     type: Literal["challenge"]
+
+
+class CalzaMsg(_Msg):
+    """Claim the count is exactly the current bid (rules with ``calza``, RULES.md ``perudo``)."""
+
+    type: Literal["calza"]
 
 
 class ChatMsg(_Msg):
@@ -66,7 +74,7 @@ class PingMsg(_Msg):
 
 
 ClientMessage = Annotated[
-    Union[Hello, BidMsg, ChallengeMsg, ChatMsg, AddBotMsg, RemoveBotMsg, StartMsg, LeaveMsg, PingMsg],
+    Union[Hello, BidMsg, ChallengeMsg, CalzaMsg, ChatMsg, AddBotMsg, RemoveBotMsg, StartMsg, LeaveMsg, PingMsg],
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -105,7 +113,7 @@ def parse_client_message(text: str, max_bytes: int) -> Any:
         raise MessageError("message/invalid", f"Bad message ({where}): {err.get('msg', 'invalid')}.", msg_id) from None
 
 
-_TYPE_NAMES = {"hello", "bid", "challenge", "chat", "add_bot", "remove_bot", "start", "leave", "ping"}
+_TYPE_NAMES = {"hello", "bid", "challenge", "calza", "chat", "add_bot", "remove_bot", "start", "leave", "ping"}
 
 
 # -- HTTP bodies ---------------------------------------------------------------
@@ -118,6 +126,9 @@ class CreateTable(BaseModel):
     nickname: Annotated[str, Field(max_length=200)]
     preset: Annotated[str, Field(max_length=40)] = "classic"
     options: dict[str, Any] = {}
+    #: a rules file's text, TOML or JSON (``{"preset": NAME, ...}`` or every
+    #: option), uploaded or pasted in the form; replaces ``preset`` and ``options``
+    rules_text: Annotated[str, Field(max_length=MAX_RULES_BYTES)] | None = None
     seats: Annotated[int, Field(ge=2, le=6)] = 4
     turn_timer: Annotated[int, Field(ge=5, le=600)] | None = None
     private: bool = False

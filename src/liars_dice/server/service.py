@@ -19,6 +19,7 @@ from typing import Any
 
 from ..bots import REGISTRY, Bot
 from ..engine import (
+    CALZA,
     CHALLENGE,
     PRESETS,
     SEED_PRESETS,
@@ -27,9 +28,10 @@ from ..engine import (
     LiarsDiceError,
     Phase,
     Rules,
+    RulesError,
     SecureDice,
 )
-from ..records import record_from_state
+from ..records import parse_rules_text, record_from_state
 from . import bots_runner, hub
 from .bots_runner import bot_names
 from .config import Settings
@@ -37,6 +39,7 @@ from .hub import Conn
 from .messages import (
     AddBotMsg,
     BidMsg,
+    CalzaMsg,
     ChallengeMsg,
     ChatMsg,
     CreateTable,
@@ -193,6 +196,19 @@ class TableService(TurnScheduler):
                     del self.tables[code]
 
     def _rules_for(self, req: CreateTable) -> Rules:
+        if req.rules_text is not None:  # an uploaded or pasted rules file (issue 9)
+            try:
+                rules = parse_rules_text(req.rules_text, "The rules file")
+            except RulesError as e:
+                raise ServiceError("table/invalid", e.message) from None
+            if not 1 <= rules.dice_per_player <= MAX_DICE_PER_PLAYER:
+                raise ServiceError("table/invalid", f"Each player starts with 1 to {MAX_DICE_PER_PLAYER} dice here.")
+            if not rules.min_players <= req.seats <= rules.max_players:
+                raise ServiceError(
+                    "table/invalid",
+                    f"{rules.name} is played by {rules.min_players} to {rules.max_players} players, not {req.seats}.",
+                )
+            return rules
         if req.preset not in PRESETS:
             raise ServiceError(
                 "table/invalid", f"There is no rule set called {req.preset!r}; choose from {', '.join(PRESETS)}."
@@ -218,6 +234,7 @@ class TableService(TurnScheduler):
         """``POST /api/tables``. :raises ServiceError: on a bad request."""
         name = clean_nickname(req.nickname)
         rules = self._rules_for(req)
+        preset = req.preset if req.rules_text is None else rules.name
         self._sweep()
         for _ in range(20):
             code = new_code()
@@ -227,7 +244,7 @@ class TableService(TurnScheduler):
             raise ServiceError("table/invalid", "No free join code was found; try again.", 503)
         created_at = utcnow()
         created = {
-            "id": uuid.uuid4().hex, "code": code, "preset": req.preset, "rules": rules.to_dict(),
+            "id": uuid.uuid4().hex, "code": code, "preset": preset, "rules": rules.to_dict(),
             "n_seats": req.seats, "turn_timer": req.turn_timer, "private": req.private,
             "created_at": created_at.isoformat(),
         }
@@ -236,7 +253,7 @@ class TableService(TurnScheduler):
         th = hash_token(token)
         row = {
             "id": table.id, "code": code, "created_at": created_at, "status": "open", "private": req.private,
-            "preset": req.preset, "n_seats": req.seats, "turn_timer": req.turn_timer,
+            "preset": preset, "n_seats": req.seats, "turn_timer": req.turn_timer,
         }
         async with table.lock:
             await self._commit(
@@ -372,6 +389,8 @@ class TableService(TurnScheduler):
             await self.move(table, seat, Bid(msg.quantity, msg.face), tuple(msg.show), client=True)
         elif isinstance(msg, ChallengeMsg):
             await self.move(table, seat, CHALLENGE, (), client=True)
+        elif isinstance(msg, CalzaMsg):
+            await self.move(table, seat, CALZA, (), client=True)
         elif isinstance(msg, ChatMsg):
             await self.chat(table, seat, msg.text)
         elif isinstance(msg, AddBotMsg):
@@ -501,8 +520,10 @@ class TableService(TurnScheduler):
             nxt = state.apply(action, show, seat=seat)
             payload: dict[str, Any] = {
                 "seat": seat, "bid": action.to_json() if isinstance(action, Bid) else None,
-                "challenge": not isinstance(action, Bid), "show": list(show), "reroll": [], "by_bot": by_bot,
+                "challenge": action is CHALLENGE, "show": list(show), "reroll": [], "by_bot": by_bot,
             }
+            if action is CALZA:
+                payload["calza"] = True
             if nxt.phase is Phase.REROLL:
                 nxt = nxt.roll(self.dice)
                 payload["reroll"] = list(nxt.moves[-1].reroll)
@@ -539,7 +560,7 @@ def config_json() -> dict[str, Any]:
         "presets": {name: r.to_dict() for name, r in PRESETS.items()},
         "seed_presets": list(SEED_PRESETS),
         "option_choices": {
-            "ordering": ["plain", "track"], "loss": ["one", "difference"],
+            "ordering": ["plain", "track", "half_up"], "loss": ["one", "difference"],
             "exact": ["challenger_loses", "all_but_bidder"], "next_opener": ["loser", "winner"],
         },
         "bots": bot_names(),

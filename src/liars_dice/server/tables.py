@@ -19,6 +19,7 @@ Event kinds and payloads (stored as JSON in ``events``):
 ``started``     ``players, start`` (first opener)
 ``dealt``       ``hands`` (every seat's faces, ``[]`` for seats out)
 ``move``        ``seat, bid ({quantity, face} or null), challenge, show, reroll, by_bot``
+                (and ``calza: true`` for a calza, RULES.md ``perudo``)
 ``replaced``    ``seat, bot, reason`` (a bot takes a person's seat: ``leave`` for good, or ``grace``)
 ``returned``    ``seat`` (a person replaced after the grace period came back)
 ``chat``        ``seat, name, text, at``
@@ -35,7 +36,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from ..bots import Bot, make_bot
-from ..engine import CHALLENGE, Bid, Game, Phase, Rules, State
+from ..engine import CALZA, CHALLENGE, Bid, Game, Phase, Rules, State
 
 if TYPE_CHECKING:
     from .hub import Conn
@@ -207,12 +208,14 @@ class Table:
             assert self.state is not None
             seat = p["seat"]
             name = self.state.game.players[seat]
-            if p.get("challenge"):
-                self.state = self.state.apply(CHALLENGE, seat=seat)
+            if p.get("challenge") or p.get("calza"):
+                self.state = self.state.apply(CALZA if p.get("calza") else CHALLENGE, seat=seat)
                 self.last_event = {
                     "kind": "challenge", "player": name, "by_bot": bool(p.get("by_bot")),
                     "result_index": len(self.state.results) - 1,
                 }
+                if p.get("calza"):
+                    self.last_event["calza"] = True
             else:
                 bid = Bid(p["bid"]["quantity"], p["bid"]["face"])
                 show = tuple(p.get("show") or ())
