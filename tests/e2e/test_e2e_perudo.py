@@ -53,9 +53,10 @@ def test_a_perudo_game_with_a_calza_and_a_palifico_round_to_the_end(server, new_
     """Issue 9 "Done when": a perudo game runs end to end in the browser, with a
     calza and a palifico round; the record replays to the same winner."""
     page = new_page()
+    page.goto(server.url + "/")
+    page.evaluate("localStorage.setItem('liars-dice:hint', '1')")  # the hint on: chances, the exact count's too
     code = create_table(page, server.url, "pia", preset="perudo", seats=4, dice=2)
     add_bots_and_start(page, "probabilistic")
-    page.check("#hint-toggle")  # the hint: chances from your dice, the exact count's too
     seen = _play_perudo(page)
     reveals = " | ".join(seen["reveals"])  # type: ignore[arg-type]
     assert seen["calza"], seen
