@@ -138,7 +138,7 @@ def check_messages(received: list[dict[str, Any]], seat: int | None, truth: dict
 
 @pytest.mark.parametrize(
     "preset,bots,seed,show_rate",
-    [("classic", 2, 1, 0.0), ("wild-stars", 1, 2, 0.3), ("aces-wild", 1, 3, 0.0)],
+    [("classic", 2, 1, 0.0), ("wild-stars", 1, 2, 0.3), ("aces-wild", 1, 3, 0.0), ("perudo", 1, 4, 0.0)],
 )
 def test_every_message_holds_only_the_seats_view(client: TestClient, preset: str, bots: int, seed: int, show_rate: float) -> None:
     rng = random.Random(seed)
