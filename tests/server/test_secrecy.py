@@ -18,7 +18,7 @@ from liars_dice.engine import CHALLENGE, Bid, Game, PublicView, Rules, State
 
 #: Keys a view may hold beyond the engine's ``SeatView.to_json()``; none holds dice
 #: but ``legal.shows`` (sub-multisets of the seat's own hand, checked below).
-SERVER_KEYS = {"legal", "odds", "seat_index", "rules_options", "round", "move_number", "deadline", "turn_timer"}
+SERVER_KEYS = {"legal", "odds", "exact_odds", "seat_index", "rules_options", "round", "move_number", "deadline", "turn_timer"}
 
 
 def play_scripted(players: list[Any], rng: random.Random, show_rate: float = 0.0, stop_after: int | None = None) -> None:
@@ -109,7 +109,7 @@ def check_messages(received: list[dict[str, Any]], seat: int | None, truth: dict
         expected = st.view(seat).to_json() if seat is not None else PublicView.of(st).to_json()
         if seat is None:
             assert v["seat"] is None and v["hand"] == [] and "legal" not in v and "odds" not in v
-        extra = SERVER_KEYS if seat is not None else SERVER_KEYS - {"legal", "odds"}
+        extra = SERVER_KEYS if seat is not None else SERVER_KEYS - {"legal", "odds", "exact_odds"}
         assert set(v) == set(expected) | extra, set(v) ^ (set(expected) | extra)
         for k, val in expected.items():
             if k == "results":  # served with each round's wild rule added
@@ -138,7 +138,7 @@ def check_messages(received: list[dict[str, Any]], seat: int | None, truth: dict
 
 @pytest.mark.parametrize(
     "preset,bots,seed,show_rate",
-    [("classic", 2, 1, 0.0), ("wild-stars", 1, 2, 0.3), ("aces-wild", 1, 3, 0.0)],
+    [("classic", 2, 1, 0.0), ("wild-stars", 1, 2, 0.3), ("aces-wild", 1, 3, 0.0), ("perudo", 1, 4, 0.0)],
 )
 def test_every_message_holds_only_the_seats_view(client: TestClient, preset: str, bots: int, seed: int, show_rate: float) -> None:
     rng = random.Random(seed)
