@@ -14,7 +14,7 @@ import pytest
 from helpers import Player, create, is_state, join
 from starlette.testclient import TestClient
 
-from liars_dice.engine import CHALLENGE, Bid, Game, PublicView, Rules, State
+from liars_dice.engine import CALZA, CHALLENGE, Bid, Game, PublicView, Rules, State
 
 #: Keys a view may hold beyond the engine's ``SeatView.to_json()``; none holds dice
 #: but ``legal.shows`` (sub-multisets of the seat's own hand, checked below).
@@ -68,6 +68,8 @@ def truth_by_move(record: dict[str, Any], rules: Rules) -> dict[int, State]:
             seat = names.index(m["player"])
             if m.get("challenge"):
                 st = st.apply(CHALLENGE, seat=seat)
+            elif m.get("calza"):  # RULES.md perudo "Calza"
+                st = st.apply(CALZA, seat=seat)
             else:
                 st = st.apply(Bid(m["bid"]["quantity"], m["bid"]["face"]), m.get("show", []), seat=seat)
                 if m.get("show"):
