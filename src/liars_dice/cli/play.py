@@ -2,7 +2,7 @@
 
 The loop (:class:`PlaySession`) drives the engine through its checked
 transitions, asks the person for bids in the notation of
-:func:`~liars_dice.engine.parse_action`, and prints the screen pieces of
+:meth:`~liars_dice.engine.Rules.parse_action`, and prints the screen pieces of
 :mod:`liars_dice.cli.screen`. Dice are :class:`~liars_dice.engine.SecureDice`
 for a person's game unless ``--seed`` is given; a seed makes the whole game
 (dice, bots, opener) reproducible.
@@ -25,13 +25,13 @@ from rich.text import Text
 
 from ..bots import REGISTRY, Bot, make_bot
 from ..engine import (
+    CALZA,
     Action,
     Bid,
     DiceSource,
     Game,
     Hand,
     IllegalActionError,
-    InvalidBidError,
     LiarsDiceError,
     Phase,
     Rules,
@@ -39,10 +39,11 @@ from ..engine import (
     SecureDice,
     SeededDice,
     State,
-    parse_action,
     view_bid_probability,
+    view_exact_probability,
 )
-from ..records import dumps_record
+from ..engine.notation import MAX_TEXT
+from ..records import dumps_record, load_rules
 from . import screen
 from .app import app
 
@@ -55,11 +56,12 @@ def help_lines(rules: Rules) -> str:
     if rules.star_symbol and rules.wild_face is not None:
         wild = " or '3 stars' (3*)"
     elif rules.wild_face is not None:
-        wild = f" or '3 {rules.wild_face}s'"
+        wild = f" or '3 {rules.face_noun(rules.wild_face)}'"
     else:
         wild = ""
+    calza = "; 'calza' (or 'exact') claims an exact count" if rules.calza else ""
     return (
-        f"Bid like 4x5, '4 5s', 'four fives'{wild}; 'liar' challenges.\n"
+        f"Bid like 4x5, '4 5s', 'four fives'{wild}; 'liar' challenges{calza}.\n"
         "'?' lists the raises and your odds, 'rules' repeats the rules, 'q' quits."
     )
 
@@ -183,6 +185,11 @@ class PlaySession:
             mine.append_text(screen.dice_text(rules, s.hidden[self.human]))
             self.console.print(mine)
         who = "You open" if opener == self.human else f"{self.game.players[opener]} opens"
+        if s.palifico:  # RULES.md perudo "Palifico": announced with what it changes
+            self.console.print(Text(
+                f"{'You are' if opener == self.human else self.game.players[opener] + ' is'} down to one die: "
+                + screen.palifico_note(rules), style="bold yellow",
+            ))
         self.console.print(Text(f"{who} the round.", style="cyan"))
 
     def _bot_turn(self, s: State, seat: int) -> State:
@@ -190,8 +197,7 @@ class PlaySession:
         assert bot is not None
         d = bot.decide(s.view(seat))
         new = s.apply(d.action, d.show, seat=seat)
-        action = d.action if isinstance(d.action, Bid) else None
-        self.console.print(screen.move_text(self.rules, self.game.players, seat, action, d.show, you=self.human))
+        self.console.print(screen.move_text(self.rules, self.game.players, seat, d.action, d.show, you=self.human))
         if self.delay:
             time.sleep(self.delay)
         return new
@@ -249,17 +255,16 @@ class PlaySession:
             if cmd in ("q", "quit", "exit"):
                 raise _Quit
             try:
-                action = parse_action_for(self.rules, text)
-                s.apply(action, seat=seat)  # validates; the result is rebuilt below with the show
+                action = self.rules.parse_action(text)
+                s.check(action, seat=seat)
             except LiarsDiceError as e:
                 self._reason(e.message)
                 continue
             show: Hand = ()
             if isinstance(action, Bid) and self.rules.show_and_reroll and len(view.hand) >= 2:
                 show = self._ask_show(s, seat, action)
-            new = s.apply(action, show, seat=seat)
-            bid = action if isinstance(action, Bid) else None
-            self.console.print(screen.move_text(self.rules, self.game.players, seat, bid, show, you=self.human))
+            new = s.apply_unchecked(action, show)  # checked above, with the show
+            self.console.print(screen.move_text(self.rules, self.game.players, seat, action, show, you=self.human))
             return new
 
     def _ask_show(self, s: State, seat: int, bid: Bid) -> Hand:
@@ -270,7 +275,7 @@ class PlaySession:
                 raise _Quit
             try:
                 show = parse_show(text, self.rules)
-                s.apply(bid, show, seat=seat)
+                s.check(bid, show, seat=seat)
             except (ValueError, IllegalActionError) as e:
                 self._reason(getattr(e, "message", str(e)))
                 continue
@@ -291,26 +296,17 @@ class PlaySession:
             p = view_bid_probability(view, cur)
             label = screen.bid_label(self.rules, cur)
             self.console.print(Text(f"Chance that {label} is true, from your dice: {p:.0%}.", style="bold"))
+            if CALZA in view.legal_actions():  # RULES.md perudo "Calza"
+                e = view_exact_probability(view, cur)
+                self.console.print(Text(
+                    f"Chance that the count is exactly {cur.quantity} (a right calza), from your dice: {e:.0%}.",
+                    style="bold",
+                ))
         self.console.print(help_lines(self.rules), style="dim")
 
 
-#: The longest entry read as a move; the longest bid in words ("twenty-nine sixes") is far shorter.
-MAX_ENTRY = 40
-
-
-def parse_action_for(rules: Rules, text: str) -> Action:
-    """:func:`~liars_dice.engine.parse_action` with the rules' wild face as "star".
-
-    :raises InvalidBidError: for text that is neither a bid nor a challenge,
-        or longer than :data:`MAX_ENTRY` characters (it is not echoed back).
-    """
-    entry = text.strip()
-    if len(entry) > MAX_ENTRY:
-        raise InvalidBidError(
-            f"That entry is {len(entry)} characters long, too long for a bid: type one such as 4x5 or 'four fives',"
-            " or 'liar' to challenge."
-        )
-    return parse_action(entry, star_face=rules.wild_face if rules.wild_face is not None else 1)
+#: The longest entry read as a move (the engine's bound on bid text).
+MAX_ENTRY = MAX_TEXT
 
 
 # -- set-up -----------------------------------------------------------------------
@@ -334,7 +330,10 @@ def _fail(console: Console, message: str) -> typer.Exit:
 
 @app.command("play")
 def play_command(
-    rules: str = typer.Option("classic", "--rules", "-r", help="Rule set: wild-stars, aces-wild or classic."),
+    rules: str = typer.Option(
+        "classic", "--rules", "-r",
+        help="Rule set: wild-stars, aces-wild, classic, perudo, or a TOML/JSON rules file (liars-dice rules --schema).",
+    ),
     players: int | None = typer.Option(
         None, "--players", "-p", min=2, max=6, help="Seats at the table, 2 to 6 (default 4, or as the rules allow)."
     ),
@@ -361,7 +360,7 @@ def play_command(
     """
     console = Console(highlight=False)
     try:
-        rule_set = Rules.preset(rules)
+        rule_set = load_rules(rules)
     except RulesError as e:
         raise _fail(console, e.message) from None
     if players is None:

@@ -20,7 +20,7 @@ from math import comb
 
 import numpy as np
 
-from ..engine import Action, Bid, Rules, legal_actions, wilds_active_after_opening
+from ..engine import Action, Bid, Rules, legal_actions
 
 #: Most nodes a tree may have (the full tree of K bids has 2**K; six faces and
 #: 3 dice in play make K = 18).
@@ -88,7 +88,17 @@ class BidTree:
         self.rules = rules
         self.dice = (int(dice[0]), int(dice[1]))
         n = sum(self.dice)
-        self.bids: list[Bid] = [a for a in legal_actions(rules, None, n) if isinstance(a, Bid)]
+        if rules.calza and rules.calza_min_players <= 2:
+            raise SolverError(
+                "The solver does not model calza in two-player rounds (calza_min_players is "
+                f"{rules.calza_min_players}): a right calza gains a die and nobody loses, which a round's "
+                "+1/-1 payoff cannot express; set calza_min_players to 3 or more."
+            )
+        # Every bid in bid order; the opening may be narrower (no opening on
+        # the wild face under ``wild_opening=false``, RULES.md perudo).
+        every = rules if rules.wild_opening else rules.with_options(wild_opening=True)
+        self.bids: list[Bid] = [a for a in legal_actions(every, None, n) if isinstance(a, Bid)]
+        openings = {a for a in legal_actions(rules, None, n) if isinstance(a, Bid)}
         k = len(self.bids)
         self.n_bids = k
         depth_cap = k if max_depth is None else max(1, min(int(max_depth), k))
@@ -100,7 +110,7 @@ class BidTree:
                 + ("" if max_depth is None else f" of at most {depth_cap} bids")
                 + f"; the exact solver handles at most {MAX_NODES:,} (with six faces and no cap, at most 3 dice in play)."
             )
-        self.wild_of_first = np.array([wilds_active_after_opening(rules, b.face) for b in self.bids], dtype=bool)
+        self.wild_of_first = np.array([rules.wilds_active_after_opening(b.face) for b in self.bids], dtype=bool)
         self.depths: list[Depth] = []
         self._sorted_masks: list[np.ndarray] = []
         self._sorted_rows: list[np.ndarray] = []
@@ -125,6 +135,11 @@ class BidTree:
             edge_node = np.repeat(np.arange(len(ms)), n_act)
             offset = np.arange(n_edges) - starts[edge_node]
             edge_action = lst[edge_node] + 1 + offset
+            if d == 0 and len(openings) < k:  # the root: legal openings only
+                edge_action = np.array([i for i, b in enumerate(self.bids) if b in openings], dtype=np.int64)
+                n_act = np.array([len(edge_action)], dtype=np.int64)
+                n_edges = len(edge_action)
+                edge_node = np.zeros(n_edges, dtype=np.int64)
             if has_ch:
                 challenge_edges = starts + n_act - 1
                 edge_action[challenge_edges] = k
