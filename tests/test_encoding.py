@@ -49,10 +49,14 @@ def test_show_ids_follow_legal_shows_order() -> None:
 
 
 def test_calza_id_only_with_the_option() -> None:
+    """RULES.md perudo "Calza": one id right after the challenge."""
     enc = ActionEncoding.create(Rules.preset("classic"), 3, 5)
     assert enc.calza is None
     with pytest.raises(ValueError, match="no calza"):
         enc.encode(CALZA)
+    per = ActionEncoding.create(Rules.preset("perudo"), 3, 5)
+    assert per.calza == per.challenge + 1 == 15 * 6 + 1 and per.num_actions == 92
+    assert per.decode(per.calza) == CALZA and per.encode(CALZA) == per.calza
 
 
 def test_bad_input_is_refused_with_one_sentence() -> None:

@@ -34,16 +34,10 @@ def _cases() -> list[tuple[str, int]]:
     return out
 
 
-def _supported(name: str) -> bool:
-    return not getattr(Rules.preset(name), "calza", False)
-
-
 @pytest.mark.parametrize(("name", "players"), _cases())
 def test_random_sim_test_on_every_preset(name: str, players: int) -> None:
     """OpenSpiel's own API consistency check (clone, history, serialization,
     returns, tensors) over random games of every preset, 2-6 seats."""
-    if not _supported(name):
-        pytest.skip(f"{name} has calza: a game can regain dice, so there is no true max_game_length (docs/integrations.md)")
     dice = Rules.preset(name).dice_per_player if players <= 3 else 2
     game = load(name, players, dice)
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
@@ -131,7 +125,7 @@ def test_external_sampling_mccfr_runs_on_a_whole_game() -> None:
     assert sorted(state.returns()) == [-1.0, 1.0]
 
 
-@pytest.mark.parametrize("name", [n for n in sorted(PRESETS) if _supported(n)])
+@pytest.mark.parametrize("name", sorted(PRESETS))
 def test_serialization_round_trips(name: str) -> None:
     game = load(name, 2, 2)
     rng = random.Random(1)
@@ -172,7 +166,7 @@ def _random_state(game: object, rng: random.Random, steps: int) -> LiarsDiceStat
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    name=st.sampled_from([n for n in sorted(PRESETS) if _supported(n)]),
+    name=st.sampled_from(sorted(PRESETS)),
     players=st.integers(2, 4),
     seed=st.integers(0, 2**32),
     steps=st.integers(0, 80),

@@ -23,7 +23,7 @@ from liars_dice.engine.encoding import ActionEncoding  # noqa: E402
 from liars_dice.integrations.pettingzoo import env, raw_env  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-SUPPORTED = [n for n in sorted(PRESETS) if not getattr(Rules.preset(n), "calza", False)]
+SUPPORTED = sorted(PRESETS)
 
 
 def _players(name: str) -> int:

@@ -52,9 +52,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations_with_replacement
 from math import comb
-from typing import Any, NamedTuple, Union
+from typing import NamedTuple, Union
 
-from .actions import CHALLENGE, Action, Bid, Challenge
+from .actions import CALZA, CHALLENGE, Action, Bid, Calza, Challenge
 from .errors import RulesError
 from .rules import Rules
 from .state import Hand, Phase, State, legal_shows
@@ -70,20 +70,7 @@ class Show(NamedTuple):
     faces: Hand
 
 
-class Calza(NamedTuple):
-    """Calza as an action id's meaning (RULES.md ``perudo`` "Calza"), for rules
-    with a ``calza`` option. Engines represent it with their own value; the
-    encoding recognises any action whose class is named ``Calza``."""
-
-
-#: The one calza meaning returned by :meth:`ActionEncoding.decode`.
-CALZA = Calza()
-
 Decoded = Union[Bid, Challenge, Calza, Show]
-
-
-def _is_calza(action: Any) -> bool:
-    return type(action).__name__ == "Calza"
 
 
 @dataclass(frozen=True)
@@ -120,7 +107,7 @@ class ActionEncoding:
         n = sum(self.dice)
         nxt = n * f + 1
         calza: int | None = None
-        if getattr(self.rules, "calza", False):
+        if self.rules.calza:
             calza, nxt = nxt, nxt + 1
         shows: tuple[Hand, ...] = ()
         offset: int | None = None
@@ -216,7 +203,7 @@ class ActionEncoding:
             return self.challenge
         if isinstance(action, Show):
             return self.show_id(action.faces)
-        if _is_calza(action):
+        if isinstance(action, Calza):
             if self.calza is None:
                 raise ValueError(f"{self.rules.name} has no calza.")
             return self.calza

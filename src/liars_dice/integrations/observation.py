@@ -19,7 +19,8 @@ piece         shape      holds
 The information-state tensor (perfect recall of the public history) adds
 ``past`` of shape ``(R, B*n + n*F)``: for each finished round, oldest first,
 its ``bids`` matrix and every seat's revealed dice (a count per face); ``R`` is
-the most rounds a game can have (``N - 1``, or 1 for a single-round game).
+the most rounds a game can have (``N - 1``, 1 for a single-round game, and
+the cut of :data:`~liars_dice.integrations.position.CALZA_ROUNDS_PER_DIE` under calza).
 
 Neither holds another seat's hidden dice: only ``hand`` is private, and it is
 the observer's own (a property test checks it over random games).
@@ -46,8 +47,8 @@ def pieces(setup: Setup, perfect_recall: bool) -> list[tuple[str, tuple[int, ...
 
 
 def max_rounds(setup: Setup) -> int:
-    """The most rounds one game can have (each costs at least one die)."""
-    return 1 if setup.game.rules.single_round else max(1, setup.encoding.max_dice - 1)
+    """The most rounds one game can have (see :func:`~.position.round_sizes`)."""
+    return setup.max_rounds
 
 
 def size(setup: Setup, perfect_recall: bool) -> int:

@@ -18,7 +18,9 @@ observation layout of :mod:`liars_dice.integrations.observation` (no history of
 past rounds), the mask all zeros for an agent not to move. Rewards come at the
 end of the whole game: +1 for the winner, ``-1/(n-1)`` for every other agent.
 An eliminated player stays among the agents, never selected, until the game ends.
-``max_cycles`` (optional) truncates the game after that many decisions.
+``max_cycles`` (optional) truncates the game after that many decisions; under
+calza a game is also truncated (a draw) after
+:data:`~liars_dice.integrations.position.CALZA_ROUNDS_PER_DIE` rounds per die.
 
 Needs the ``pettingzoo`` extra (pettingzoo and gymnasium).
 """
@@ -153,11 +155,11 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's name)
         self._roll()
         self.decisions += 1
         self._cumulative_rewards[agent] = 0.0
-        if self.pos.is_terminal():
+        if self.pos.is_terminal() and not self.pos.truncated:
             returns = self.pos.returns()
             self.rewards = {a: returns[i] for i, a in enumerate(self.possible_agents)}
             self.terminations = dict.fromkeys(self.agents, True)
-        elif self.decisions >= self.max_cycles:
+        elif self.pos.truncated or self.decisions >= self.max_cycles:
             self.rewards = dict.fromkeys(self.agents, 0.0)
             self.truncations = dict.fromkeys(self.agents, True)
         else:
@@ -191,14 +193,14 @@ def table_text(pos: Position) -> str:
         out = " (out)" if st.dice[s] == 0 else ""
         lines.append(f"{mark} player_{s}: {st.dice[s]} dice [{hidden}]" + (f" shown [{shown}]" if shown else "") + out)
     if st.bids:
-        lines.append("bids: " + ", ".join(f"player_{s} {rules.format_bid(b.quantity, b.face)}" for s, b, _ in st.bids))
+        lines.append("bids: " + ", ".join(f"player_{s} {rules.format_bid(b)}" for s, b, _ in st.bids))
     if pos.pending is not None:
-        lines.append(f"player_{st.to_move} bid {rules.format_bid(pos.pending.quantity, pos.pending.face)} and chooses what to show")
+        lines.append(f"player_{st.to_move} bid {rules.format_bid(pos.pending)} and chooses what to show")
     if st.results:
         r = st.results[-1]
         lines.append(
             f"last round: player_{r.challenger} challenged player_{r.bidder}'s "
-            f"{rules.format_bid(r.bid.quantity, r.bid.face)}; the count was {r.count}"
+            f"{rules.format_bid(r.bid)}; the count was {r.count}"
         )
     if st.is_over:
         lines.append(f"player_{st.winner} wins")
@@ -296,7 +298,8 @@ class SingleSeatEnv(gymnasium.Env):  # type: ignore[type-arg]
         self._advance()
         done = self.pos.is_terminal()
         reward = self.pos.returns()[self.seat] if done else 0.0
-        return self._obs(), float(reward), done, False, {}
+        cut = self.pos.truncated
+        return self._obs(), float(reward), done and not cut, cut, {}
 
     def render(self) -> str | None:
         if self.render_mode is None:

@@ -24,44 +24,49 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..engine import CHALLENGE, Bid, Challenge, Game, Phase, Rules, RulesError, State
+from ..engine import Bid, Challenge, Game, Phase, Rules, State
 from ..engine.encoding import ActionEncoding, Show
 
 #: ``current_player`` of a chance node and of a terminal position (OpenSpiel's ids).
 CHANCE, TERMINAL = -1, -4
 
 
-def game_length_bound(rules: Rules, dice: Sequence[int]) -> int:
-    """A true upper bound on the decisions (player moves) of one game.
+#: Under calza, a game is cut after this many rounds per die in play at the start
+#: (then it ends as a draw, every return 0): a right calza gives a die back, so
+#: without a cut no game length bound exists.
+CALZA_ROUNDS_PER_DIE = 4
 
-    Every round ends with a challenge that costs at least one die (seed rules:
-    lose one, or the difference, or the perfect bid, where the challenger always
-    loses one even under Die Hard), so a game of ``N`` dice has at most one round
-    with each of ``N, N-1, ..., 2`` dice in play (one round for a single-round
-    game). A round with ``n`` dice in play has at most ``n*F`` bids (each raises),
-    each followed by at most one show decision, and one challenge.
 
-    :raises RulesError: for rules with a ``calza`` option: a calza gives a die
-        back, so no bound exists.
-    """
-    if getattr(rules, "calza", False):
-        raise RulesError(
-            "Calza lets a player regain a die, so a game has no length bound; the integer "
-            "integrations do not support it yet."
-        )
-    per_bid = 2 if rules.show_and_reroll else 1
+def round_sizes(rules: Rules, dice: Sequence[int]) -> list[int]:
+    """Dice in play in each round of the longest game, as an upper bound.
+
+    Without calza every round costs at least one die (lose one, or the
+    difference, or a perfect bid, where the challenger always loses one even
+    under Die Hard), so a game of ``N`` dice has at most one round with each of
+    ``N, N-1, ..., 2`` dice in play; one round for a single-round game. Under
+    calza the game is cut after ``CALZA_ROUNDS_PER_DIE * N`` rounds of at most
+    ``N`` dice each."""
     total = sum(dice)
-    sizes = [total] if rules.single_round else range(2, total + 1)
-    return sum(n * rules.faces * per_bid + 1 for n in sizes)
+    if rules.single_round:
+        return [total]
+    if rules.calza:
+        return [total] * (CALZA_ROUNDS_PER_DIE * total)
+    return list(range(2, total + 1))
+
+
+def game_length_bound(rules: Rules, dice: Sequence[int]) -> int:
+    """A true upper bound on the decisions (player moves) of one game: a round
+    with ``n`` dice in play has at most ``n*F`` bids (each raises), each followed
+    by at most one show decision, and one challenge or calza."""
+    per_bid = 2 if rules.show_and_reroll else 1
+    return sum(n * rules.faces * per_bid + 1 for n in round_sizes(rules, dice))
 
 
 def chance_bound(rules: Rules, dice: Sequence[int]) -> int:
     """A true upper bound on the chance events of one game: every die dealt in
     every round, plus at most ``max(dice) - 1`` rerolled dice after each bid."""
-    total = sum(dice)
-    sizes = [total] if rules.single_round else range(2, total + 1)
     reroll = max(dice) - 1 if rules.show_and_reroll else 0
-    return sum(n + n * rules.faces * reroll for n in sizes)
+    return sum(n + n * rules.faces * reroll for n in round_sizes(rules, dice))
 
 
 @dataclass(frozen=True)
@@ -74,13 +79,17 @@ class Setup:
     encoding: ActionEncoding
     max_game_length: int
     max_chance: int
+    max_rounds: int
 
     @staticmethod
     def create(rules: Rules, players: int, dice: int | None = None) -> "Setup":
-        """:raises RulesError: for bad seats or dice, or rules with calza."""
+        """:raises RulesError: for bad seats or dice."""
         enc = ActionEncoding.create(rules, players, dice)
         game = Game.create(rules, [f"p{i}" for i in range(players)], enc.dice)
-        return Setup(game, enc, game_length_bound(rules, enc.dice), chance_bound(rules, enc.dice))
+        return Setup(
+            game, enc, game_length_bound(rules, enc.dice), chance_bound(rules, enc.dice),
+            max(1, len(round_sizes(rules, enc.dice))),
+        )
 
     def __deepcopy__(self, memo: dict[int, object]) -> "Setup":
         return self
@@ -100,7 +109,7 @@ class Position:
     :ivar info: per seat, its information-state string so far.
     """
 
-    __slots__ = ("setup", "state", "pending", "faces", "info", "history", "round_index", "rounds", "start")
+    __slots__ = ("setup", "state", "pending", "faces", "info", "history", "round_index", "rounds", "start", "truncated")
 
     def __init__(self, setup: Setup, start: int = 0) -> None:
         self.setup = setup
@@ -112,6 +121,7 @@ class Position:
         self.history: list[int] = []  # every action so far, chance outcomes included
         self.round_index = 0  # where the current round starts in ``history``
         self.rounds = 0
+        self.truncated = False  # cut as a draw after Setup.max_rounds rounds (calza only)
 
     def copy(self) -> "Position":
         other = Position.__new__(Position)
@@ -124,6 +134,7 @@ class Position:
         other.history = list(self.history)
         other.round_index = self.round_index
         other.rounds = self.rounds
+        other.truncated = self.truncated
         return other
 
     def __deepcopy__(self, memo: dict[int, object]) -> "Position":
@@ -136,12 +147,12 @@ class Position:
         phase = self.state.phase
         if phase is Phase.BID:
             return self.state.to_move  # type: ignore[return-value]
-        if phase is Phase.OVER:
+        if phase is Phase.OVER or self.truncated:
             return TERMINAL
         return CHANCE
 
     def is_terminal(self) -> bool:
-        return self.state.phase is Phase.OVER
+        return self.state.phase is Phase.OVER or self.truncated
 
     def chance_seat(self) -> int:
         """Whose die the next chance outcome is (deal or reroll)."""
@@ -221,15 +232,16 @@ class Position:
             else:
                 self.state = st.apply_unchecked(move)
             return
-        if isinstance(move, Challenge):
-            self.state = st.apply_unchecked(CHALLENGE)
-            r = self.state.results[-1]
-            reveal = "/".join("".join(map(str, sorted(h))) for h in r.revealed)
-            for p in range(len(self.info)):
-                self.info[p] += f" {seat}:liar rev{reveal}"
-            self.round_index = len(self.history)
-            return
-        raise RulesError(f"{move!r} is not supported by the integer integrations yet.")  # calza
+        # the challenge or calza: the round ends, every cup is revealed
+        self.state = st.apply_unchecked(move)  # type: ignore[arg-type]
+        r = self.state.results[-1]
+        reveal = "/".join("".join(map(str, sorted(h))) for h in r.revealed)
+        word = "liar" if isinstance(move, Challenge) else "calza"
+        for p in range(len(self.info)):
+            self.info[p] += f" {seat}:{word} rev{reveal}"
+        self.round_index = len(self.history)
+        if self.state.phase is not Phase.OVER and self.rounds >= self.setup.max_rounds:
+            self.truncated = True
 
     def check(self, action: int) -> None:
         """:raises ValueError: when ``action`` is not legal here (one sentence)."""
@@ -245,7 +257,8 @@ class Position:
     # -- results --------------------------------------------------------------
 
     def returns(self) -> list[float]:
-        """+1 for the winner, ``-1/(n-1)`` for each other seat; zeros before the end."""
+        """+1 for the winner, ``-1/(n-1)`` for each other seat; zeros before the
+        end and for a game cut as a draw (:data:`CALZA_ROUNDS_PER_DIE`)."""
         n = self.setup.n_players
         winner = self.state.winner
         if winner is None:

@@ -26,7 +26,7 @@ import numpy as np
 import pyspiel
 
 from ...bots import Decision
-from ...engine import CHALLENGE, Bid, Challenge, SeatView
+from ...engine import Bid, Calza, Challenge, SeatView
 from ...engine.encoding import Show
 from .game import SHORT_NAME, LiarsDiceGame, LiarsDiceState
 
@@ -72,8 +72,8 @@ def state_for(view: SeatView, rng: random.Random) -> LiarsDiceState:
     state = game.new_initial_state()
     enc = state.pos.setup.encoding
     n = len(view.players)
-    rounds = [(r.bids, r.revealed, None) for r in view.results] + [(view.bids, None, view)]
-    for bids, revealed, current in rounds:
+    rounds = [(r.bids, r.revealed, r.calza) for r in view.results] + [(view.bids, None, False)]
+    for bids, revealed, calza in rounds:
         shows: list[list[tuple[int, ...]]] = [[] for _ in range(n)]
         for s, _, sh in bids:
             if sh:
@@ -106,7 +106,7 @@ def state_for(view: SeatView, rng: random.Random) -> LiarsDiceState:
                     state.apply_action(f - 1)
                 used[s] += 1
         if revealed is not None:
-            state.apply_action(enc.challenge)
+            state.apply_action(enc.calza if calza else enc.challenge)  # type: ignore[arg-type]
     return state
 
 
@@ -116,8 +116,8 @@ def decide_with(view: SeatView, choose: Any, rng: random.Random) -> Decision:
     state = state_for(view, rng)
     enc = state.pos.setup.encoding
     move = enc.decode(int(choose(state)))
-    if isinstance(move, Challenge):
-        return Decision(CHALLENGE)
+    if isinstance(move, (Challenge, Calza)):
+        return Decision(move)
     assert isinstance(move, Bid)
     state.apply_action(enc.encode(move))
     if state.pos.pending is None:
