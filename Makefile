@@ -13,12 +13,15 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 # Plain install: everything `play` and `replay` need.
+# (A venv made before the distribution was renamed holds `liars-dice`: remove it first.)
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
+	-@$(BIN)/python -m pip uninstall --quiet -y liars-dice 2>/dev/null
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
 # Development install: server, arena and test extras as well.
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	-@$(BIN)/python -m pip uninstall --quiet -y liars-dice 2>/dev/null
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(VENV)/.installed $@
 

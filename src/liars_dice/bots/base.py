@@ -7,7 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Protocol, runtime_checkable
 
-from ..engine import Action, Hand, SeatView
+from ..engine import Action, Hand, LiarsDiceError, SeatView
+
+
+class UnknownBotError(LiarsDiceError):
+    """A bot name that is not registered. ``code`` ``"bot/unknown"``."""
+
+    code = "bot/unknown"
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,10 +55,10 @@ def register(name: str) -> Callable[[Callable[[int | None], Bot]], Callable[[int
 def make_bot(name: str, seed: int | None = None) -> Bot:
     """A new bot of kind ``name``.
 
-    :raises ValueError: for an unknown bot name; the message lists the known ones.
+    :raises UnknownBotError: for an unknown bot name; the message lists the known ones.
     """
     try:
         factory = REGISTRY[name]
     except KeyError:
-        raise ValueError(f"There is no bot called {name!r}; choose from {', '.join(sorted(REGISTRY))}.") from None
+        raise UnknownBotError(f"There is no bot called {name!r}; choose from {', '.join(sorted(REGISTRY))}.") from None
     return factory(seed)

@@ -36,10 +36,7 @@ from .base import Decision, register
 from .inference import convolve_all, count_pmf, hands, log_prior, match_table
 from .likelihood import ActorContext, ActorTables, LikelihoodParams, lowest_raises, params_for
 
-try:  # the equilibrium tables are optional (branch ``solver``)
-    from ..solver.endgame import endgame_policy as _endgame_policy
-except ImportError:  # pragma: no cover - depends on the solver being present
-    _endgame_policy = None
+from ..solver.endgame import endgame_policy as _endgame_policy
 
 #: Hidden dice above which an opponent's hand is not enumerated (prior only).
 MAX_ENUMERATED_DICE = 10
@@ -102,7 +99,7 @@ class StrongBot:
     ) -> None:
         self._rng = random.Random(seed)
         self._params = params
-        self._use_endgame = use_endgame and _endgame_policy is not None
+        self._use_endgame = use_endgame
         self._residual = residual or RESIDUAL_RISK
         self._temperature = temperature
         self._show = show
@@ -111,7 +108,7 @@ class StrongBot:
 
     def decide(self, view: SeatView) -> Decision:
         if self._use_endgame:
-            policy = _endgame_policy(view)  # type: ignore[misc]
+            policy = _endgame_policy(view)
             if policy:
                 actions = list(policy)
                 pick = self._rng.choices(actions, weights=[policy[a] for a in actions])[0]

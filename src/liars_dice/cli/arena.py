@@ -47,7 +47,7 @@ def arena_command(
     try:
         import openskill  # noqa: F401
     except ImportError:
-        _fail("The arena needs the openskill package: pip install 'liars-dice[arena]'.")
+        _fail("The arena needs the openskill package: pip install 'liars-dice-game[arena]'.")
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 

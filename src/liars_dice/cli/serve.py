@@ -38,7 +38,7 @@ def serve_command(
 
         from ..server import Settings, create_app
     except ImportError as e:  # pragma: no cover - without the server extra
-        typer.echo(f"The server needs the 'server' extra: pip install 'liars-dice[server]' ({e.name} is missing).", err=True)
+        typer.echo(f"The server needs the 'server' extra: pip install 'liars-dice-game[server]' ({e.name} is missing).", err=True)
         raise typer.Exit(2)
     settings = Settings(
         db_url=db, grace=grace, bot_delay=bot_delay, timeout_bot=timeout_bot or None, public_url=public_url or None,

@@ -1,6 +1,6 @@
 """Game records: what PGN is to chess (``shared/RECORD-FORMAT.md``).
 
-Imports only :mod:`liars_dice.engine`.
+Layer: records, above engine; imports only :mod:`liars_dice.engine`.
 """
 
 from .replay import RecordError, Replay, parse_record, replay, round_result_json, rules_from_record
