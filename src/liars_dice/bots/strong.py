@@ -32,11 +32,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engine import CHALLENGE, Bid, Exact, Loss, Rules, SeatView, next_alive, wilds_active_after_opening
+from ..solver.endgame import endgame_policy as _endgame_policy
 from .base import Decision, register
 from .inference import convolve_all, count_pmf, hands, log_prior, match_table
 from .likelihood import ActorContext, ActorTables, LikelihoodParams, lowest_raises, params_for
 
-from ..solver.endgame import endgame_policy as _endgame_policy
 
 #: Hidden dice above which an opponent's hand is not enumerated (prior only).
 MAX_ENUMERATED_DICE = 10

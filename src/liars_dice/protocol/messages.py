@@ -22,7 +22,7 @@ from typing import Annotated, Any
 from pydantic import Field, StrictBool, StrictInt, StrictStr, ValidationError, field_validator, model_validator
 
 from ..engine import CHALLENGE, Action, Bid, Challenge, LiarsDiceError
-from ..records.schema import BidModel, _Strict, check_move_kind  # the record format's pieces, shared
+from ..records.schema import BidModel, StrictModel, check_move_kind  # the record format's pieces, shared
 
 #: Longest request or reply line, in bytes (1 MiB), newline excluded.
 MAX_LINE_BYTES = 1 << 20
@@ -52,7 +52,7 @@ class ProtocolError(LiarsDiceError):
     code = "protocol/invalid"
 
 
-class MoveModel(_Strict):
+class MoveModel(StrictModel):
     """A move in record format: ``{"player", "bid"[, "show"]}`` or
     ``{"player", "challenge": true}``. A ``reroll`` is accepted and ignored:
     another seat's rerolled faces are hidden, and the request's ``hand`` holds
@@ -74,7 +74,7 @@ class MoveModel(_Strict):
         return CHALLENGE if self.challenge else Bid(self.bid.quantity, self.bid.face)  # type: ignore[union-attr]
 
 
-class PastRound(_Strict):
+class PastRound(StrictModel):
     """A finished round: its moves (the last one the challenge) and every die
     revealed at the challenge, per player who held dice (hidden and shown)."""
 
@@ -82,7 +82,7 @@ class PastRound(_Strict):
     revealed: dict[_Name, _Faces] = Field(max_length=MAX_PLAYERS)
 
 
-class Request(_Strict):
+class Request(StrictModel):
     """What a bot receives: one seat's view where that seat must move.
 
     :ivar rules: a preset name, or an object of rule options (optionally with
@@ -115,7 +115,7 @@ class Request(_Strict):
         return v
 
 
-class Reply(_Strict):
+class Reply(StrictModel):
     """What a bot answers: a bid (with an optional show), a challenge, or an error."""
 
     bid: BidModel | None = None

@@ -31,7 +31,7 @@ STATIC = Path(__file__).resolve().parent / "static"
 #: Seconds a new websocket has to say hello.
 HELLO_TIMEOUT = 30.0
 
-log = logging.getLogger("liars_dice.server")
+log = logging.getLogger(__name__)
 
 
 def _error(code: str, message: str, status: int) -> JSONResponse:

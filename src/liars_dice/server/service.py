@@ -53,7 +53,7 @@ from .tables import Table
 from .timers import TurnScheduler
 from .views import replay_steps, state_message
 
-log = logging.getLogger("liars_dice.server")
+log = logging.getLogger(__name__)
 
 NICKNAME_MAX = 24
 MAX_DICE_PER_PLAYER = 10

@@ -20,7 +20,7 @@ from . import bots_runner
 from .config import Settings
 from .tables import Table
 
-log = logging.getLogger("liars_dice.server")
+log = logging.getLogger(__name__)
 
 
 class TurnScheduler:
