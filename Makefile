@@ -31,7 +31,11 @@ install-dev: $(VENV)/.installed-dev
 play: $(VENV)/.installed
 	$(BIN)/liars-dice play $(ARGS)
 
+# mypy --strict over the modules listed in pyproject.toml [tool.mypy] (all of
+# src/ once clean), then the tests, the doctests of src/ and the README's
+# examples (pyproject.toml [tool.pytest.ini_options]).
 test: $(VENV)/.installed-dev
+	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest $(ARGS)
 
 clean:

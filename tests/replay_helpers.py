@@ -15,7 +15,24 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
+
+
+def _find_shared() -> Path:
+    """The spec folder ``shared/``: ``$LIARS_DICE_SHARED``, else the nearest
+    ``shared/`` beside the checkout or any folder above it (a git worktree
+    lives deeper than the main checkout), else ``../shared``."""
+    import os
+
+    env = os.environ.get("LIARS_DICE_SHARED")
+    if env:
+        return Path(env)
+    for parent in ROOT.parents:
+        if (parent / "shared" / "scenarios").is_dir():
+            return parent / "shared"
+    return ROOT.parent / "shared"
+
+
+SHARED = _find_shared()
 SCENARIOS = SHARED / "scenarios"
 
 

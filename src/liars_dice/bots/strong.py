@@ -118,9 +118,9 @@ class StrongBot:
             names = list(an.costs)
             c = np.array([an.costs[k] for k in names])
             p = np.exp(-(c - c.min()) / self._temperature)
-            pick = self._rng.choices(names, weights=p.tolist())[0]
-            if pick != str(an.decision.action):
-                action = CHALLENGE if pick == "liar" else Bid(*map(int, pick.split("x")))
+            chosen = self._rng.choices(names, weights=p.tolist())[0]
+            if chosen != str(an.decision.action):
+                action = CHALLENGE if chosen == "liar" else Bid(*map(int, chosen.split("x")))
                 dec = Decision(action)
                 if isinstance(action, Bid) and view.rules.show_and_reroll:
                     wilds = view.wilds_active if view.bids else wilds_active_after_opening(view.rules, action.face)
@@ -304,7 +304,19 @@ class _Analyser:
             best = self._maybe_show(best, wild_modes[best.action.face])
         return Analysis(best, costs)
 
-    def _multi(self, opps, pmfs, base, wild_modes, modes, all_shown, my_dice, costs, best_cost, best):  # type: ignore[no-untyped-def]
+    def _multi(
+        self,
+        opps: list[_Opponent],
+        pmfs: dict[bool, list[np.ndarray]],
+        base: dict[bool, np.ndarray],
+        wild_modes: dict[int, bool],
+        modes: list[bool],
+        all_shown: list[int],
+        my_dice: int,
+        costs: dict[str, float],
+        best_cost: float,
+        best: Decision | None,
+    ) -> tuple[float, Decision | None]:
         """Three or more players (or an opponent too big to enumerate): a
         one-step lookahead of the next player's challenge, plus a residual risk."""
         v, rules = self.view, self.rules
@@ -357,8 +369,8 @@ class _Analyser:
         )
         return mt, ActorTables(rules, ctx, self.theta)
 
-    def _duel(  # type: ignore[no-untyped-def]
-        self, x: _Opponent, base: np.ndarray, wilds: bool, all_shown: list[int], my_dice: int, wild_modes
+    def _duel(
+        self, x: _Opponent, base: np.ndarray, wilds: bool, all_shown: list[int], my_dice: int, wild_modes: dict[int, bool]
     ) -> dict[Bid, float]:
         """Two players: expected dice lost for every legal raise, by dynamic
         programming over the whole bid ladder against the likelihood model.
@@ -462,7 +474,8 @@ class _Analyser:
         w = x.weights
         challenged = (p_ch * lch) @ w
         later = ((1.0 - p_ch) @ w) * self._residual_for(len(pmfs) + 1)
-        return challenged + later
+        expected: np.ndarray = challenged + later
+        return expected
 
     def _residual_for(self, alive: int) -> float:
         return self.residual.get(alive, 0.14)

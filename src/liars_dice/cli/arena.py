@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import secrets
 import sys
+from typing import Any
 
 import typer
 
@@ -102,7 +103,7 @@ def arena_command(
             typer.echo(f"plot written to {plot}")
 
 
-def _print_table(rep: dict, rules_name: str, games: int, seed: int) -> None:  # type: ignore[type-arg]
+def _print_table(rep: dict[str, Any], rules_name: str, games: int, seed: int) -> None:
     from rich.console import Console
     from rich.table import Table
 

@@ -8,6 +8,7 @@ imported when the command runs, so ``play`` and ``replay`` work without the
 from __future__ import annotations
 
 import gc
+import socket
 import sys
 
 import typer
@@ -53,7 +54,7 @@ def serve_command(
     )
 
     class _Server(uvicorn.Server):
-        async def startup(self, sockets=None):  # type: ignore[no-untyped-def]
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
             await super().startup(sockets)
             if self.started:
                 bound = port

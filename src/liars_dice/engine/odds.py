@@ -12,10 +12,14 @@ from __future__ import annotations
 
 from functools import lru_cache
 from math import comb
+from typing import TYPE_CHECKING
 
 from .actions import Bid
 from .rules import Rules
 from .state import wilds_active_after_opening
+
+if TYPE_CHECKING:  # view.py imports this module
+    from .view import SeatView
 
 
 @lru_cache(maxsize=65536)
@@ -54,11 +58,16 @@ def bid_probability(
     return binomial_tail(unseen, bid.quantity - have, match_probability(rules, bid.face, wilds_active))
 
 
-def view_bid_probability(view, bid: Bid | None = None) -> float:  # type: ignore[no-untyped-def]
+def view_bid_probability(view: SeatView, bid: Bid | None = None) -> float:
     """:func:`bid_probability` from a :class:`~liars_dice.engine.view.SeatView`;
     ``bid`` defaults to the current bid. A bid considered before the opening
-    bid gets the opening's wild rule."""
+    bid gets the opening's wild rule.
+
+    :raises ValueError: when no ``bid`` is given and none stands yet.
+    """
     bid = bid or view.current_bid
+    if bid is None:
+        raise ValueError("There is no bid to weigh: none is given and none stands yet.")
     seen = view.hand + tuple(d for h in view.shown for d in h)
     wilds = view.wilds_active if view.bids else None
     return bid_probability(view.rules, bid, seen, view.unknown_dice, wilds)

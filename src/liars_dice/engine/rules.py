@@ -225,7 +225,8 @@ class Rules:
         w = self.faces - 1
         if face == self.wild_face:
             return (2 * quantity - 1) * w + quantity - 1
-        i = face - 1 if face < self.wild_face else face - 2  # type: ignore[operator]
+        assert self.wild_face is not None  # a track has a wild face (checked in __post_init__)
+        i = face - 1 if face < self.wild_face else face - 2
         return (quantity - 1) * w + quantity // 2 + i
 
     def min_raise_quantity(self, prev_quantity: int, prev_face: int, face: int) -> int:

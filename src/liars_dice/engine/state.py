@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import enum
 from bisect import bisect_right
-from collections import Counter, namedtuple
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from .actions import CHALLENGE, Action, Bid, Challenge
 from .dice import DiceSource
@@ -78,7 +78,7 @@ class RoundResult(NamedTuple):
     bid: Bid
     bidder: int
     challenger: int
-    count: int
+    count: int  # type: ignore[assignment]  # the field shadows tuple.count on purpose: the public name of the count
     wilds_active: bool
     bids: tuple[tuple[int, Bid, Hand], ...]
     revealed: tuple[Hand, ...]
@@ -205,12 +205,25 @@ def _sub_multiset(hand: Hand, show: Hand) -> Hand | None:
     return tuple(rest)
 
 
-_STATE_FIELDS = (
-    "game dice hidden shown phase to_move bids wilds_active results logs winner moves deal_faces"
-)
+class _StateFields(NamedTuple):
+    """The fields of a :class:`State`, in order (documented there)."""
+
+    game: Game
+    dice: tuple[int, ...]
+    hidden: tuple[Hand, ...]
+    shown: tuple[Hand, ...]
+    phase: Phase
+    to_move: int | None
+    bids: tuple[tuple[int, Bid, Hand], ...]
+    wilds_active: bool
+    results: tuple[RoundResult, ...]
+    logs: tuple[RoundLog, ...]
+    winner: int | None
+    moves: tuple[Move, ...]
+    deal_faces: tuple[Hand, ...] = ()
 
 
-class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((),))):
+class State(_StateFields):
     """An immutable position. Build one with :meth:`Game.initial_state`.
 
     A state is a named tuple of its fields, so a transition builds the next
@@ -239,7 +252,7 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((),))):
     __slots__ = ()
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is State and tuple.__eq__(self, other)  # type: ignore[arg-type]
+        return type(other) is State and tuple.__eq__(self, other)
 
     def __ne__(self, other: object) -> bool:
         return not self == other
@@ -379,7 +392,9 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((),))):
                 i += d
             return self._dealt(tuple(hands))
         if phase is _REROLL:
-            return self._rerolled(tuple(source.roll(len(self.hidden[self.to_move]), faces)))  # type: ignore[index]
+            seat = self.to_move
+            assert seat is not None  # a reroll is due from the bidder who showed
+            return self._rerolled(tuple(source.roll(len(self.hidden[seat]), faces)))
         if phase is _OVER:
             raise GameOverError(f"The game is over ({self._winner_name()} won), so no more dice are rolled.")
         raise ChanceError("No dice are due: it is a player's turn to bid or challenge.")
@@ -499,10 +514,10 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((),))):
         results for anything else."""
         seat = self.to_move
         assert seat is not None
-        if action.__class__ is Challenge:
+        if isinstance(action, Challenge):
             return self._challenge(seat)
         bids = self.bids
-        wilds = self.wilds_active if bids else _wilds_for_opening(self.game.rules, action.face)  # type: ignore[union-attr]
+        wilds = self.wilds_active if bids else _wilds_for_opening(self.game.rules, action.face)
         bids = bids + ((seat, action, show),)
         if show:
             hidden = self.hidden
@@ -524,7 +539,7 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((),))):
             self.results, self.logs, None, self.moves + (_new(Move, (seat, action, (), ())),), self.deal_faces,
         ))
 
-    def count(self, bid: Bid | None = None) -> int:  # type: ignore[override]
+    def count(self, bid: Bid | None = None) -> int:
         """Dice matching ``bid`` (default: the current bid) under this round's
         wild rules, over every hidden and shown die."""
         bid = bid or self.current_bid
@@ -612,19 +627,16 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((),))):
         """What ``seat`` may see: its own hidden dice, every shown die, every
         dice count, this round's bids, and past reveals. Never another seat's
         hidden dice, dealt faces or rerolls."""
-        global _SeatView
-        if _SeatView is None:
-            from .view import SeatView as _SeatView  # view.py imports this module
+        from .view import SeatView  # view.py imports this module
 
         game = self.game
-        return _SeatView(
+        return SeatView(
             game.rules, game.players, seat, self.dice, self.hidden[seat], self.shown, self.bids,
             self.phase, self.to_move, self.wilds_active, self.results, self.winner,
         )
 
 
 _new = tuple.__new__
-_SeatView: Any = None
 _DEAL, _BID, _REROLL, _OVER = Phase.DEAL, Phase.BID, Phase.REROLL, Phase.OVER
 _ONE, _CHALLENGER_LOSES, _LOSER = Loss.ONE, Exact.CHALLENGER_LOSES, Opener.LOSER
 _EMPTY: dict[int, tuple[Hand, ...]] = {}
@@ -748,11 +760,11 @@ def raise_message(rules: Rules, current: Bid, bid: Bid, dice_in_play: int) -> st
         hint = f"no bid on {noun} is high enough with {dice_in_play} dice in play, so name another face or challenge"
     wild = rules.wild_face
     if rules.ordering is Ordering.TRACK and bid.face == wild and current.face == wild:
-        rule = f"a bid on {rules.face_noun(wild)} must raise the quantity"  # type: ignore[arg-type]
+        rule = f"a bid on {rules.face_noun(wild)} must raise the quantity"
     elif rules.ordering is Ordering.TRACK and bid.face == wild:
-        rule = f"a bid on {rules.face_noun(wild)} needs more than half the quantity of a bid on another face"  # type: ignore[arg-type]
+        rule = f"a bid on {rules.face_noun(wild)} needs more than half the quantity of a bid on another face"
     elif rules.ordering is Ordering.TRACK and current.face == wild:
-        rule = f"a bid on another face after {rules.face_noun(wild)} needs at least double the quantity"  # type: ignore[arg-type]
+        rule = f"a bid on another face after {rules.face_noun(wild)} needs at least double the quantity"
     else:
         rule = "raise the quantity, or keep it and name a higher face"
     return f"{new} does not raise the bid of {old}: {rule}; {hint}."

@@ -71,7 +71,10 @@ class MoveModel(StrictModel):
 
     @property
     def action(self) -> Action:
-        return CHALLENGE if self.challenge else Bid(self.bid.quantity, self.bid.face)  # type: ignore[union-attr]
+        if self.challenge:
+            return CHALLENGE
+        assert self.bid is not None  # a move is a bid or a challenge (check_move_kind)
+        return Bid(self.bid.quantity, self.bid.face)
 
 
 class PastRound(StrictModel):
@@ -139,7 +142,10 @@ class Reply(StrictModel):
         """The move; :raises ProtocolError: for an error reply."""
         if self.error is not None:
             raise ProtocolError(f"The bot answered with an error: {self.error}")
-        return CHALLENGE if self.challenge else Bid(self.bid.quantity, self.bid.face)  # type: ignore[union-attr]
+        if self.challenge:
+            return CHALLENGE
+        assert self.bid is not None  # a move is a bid or a challenge (check_move_kind)
+        return Bid(self.bid.quantity, self.bid.face)
 
     @staticmethod
     def of(action: Action, show: tuple[int, ...] = ()) -> "Reply":

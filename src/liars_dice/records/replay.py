@@ -15,6 +15,7 @@ from pydantic import ValidationError
 
 from ..engine import (
     CHALLENGE,
+    Action,
     Bid,
     Game,
     LiarsDiceError,
@@ -159,7 +160,8 @@ def _play_round(state: State, r: int, raw: Any) -> State:
     game = state.game
     names = game.players
     if state.phase is Phase.OVER:
-        raise _Fault(state, RecordError(f"Round {r} is played after the game ended; {names[state.winner]} had already won.", r))  # type: ignore[index]
+        assert state.winner is not None
+        raise _Fault(state, RecordError(f"Round {r} is played after the game ended; {names[state.winner]} had already won.", r))
     if state.phase is not Phase.DEAL:
         raise _Fault(state, RecordError(f"Round {r} starts before round {r - 1} ended with a challenge.", r))
     try:
@@ -190,7 +192,11 @@ def _play_round(state: State, r: int, raw: Any) -> State:
         if move.player not in names:
             raise _Fault(state, RecordError(f"{move.player!r} is not a player in this game.", r, m_index))
         seat = names.index(move.player)
-        action = CHALLENGE if move.challenge else Bid(move.bid.quantity, move.bid.face)  # type: ignore[union-attr]
+        if move.challenge:
+            action: Action = CHALLENGE
+        else:
+            assert move.bid is not None  # a move is a bid or a challenge (check_move_kind)
+            action = Bid(move.bid.quantity, move.bid.face)
         try:
             nxt = state.apply(action, tuple(move.show or ()), seat=seat)
             if move.show:

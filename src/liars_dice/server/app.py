@@ -61,7 +61,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="Liar's Dice", lifespan=lifespan, docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json")
 
     def svc(request: Request | WebSocket) -> TableService:
-        return request.app.state.service  # type: ignore[no-any-return]
+        service: TableService = request.app.state.service
+        return service
 
     @app.exception_handler(ServiceError)
     async def _service_error(_: Request, e: ServiceError) -> JSONResponse:

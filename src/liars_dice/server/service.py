@@ -425,7 +425,7 @@ class TableService(TurnScheduler):
             self._require_host(table, seat)
             if table.empty_seats():
                 raise ServiceError("table/seats_empty", "Fill every seat (invite players or add bots) before the start.")
-            players = [s.name for s in table.seats]
+            players = [s.name or "" for s in table.seats]
             first = secrets.randbelow(table.n_seats)
             assert all(players)
             # Trial run: the engine accepts these players (nothing stored yet).
