@@ -98,3 +98,38 @@ def test_the_private_import_check_can_fail(tmp_path: Path) -> None:
 @pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(SRC)))
 def test_no_private_name_is_imported_from_another_package(path: Path) -> None:
     assert not _private_imports_across_packages(_module(path), path)
+
+
+ROOT = SRC.parent.parent
+
+
+def test_readme_opens_with_the_two_commands_then_a_python_example() -> None:
+    """The README opens with exactly ``make play`` and ``make test``; under them a
+    Python example that the doctests run (as python-chess's README opens)."""
+    import doctest
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    first = text.split("```sh\n", 1)[1].split("```", 1)[0]
+    assert [line.split("#")[0].strip() for line in first.splitlines()] == ["make play", "make test"]
+    assert text.index("```sh") < text.index("```python") < text.index("## Commands")
+    examples = doctest.DocTestParser().get_examples(text)
+    assert len(examples) >= 5
+
+
+def test_doctests_run_in_the_test_suite() -> None:
+    """``pytest`` (and so ``make test``) collects the docstring examples of src/ and the README's."""
+    import tomllib
+
+    options = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]["ini_options"]
+    assert {"tests", "src", "README.md"} <= set(options["testpaths"])
+    assert "--doctest-modules" in options["addopts"] and "--doctest-glob=README.md" in options["addopts"]
+
+
+def test_make_test_runs_mypy_strict() -> None:
+    import tomllib
+
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    recipe = makefile.split("\ntest:", 1)[1].split("\n\n", 1)[0]
+    assert "-m mypy" in recipe and "-m pytest" in recipe
+    mypy = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
+    assert mypy["strict"] is True and mypy["files"] == ["src/liars_dice"]

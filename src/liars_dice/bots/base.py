@@ -56,6 +56,16 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     """A new bot of kind ``name``.
 
     :raises UnknownBotError: for an unknown bot name; the message lists the known ones.
+
+    >>> from liars_dice.engine import Game, Rules, SeededDice
+    >>> state = Game.create(Rules.preset("classic"), ["ann", "bob"]).initial_state().roll(SeededDice(2))
+    >>> decision = make_bot("probabilistic", seed=1).decide(state.view(0))
+    >>> decision.action in state.legal_actions()
+    True
+    >>> make_bot("grandmaster")
+    Traceback (most recent call last):
+    ...
+    liars_dice.bots.base.UnknownBotError: There is no bot called 'grandmaster'; choose from ..., random, ...
     """
     try:
         factory = REGISTRY[name]

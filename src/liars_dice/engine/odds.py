@@ -23,7 +23,11 @@ if TYPE_CHECKING:  # view.py imports this module
 
 @lru_cache(maxsize=65536)
 def binomial_tail(n: int, k: int, p: float) -> float:
-    """P[X >= k] for X ~ Binomial(n, p). 1.0 for k <= 0, 0.0 for k > n."""
+    """P[X >= k] for X ~ Binomial(n, p). 1.0 for k <= 0, 0.0 for k > n.
+
+    >>> binomial_tail(3, 2, 0.5), binomial_tail(3, 0, 0.5), binomial_tail(3, 4, 0.5)
+    (0.5, 1.0, 0.0)
+    """
     if k <= 0:
         return 1.0
     if k > n:
@@ -50,6 +54,14 @@ def bid_probability(
     :param wilds_active: whether wilds count this round; ``None`` means the bid
         would open the round, so the classic suspension applies to its own face.
     :returns: a probability in [0, 1].
+
+    Holding 5, 1 and 2 (the 1 is wild), three 5s need one more 5 or 1 among
+    five unseen dice, each a match with chance 1/3:
+
+    >>> from liars_dice.engine import Bid, Rules
+    >>> p = bid_probability(Rules.preset("classic"), Bid(3, 5), (5, 1, 2), 5)
+    >>> round(p, 4), round(1 - (2 / 3) ** 5, 4)
+    (0.8683, 0.8683)
     """
     if wilds_active is None:
         wilds_active = rules.wilds_active_after_opening(bid.face)
