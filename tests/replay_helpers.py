@@ -6,6 +6,7 @@ sentence naming the rule broken."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -18,12 +19,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _find_shared() -> Path:
-    """The spec folder ``shared/``: ``$LIARS_DICE_SHARED``, else the nearest
-    ``shared/`` beside the checkout or any folder above it (a git worktree
-    lives deeper than the main checkout), else ``../shared``."""
-    import os
-
-    env = os.environ.get("LIARS_DICE_SHARED")
+    """The spec folder ``shared/``: ``$LIARS_DICE_SHARED_DIR``, else the nearest
+    ``shared/`` beside the checkout or beside any folder above it (a git
+    worktree lives deeper than the main checkout), else ``../shared``."""
+    env = os.environ.get("LIARS_DICE_SHARED_DIR")
     if env:
         return Path(env)
     for parent in ROOT.parents:
