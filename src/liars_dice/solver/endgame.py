@@ -246,6 +246,9 @@ class EndgameTables:
                 values = {p: float(v) for p, v in zip(pos, z["values"])}
                 expl = {p: float(v) for p, v in zip(pos, z["exploitability"])}
                 depth = {p: int(v) for p, v in zip(pos, z["max_depth"])}
+            # A file written before an option existed holds that option's default:
+            # the key is read through Rules, which fills in every missing option.
+            key = round_key(Rules.from_dict(key))
         except (OSError, KeyError, ValueError) as e:
             raise SolverError(f"{path} is not a readable endgame tables file: {e}.") from None
         return EndgameTables(key, values, expl, depth, path)
