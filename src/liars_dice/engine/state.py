@@ -427,18 +427,32 @@ class State(_StateFields):
         :raises GameOverError: when the game is over.
         """
         phase = self.phase
-        faces = self.game.rules.faces
+        game = self.game
+        faces = game.rules.faces
         if phase is _DEAL:
             # One draw for the whole deal, split seat by seat in seating order:
             # the same faces as rolling each seat's dice in turn.
             held = self.dice
-            rolled = tuple(source.roll(sum(held), faces))
-            hands = []
-            i = 0
-            for d in held:
-                hands.append(rolled[i : i + d])
-                i += d
-            return self._dealt(tuple(hands))
+            deal = _DEALS.get(held)
+            if deal is None:
+                deal = _deal_split(held)
+            rolled = source.roll(deal[0], faces)
+            each = deal[1]
+            hands: tuple[Hand, ...]
+            if each == 1:  # one die each: the 1-tuples of the draw
+                hands = tuple(zip(rolled))
+            elif each:  # the same number each: consecutive chunks of the draw
+                draw = iter(rolled)
+                hands = tuple(zip(*(draw,) * each))
+            else:
+                if rolled.__class__ is not tuple:
+                    rolled = tuple(rolled)
+                hands = tuple([rolled[cut] for cut in deal[3]])
+            palifico = self.palifico
+            return _new(State, (
+                game, held, hands, deal[2], _BID, self.to_move, (), game.rules.wild_face is not None and not palifico,
+                self.results, self.logs, None, (), hands, palifico, self.palifico_used,
+            ))
         if phase is _REROLL:
             seat = self.to_move
             assert seat is not None  # a reroll is due from the bidder who showed
@@ -457,15 +471,15 @@ class State(_StateFields):
         if self.phase is not _BID:
             return []
         rules = self.game.rules
-        n = sum(self.dice)
         if self.palifico or rules.calza:
+            n = sum(self.dice)
             assert self.to_move is not None  # a state in BID has a seat to move
             return legal_actions(
                 rules, self.current_bid, n, palifico=self.palifico,
                 one_die=self.dice[self.to_move] == 1, calza=calza_allowed(rules, self.dice),
             )
         bids = self.bids
-        return legal_actions(self.game.rules, bids[-1][1] if bids else None, sum(self.dice))
+        return _after(_round_ladder(rules, self.dice), rules, bids[-1][1] if bids else None, False)
 
     def legal_shows(self) -> list[Hand]:
         """The distinct shows the player to move may add to a bid: ``()`` (none)
@@ -498,7 +512,31 @@ class State(_StateFields):
             names the rule (e.g. "two stars does not raise the bid of four 3s: ...").
         """
         show = tuple(show)
-        self.check(action, show, seat=seat)
+        # A quick yes for the common legal move (from the seat to move, no show,
+        # outside a palifico round: the challenge of a standing bid, or a bid
+        # from the cached ladder that outranks the current one); anything else
+        # goes through check(), which names the rule broken. Never a yes that
+        # check() would refuse.
+        bids = self.bids
+        if self.phase is not _BID or show or self.palifico or not (
+            seat is None or type(seat) is int and seat == self.to_move
+        ):
+            self.check(action, show, seat=seat)
+        elif action is CHALLENGE:
+            if not bids:
+                self.check(action, show, seat=seat)
+        else:
+            rules = self.game.rules
+            lad = _round_ladder(rules, self.dice)
+            i = lad.by_id.get(id(action))
+            if i is None:
+                self.check(action, show, seat=seat)
+            elif bids:
+                j = lad.by_id.get(id(bids[-1][1]))
+                if j is None or lad.ranks[i] <= lad.ranks[j]:
+                    self.check(action, show, seat=seat)
+            elif not rules.wild_opening and type(action) is Bid and action.face == rules.wild_face:
+                self.check(action, show, seat=seat)
         return self.apply_unchecked(action, show)
 
     def check(self, action: Action, show: Sequence[int] = (), *, seat: int | None = None) -> None:
@@ -589,10 +627,12 @@ class State(_StateFields):
         results for anything else."""
         seat = self.to_move
         assert seat is not None
-        if isinstance(action, Challenge):
-            return self._challenge(seat)
-        if isinstance(action, Calza):
-            return self._calza(seat)
+        if type(action) is not Bid:  # the bid comes first: most moves are bids
+            if isinstance(action, Challenge):
+                return self._challenge(seat)
+            if isinstance(action, Calza):
+                return self._calza(seat)
+            assert isinstance(action, Bid)
         bids = self.bids
         if bids or self.palifico:
             wilds = self.wilds_active
@@ -628,24 +668,19 @@ class State(_StateFields):
         assert bid is not None
         face = bid.face
         wild = self.game.rules.wild_face
-        total = 0
+        dice = sum(self.hidden, ())  # every die in one tuple (a few hands): the counts run in C
+        shown = self.shown
+        if any(shown):
+            dice += sum(shown, ())
         if self.wilds_active and wild is not None and face != wild:
-            for hand in self.hidden:
-                total += hand.count(face) + hand.count(wild)
-            for hand in self.shown:
-                if hand:
-                    total += hand.count(face) + hand.count(wild)
-        else:
-            for hand in self.hidden:
-                total += hand.count(face)
-            for hand in self.shown:
-                if hand:
-                    total += hand.count(face)
-        return total
+            return dice.count(face) + dice.count(wild)
+        return dice.count(face)
 
     def _challenge(self, challenger: int) -> "State":
-        rules = self.game.rules
-        bidder, bid, _ = self.bids[-1]
+        game = self.game
+        rules = game.rules
+        bids = self.bids
+        bidder, bid, _ = bids[-1]
         c = self.count(bid)
         q = bid.quantity
         held = self.dice
@@ -658,21 +693,8 @@ class State(_StateFields):
             k = 1 if rules.loss is _ONE else max(1, c - q)
         else:
             loser, winner, k = challenger, bidder, 0
-        if k:  # one loser
-            d = held[loser]
-            if k > d:
-                k = d  # a loss is capped at the dice held
-            left = d - k
-            new_dice = held[:loser] + (left,) + held[loser + 1 :]
-            lost = _zeros(n)[:loser] + (k,) + _zeros(n)[loser + 1 :]
-            if left:
-                out: tuple[int, ...] = ()
-                game_winner = winner if rules.single_round else None
-            else:
-                out = (loser,)
-                alive = [s for s in range(n) if new_dice[s]]
-                game_winner = alive[0] if len(alive) == 1 else (winner if rules.single_round else None)
-        else:  # perfect bid: everyone but the bidder loses one die
+        side = loser if rules.next_opener is _LOSER else winner
+        if not k:  # perfect bid: everyone but the bidder loses one die
             die_hard = rules.die_hard
             lost_list = [0] * n
             for s in range(n):
@@ -684,11 +706,48 @@ class State(_StateFields):
                 lost_list[s] = 1
             lost = tuple(lost_list)
             new_dice = tuple([d - k for d, k in zip(held, lost)])
-            out = tuple([s for s in range(n) if held[s] and not new_dice[s]])
+            gone = tuple([s for s in range(n) if held[s] and not new_dice[s]])
             alive = [s for s in range(n) if new_dice[s]]
             game_winner = alive[0] if len(alive) == 1 else (winner if rules.single_round else None)
-        side = loser if rules.next_opener is _LOSER else winner
-        return self._end_round(CHALLENGE, challenger, c, new_dice, lost, out, game_winner, side, loser, ())
+            return self._end_round(CHALLENGE, challenger, c, new_dice, lost, gone, game_winner, side, loser, ())
+        # One loser.
+        d = held[loser]
+        if k > d:
+            k = d  # a loss is capped at the dice held
+        left = d - k
+        new_dice = held[:loser] + (left,) + held[loser + 1 :]
+        zeros = _ZEROS[n] if n < 17 else (0,) * n
+        lost = zeros[:loser] + (k,) + zeros[loser + 1 :]
+        if left:
+            out: tuple[int, ...] = ()
+            game_winner = winner if rules.single_round else None
+        else:
+            out = (loser,)
+            # the winner of the challenge holds dice, so if one seat is left it is theirs
+            game_winner = winner if rules.single_round or new_dice.count(0) == n - 1 else None
+        if game_winner is None and rules.palifico:  # the next round may be palifico
+            return self._end_round(CHALLENGE, challenger, c, new_dice, lost, out, game_winner, side, loser, ())
+        # The state after the round, as _end_round builds it (inlined: the commonest end of a round).
+        if game_winner is None:
+            next_opener: int | None = side if new_dice[side] else next_alive(new_dice, side)
+            phase = _DEAL
+        else:
+            next_opener, phase = None, _OVER
+        hidden, shown = self.hidden, self.shown
+        if any(shown):
+            revealed = tuple([h + s if s else h for h, s in zip(hidden, shown)])
+            shown = _empty(n)
+        else:
+            revealed = hidden
+        result = _new(RoundResult, (
+            bid, bidder, challenger, c, self.wilds_active, bids, revealed, lost, out, next_opener, loser,
+            False, zeros, self.palifico,
+        ))
+        log = _new(RoundLog, (self.deal_faces, self.moves + (_new(Move, (challenger, CHALLENGE, (), ())),)))
+        return _new(State, (
+            game, new_dice, shown, shown, phase, next_opener, (), True,
+            self.results + (result,), self.logs + (log,), game_winner, (), (), False, self.palifico_used,
+        ))
 
     def _calza(self, caller: int) -> "State":
         """A calza (RULES.md ``perudo`` "Calza"): exact, the caller gains one
@@ -738,13 +797,14 @@ class State(_StateFields):
                         palifico, next_opener = True, s
                         used = tuple(sorted(used + (s,)))
                         break
-        revealed = tuple([h + s if s else h for h, s in zip(self.hidden, self.shown)])
+        hidden, shown = self.hidden, self.shown
+        revealed = tuple([h + s if s else h for h, s in zip(hidden, shown)]) if any(shown) else hidden
         result = _new(RoundResult, (
             bid, bidder, caller, c, self.wilds_active, self.bids, revealed, lost, out, next_opener, loser,
-            action is CALZA, gained or _zeros(n), self.palifico,
+            action is CALZA, gained or (_ZEROS[n] if n < 17 else (0,) * n), self.palifico,
         ))
         log = _new(RoundLog, (self.deal_faces, self.moves + (_new(Move, (caller, action, (), ())),)))
-        empty = _empty(n)
+        empty = shown if not any(shown) else _empty(n)
         return _new(State, (
             self.game, new_dice, empty, empty, _OVER if game_winner is not None else _DEAL, next_opener, (), True,
             self.results + (result,), self.logs + (log,), game_winner, (), (), palifico, used,
@@ -767,6 +827,24 @@ class State(_StateFields):
 
 
 _new = tuple.__new__
+#: Per dice-held tuple: (dice in play, the dice each seat holds when all hold
+#: the same number (else 0), the empty shown dice, a slice of the draw per seat).
+_DEALS: dict[tuple[int, ...], tuple[int, int, tuple[Hand, ...], tuple[slice, ...]]] = {}
+
+
+def _deal_split(held: tuple[int, ...]) -> tuple[int, int, tuple[Hand, ...], tuple[slice, ...]]:
+    """How one draw of ``sum(held)`` faces splits into hands, cached per ``held``."""
+    slices = []
+    i = 0
+    for d in held:
+        slices.append(slice(i, i + d))
+        i += d
+    each = held[0] if held[0] > 0 and held.count(held[0]) == len(held) else 0
+    if len(_DEALS) > 4096:
+        _DEALS.clear()
+    out = _DEALS[held] = (i, each, _empty(len(held)), tuple(slices))
+    return out
+
 _DEAL, _BID, _REROLL, _OVER = Phase.DEAL, Phase.BID, Phase.REROLL, Phase.OVER
 _ONE, _CHALLENGER_LOSES, _LOSER = Loss.ONE, Exact.CHALLENGER_LOSES, Opener.LOSER
 _EMPTY: dict[int, tuple[Hand, ...]] = {}
@@ -793,7 +871,7 @@ class _Ladder:
     """Every bid with quantity 1..n under one rule set, in bid order (the
     bidding track for :attr:`Ordering.TRACK`), with each bid's position."""
 
-    __slots__ = ("rules", "bids", "ranks", "pos", "opening")
+    __slots__ = ("rules", "bids", "ranks", "pos", "by_id", "opening")
 
     def __init__(self, rules: Rules, n: int) -> None:
         rank = rules.rank
@@ -805,6 +883,10 @@ class _Ladder:
         self.bids: list[Action] = list(bids)
         self.ranks = [rank(b.quantity, b.face) for b in bids]
         self.pos = {(b.quantity, b.face): i for i, b in enumerate(bids)}
+        # The same positions by object: the ladder's own Bid objects (what
+        # legal_actions hands out) are found without building a key. The
+        # ladder keeps them alive, so no other object can take their ids.
+        self.by_id = {id(b): i for i, b in enumerate(bids)}
         if rules.wild_opening:
             self.opening: tuple[Action, ...] = tuple(bids)
         else:  # no opening on the wild face (RULES.md ``perudo`` "Opening")
@@ -812,6 +894,25 @@ class _Ladder:
 
 
 _LADDERS: dict[tuple[int, int], _Ladder] = {}
+
+
+#: The ladder of the last round asked for: (its dice held, its rules, its ladder).
+#: A round's states share one dice tuple, so a playout finds its ladder here
+#: without hashing; rebound whole (never mutated), so threads read a consistent entry.
+_LAST_ROUND: tuple[object, object, _Ladder | None] = (None, None, None)
+
+
+def _round_ladder(rules: Rules, dice: tuple[int, ...]) -> _Ladder:
+    """The ladder of a round with ``dice`` held per seat (the one of :func:`_ladder`)."""
+    global _LAST_ROUND
+    last = _LAST_ROUND
+    if last[0] is dice and last[1] is rules:
+        lad = last[2]
+        assert lad is not None
+        return lad
+    lad = _ladder(rules, sum(dice))
+    _LAST_ROUND = (dice, rules, lad)
+    return lad
 
 
 def _ladder(rules: Rules, n: int) -> _Ladder:
@@ -851,22 +952,29 @@ def legal_actions(
 
     A new list each call, sliced from a cached ladder of every bid.
     """
-    if palifico:
-        actions = _palifico_bids(rules, current, dice_in_play, one_die)
-    else:
-        lad = _LADDERS.get((id(rules), dice_in_play))
-        if lad is None or lad.rules is not rules:
-            lad = _ladder(rules, dice_in_play)
-        if current is None:
-            return list(lad.opening)
-        i = lad.pos.get((current.quantity, current.face))
-        if i is None:  # a bid outside the ladder: find its place by rank
-            i = bisect_right(lad.ranks, rules.rank(current.quantity, current.face)) - 1
-        actions = lad.bids[i + 1 :]
+    if not palifico:
+        return _after(_ladder(rules, dice_in_play), rules, current, calza)
+    actions = _palifico_bids(rules, current, dice_in_play, one_die)
     if current is not None:
         actions.append(CHALLENGE)
         if calza:
             actions.append(CALZA)
+    return actions
+
+
+def _after(lad: _Ladder, rules: Rules, current: Bid | None, calza: bool) -> list[Action]:
+    """:func:`legal_actions` outside a palifico round, on the ladder of the dice in play."""
+    if current is None:
+        return list(lad.opening)
+    i = lad.by_id.get(id(current))
+    if i is None:
+        i = lad.pos.get((current.quantity, current.face))
+        if i is None:  # a bid outside the ladder: find its place by rank
+            i = bisect_right(lad.ranks, rules.rank(current.quantity, current.face)) - 1
+    actions = lad.bids[i + 1 :]
+    actions.append(CHALLENGE)
+    if calza:
+        actions.append(CALZA)
     return actions
 
 
