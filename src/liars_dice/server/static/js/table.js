@@ -99,6 +99,14 @@ export function tablePage({ root, toast }, code) {
           renderSeats();
         }
         break;
+      case "unseated":
+        // The seat was given up (left, removed by the host, not claimed in time): watch from now on.
+        forgetSeatToken(code);
+        S.seat = null;
+        S.host = false;
+        toast(msg.message, "info");
+        renderAll();
+        break;
       case "error":
         if (msg.code === "table/not_found") {
           S.socket.close();
@@ -107,7 +115,7 @@ export function tablePage({ root, toast }, code) {
           fill(el.banner, h("div", { class: "banner banner-over", id: "not-found" }, msg.message || `There is no table ${code}.`, " ", h("a", { href: "#/" }, "Back to the lobby")));
           return;
         }
-        if (msg.code === "auth/bad_token") {
+        if (msg.code === "auth/bad_token" || msg.code === "auth/revoked") {
           forgetSeatToken(code);
           toast("This browser's seat at the table is no longer valid; you are watching.");
           connect();
@@ -124,7 +132,7 @@ export function tablePage({ root, toast }, code) {
   function onState(view, event) {
     const before = S.view;
     S.view = view;
-    if (event.kind === "challenge" && event.result) {
+    if ((event.kind === "challenge" || event.kind === "calza") && event.result) {
       // The round's bids are in the state before the challenge; wilds follow them.
       const bids = before ? before.bids : [];
       openReveal(event.result, bids, before ? before.wilds_active : true, event.player);
@@ -190,7 +198,7 @@ export function tablePage({ root, toast }, code) {
   function renderHead() {
     const t = S.table;
     const r = rules();
-    const statusWords = { open: "waiting for players", playing: "playing", finished: "game over", closed: "closed" };
+    const statusWords = { open: "open", playing: "playing", finished: "game over", closed: "closed" };
     fill(el.head,
       h("div", { class: "head-main" },
         h("div", { class: "head-code" },
@@ -292,7 +300,10 @@ export function tablePage({ root, toast }, code) {
         body = h("div", { class: "seat-body muted" }, "Empty seat", S.host && t.status === "open" ? botAdder(i) : null);
       } else if (v) {
         const shown = (v.shown && v.shown[name]) || [];
-        const hidden = mine ? v.hand : null;
+        // At the end no cup is hidden: draw the faces of the final reveal, so the card shows the dice it counts.
+        const last = v.phase === "over" && v.results && v.results.length ? v.results[v.results.length - 1] : null;
+        const finalCup = last && last.revealed && last.revealed[name] && last.revealed[name].length === count ? last.revealed[name] : null;
+        const hidden = finalCup || (mine && v.phase !== "over" ? v.hand : null);
         const row = h("span", { class: "dice-row seat-dice" });
         if (out) row.appendChild(h("span", { class: "muted small" }, "out"));
         else {
@@ -312,7 +323,9 @@ export function tablePage({ root, toast }, code) {
           h("div", { class: "seat-count muted" }, info.kind === "bot" || info.connected ? "ready" : "not connected"),
           S.host && t.status === "open" && info.kind === "bot"
             ? h("button", { class: "btn btn-small btn-ghost", dataset: { removeBot: i }, onclick: () => send({ type: "remove_bot", seat: i }) }, "Remove bot")
-            : null);
+            : S.host && t.status === "open" && info.kind === "human" && i !== S.seat
+              ? h("button", { class: "btn btn-small btn-ghost", dataset: { removeSeat: i }, onclick: () => send({ type: "remove_bot", seat: i }) }, "Remove")
+              : null);
       }
       cards.push(h("div", { class: classes.join(" "), dataset: { seat: i, name: name || "" } },
         h("div", { class: "seat-head" },
@@ -359,7 +372,8 @@ export function tablePage({ root, toast }, code) {
     const v = S.view;
     const r = rules();
     if (!v) {
-      fill(el.center, h("div", { class: "center-line" }, S.table && S.table.status === "open" ? "The game starts when the host says so." : "Connecting to the table…"));
+      // Before the start the banner says what the table waits for (once).
+      fill(el.center, S.table && S.table.status === "open" ? null : h("div", { class: "center-line" }, "Connecting to the table…"));
       return;
     }
     if (v.phase === "over") {
@@ -381,7 +395,13 @@ export function tablePage({ root, toast }, code) {
             h("span", { class: "bid-words" }, describeBid(r, cur.bid)),
             cur.show && cur.show.length ? h("span", { class: "muted small" }, `(showed ${cur.show.length})`) : null)
         : h("div", { class: "current-bid muted", id: "current-bid" }, `No bid yet this round. ${Object.values(v.dice).reduce((a, b) => a + b, 0)} dice in play.`),
-      !v.wilds_active && r.wild_face !== null && v.bids.length ? h("div", { class: "small warn" }, "Wilds do not count this round (it opened on the wild face).") : null,
+      v.palifico
+        // RULES.md perudo "Palifico": announced with what it changes
+        ? h("div", { class: "banner banner-palifico", id: "palifico-banner" },
+            h("strong", {}, "Palifico round. "),
+            `${v.bids.length ? v.bids[0].player : v.to_move} is down to one die: wilds do not count, the opening may name any face, and the face stays for the round (a player with one die may change it).`)
+        : null,
+      !v.palifico && !v.wilds_active && r.wild_face !== null && v.bids.length ? h("div", { class: "small warn" }, "Wilds do not count this round (it opened on the wild face).") : null,
     ];
     if (S.seat !== null) {
       const toggle = h("label", { class: "hint-toggle", for: "hint-toggle" },
@@ -392,7 +412,10 @@ export function tablePage({ root, toast }, code) {
         hint = h("div", { class: "hint", id: "hint" }, cur && v.odds !== null && v.odds !== undefined
           // The server rounds to 4 places; a rounded 0 is recomputed so a tiny chance reads "<1%".
           ? [`Chance that ${describeBid(r, cur.bid)} is true, from your dice: `, h("strong", {}, percent(v.odds > 0 ? v.odds : bidChance(v, cur.bid)))]
-          : "No bid yet: the hint shows the chance that the current bid is true, from your dice.");
+          : "No bid yet: the hint shows the chance that the current bid is true, from your dice.",
+          v.exact_odds !== null && v.exact_odds !== undefined
+            ? h("div", { id: "exact-hint" }, `Chance that the count is exactly ${cur.bid.quantity} (a calza): `, h("strong", {}, percent(v.exact_odds)))
+            : null);
       }
       lines.push(h("div", { class: "hint-row" }, toggle, hint));
     }
@@ -472,7 +495,7 @@ export function tablePage({ root, toast }, code) {
             empty ? `Start (fill ${empty} more ${empty === 1 ? "seat" : "seats"} first)` : "Start the game"),
           leaveButton());
       } else if (S.seat !== null) {
-        fill(el.actions, h("p", { class: "muted" }, "Waiting for the host to start."), leaveButton());
+        fill(el.actions, leaveButton()); // the banner says what we wait for
       } else {
         el.actions.hidden = true;
       }
@@ -486,7 +509,7 @@ export function tablePage({ root, toast }, code) {
     resetPicker();
     fill(el.actions, bidPicker({
       view: v, rules: rules(), pick: S.picker, hint: S.hint,
-      onChange: renderActions, onBid: placeBid, onChallenge: challenge,
+      onChange: renderActions, onBid: placeBid, onChallenge: challenge, onCalza: calza,
     }));
   }
 
@@ -498,6 +521,10 @@ export function tablePage({ root, toast }, code) {
 
   function challenge() {
     if (send({ type: "challenge" }) !== null) lockActions();
+  }
+
+  function calza() {
+    if (send({ type: "calza" }) !== null) lockActions();
   }
 
   function lockActions() {
