@@ -157,8 +157,8 @@ def play_one(config: ArenaConfig, g: int, external: dict[int, Bot]) -> Outcome:
             bots.append(_Checked(bot, entrant.name))
         game = Game.create(config.rules, [config.entrants[e].name for e in seats])
         final = play_game(game, bots, SeededDice(dice_seed), start=0)
-    except LiarsDiceError as e:
-        raise ArenaError(f"Game {g} stopped: {e.message}") from None
+    except LiarsDiceError as err:
+        raise ArenaError(f"Game {g} stopped: {err.message}") from None
     ranks_by_seat = finishing_ranks(final)
     ranks = [0] * n
     for s, e in enumerate(seats):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import secrets
 import sys
+from typing import Any
 
 import typer
 
@@ -48,7 +49,7 @@ def arena_command(
     try:
         import openskill  # noqa: F401
     except ImportError:
-        _fail("The arena needs the openskill package: pip install 'liars-dice[arena]'.")
+        _fail("The arena needs the openskill package: pip install 'liars-dice-game[arena]'.")
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
@@ -103,7 +104,7 @@ def arena_command(
             typer.echo(f"plot written to {plot}")
 
 
-def _print_table(rep: dict, rules_name: str, games: int, seed: int) -> None:  # type: ignore[type-arg]
+def _print_table(rep: dict[str, Any], rules_name: str, games: int, seed: int) -> None:
     from rich.console import Console
     from rich.table import Table
 

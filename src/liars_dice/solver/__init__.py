@@ -13,6 +13,8 @@ Modules: :mod:`.hands` (chance), :mod:`.tree` (public bid tree),
 :mod:`.outcome` and :mod:`.payoff` (terminal payoffs), :mod:`.passes` (reach and
 value sweeps), :mod:`.cfr` (CFR+), :mod:`.exploitability`, :mod:`.policy`
 (lookup and files), :mod:`.solve`, :mod:`.endgame` (whole-game tables).
+
+Layer: solver, above records; imports the engine and records only.
 """
 
 from .exploitability import best_response_values, expected_value, exploitability, nash_conv
