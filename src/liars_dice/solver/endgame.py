@@ -245,6 +245,9 @@ class EndgameTables:
                 values = {p: float(v) for p, v in zip(pos, z["values"])}
                 expl = {p: float(v) for p, v in zip(pos, z["exploitability"])}
                 depth = {p: int(v) for p, v in zip(pos, z["max_depth"])}
+            # Options added to Rules after the file was written take their
+            # defaults, which are the behaviour the file was solved under.
+            key = round_key(Rules.from_dict(key))
         except (OSError, KeyError, ValueError) as e:
             raise SolverError(f"{path} is not a readable endgame tables file: {e}.") from None
         return EndgameTables(key, values, expl, depth, path)  # type: ignore[arg-type]
