@@ -1,0 +1,528 @@
+"""The batched engine: B games of one rule set, stepped together as numpy arrays.
+
+Every game in a batch has the same rules and seat count; each has its own
+dice, bids and seat to move. A move for every game is one call to
+:meth:`BatchGame.step` with a ``(B,)`` array of action numbers (see
+:class:`~liars_dice.batch.encoding.ActionEncoding`); a finished game stays
+finished (its action is ignored) until :meth:`BatchGame.reset` starts it again.
+
+Chance is sampled inside: the deal at the start of every round, and the reroll
+after a show, from the batch's :class:`numpy.random.Generator`.
+
+Sources: the seeds and ``shared/RULES.md``, through the same
+:class:`~liars_dice.engine.Rules` options as the scalar engine
+(:mod:`liars_dice.engine.state`), which this module must agree with move for
+move (``tests/test_batch.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from ..engine import Exact, IllegalActionError, Loss, Opener, Rules, RulesError
+from .encoding import ActionEncoding
+
+#: Phases of a batched game (``BatchGame.phase``, int8).
+BID, SHOW, OVER = 0, 1, 2
+
+#: The Rules options this engine reads; any other option that differs from its
+#: default makes :class:`BatchGame` refuse the rules (so a new engine option is
+#: never silently ignored here).
+SUPPORTED_OPTIONS = frozenset({
+    "name", "faces", "wild_face", "wilds_suspended_on_wild_opening", "ordering", "loss", "exact",
+    "die_hard", "show_and_reroll", "next_opener", "dice_per_player", "min_players", "max_players",
+    "star_symbol", "single_round", "face_names",
+})
+
+
+class UnsupportedRulesError(RulesError):
+    """Rules with an option the batched engine cannot step yet; the message names it."""
+
+    code = "batch/unsupported-rules"
+
+
+@dataclass(frozen=True, slots=True)
+class BatchStep:
+    """What one :meth:`BatchGame.step` did, per game (B games, N seats).
+
+    :ivar round_over: ``(B,)`` bool: a challenge ended the round.
+    :ivar game_over: ``(B,)`` bool: the game ended in this step.
+    :ivar count: ``(B,)`` int32: the count revealed by the challenge, -1 where none.
+    :ivar loser: ``(B,)`` int32: the seat that lost the challenge (the
+        challenger on a perfect bid), -1 where none.
+    :ivar lost: ``(B, N)`` int8: dice lost by each seat in this step.
+    :ivar winner: ``(B,)`` int32: the game's winner where ``game_over``, else -1.
+    """
+
+    round_over: np.ndarray
+    game_over: np.ndarray
+    count: np.ndarray
+    loser: np.ndarray
+    lost: np.ndarray
+    winner: np.ndarray
+
+
+class BatchGame:
+    """B games of Liar's Dice as arrays.
+
+    State (B games, N seats, F faces), public attributes read by observers;
+    change them only through :meth:`reset` and :meth:`step`:
+
+    :ivar dice: ``(B, N)`` int8: dice held per seat (hidden plus shown); 0 means out.
+    :ivar hidden: ``(B, N, F)`` int8: per seat, how many hidden dice show each
+        face (index ``f - 1``).
+    :ivar shown: ``(B, N, F)`` int8: per seat, dice set out in the open this round.
+    :ivar phase: ``(B,)`` int8: :data:`BID`, :data:`SHOW` (the bidder may show
+        dice) or :data:`OVER`.
+    :ivar to_move: ``(B,)`` int32: the seat to act (the bidder during a show),
+        -1 when over.
+    :ivar bid: ``(B,)`` int32: the current bid's action number, -1 before the
+        opening bid.
+    :ivar bidder: ``(B,)`` int32: the seat that made the current bid, -1 before it.
+    :ivar wilds_active: ``(B,)`` bool: whether the wild face counts for other
+        faces this round (seed 004: not after an opening on the wild face).
+    :ivar showed: ``(B,)`` bool: during a show, whether a die was shown yet.
+    :ivar total: ``(B,)`` int32: dice in play (the highest legal quantity).
+    :ivar rounds: ``(B,)`` int32: rounds finished.
+    :ivar winner: ``(B,)`` int32: the winning seat of a finished game, else -1.
+
+    :param rules: the rule set of every game.
+    :param players: seats per game, within the rules' bounds.
+    :param batch: B, the number of games (at least 1).
+    :param dice: starting dice per seat: one number for every seat, or one per
+        seat (0 for a seat that starts out); default ``rules.dice_per_player``.
+    :param seed: seed or :class:`numpy.random.Generator` for deals and rerolls.
+    :raises UnsupportedRulesError: for a rules option this engine cannot step.
+    :raises RulesError: for a seat count outside the rules' bounds, a batch
+        below 1, or bad starting dice.
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        players: int,
+        batch: int,
+        dice: int | Sequence[int] | None = None,
+        seed: int | np.random.Generator | None = None,
+    ) -> None:
+        default = Rules()
+        for f in fields(rules):
+            if f.name not in SUPPORTED_OPTIONS and getattr(rules, f.name) != getattr(default, f.name):
+                raise UnsupportedRulesError(
+                    f"The batched engine cannot yet play the rule option {f.name}={getattr(rules, f.name)!r}."
+                )
+        if not rules.min_players <= players <= rules.max_players:
+            raise RulesError(f"{rules.name} is played by {rules.min_players} to {rules.max_players} players, not {players}.")
+        if not isinstance(batch, int) or batch < 1:
+            raise RulesError(f"A batch holds at least one game, not {batch!r}.")
+        start = [rules.dice_per_player] * players if dice is None else (
+            [dice] * players if isinstance(dice, int) else list(dice)
+        )
+        if len(start) != players or any(not isinstance(d, int) or not 0 <= d <= 100 for d in start):
+            raise RulesError("Starting dice are one whole number from 0 to 100 for each seat.")
+        if sum(1 for d in start if d > 0) < 2:
+            raise RulesError("At least two players must start with dice.")
+        self.rules = rules
+        self.n_players = n = players
+        self.batch = b = batch
+        self.faces = nf = rules.faces
+        self.start_dice = np.array(start, dtype=np.int8)
+        self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        self.encoding = enc = ActionEncoding.for_rules(rules, int(sum(start)))
+        self.n_actions = enc.n_actions
+        self._tables()
+        self.dice = np.zeros((b, n), np.int8)
+        self.hidden = np.zeros((b, n, nf), np.int8)
+        self.shown = np.zeros((b, n, nf), np.int8)
+        self.phase = np.full(b, OVER, np.int8)
+        self.to_move = np.full(b, -1, np.int32)
+        self.bid = np.full(b, -1, np.int32)
+        self.bidder = np.full(b, -1, np.int32)
+        self.wilds_active = np.zeros(b, bool)
+        self.showed = np.zeros(b, bool)
+        self.total = np.zeros(b, np.int32)
+        self.rounds = np.zeros(b, np.int32)
+        self.winner = np.full(b, -1, np.int32)
+        self._alive = np.zeros(b, np.int32)  # bit s set: seat s holds dice
+        self._key = np.full(b, self._over_key, np.int32)  # sampling key: dice in play and current bid
+        self._n_over = b  # games in phase OVER
+        self.reset()
+
+    # -- tables ---------------------------------------------------------------
+
+    def _tables(self) -> None:
+        rules, enc, n, nf = self.rules, self.encoding, self.n_players, self.faces
+        nb, na = enc.n_bids, enc.n_actions
+        # per action number, extended by one entry so that -1 (no bid / no
+        # action) indexes harmlessly: quantity, face, rank (-1 below every bid)
+        a = np.arange(na + 1)
+        self._q_of = np.where(a < nb, a // nf + 1, 0).astype(np.int32)
+        self._f_of = np.where(a < nb, a % nf + 1, 0).astype(np.int32)
+        self._rank_of = np.array(
+            [rules.rank(int(q), int(f)) if i < nb else -1 for i, (q, f) in enumerate(zip(self._q_of, self._f_of))],
+            np.int64,
+        )
+        self._rank_of[na] = -1
+        # Sampling tables, keyed by (dice in play T, current bid or "none" = nb):
+        # the bids with quantity <= T in bid order form row T of the ladder, the
+        # legal bids after the current one are a suffix of it, and the
+        # challenge follows the last one.
+        qmax, w = enc.max_quantity, nb + 1
+        self._width = w
+        order = np.argsort(self._rank_of[:nb], kind="stable")
+        q = self._q_of[:nb]
+        ladder = np.full((qmax + 1, w), enc.challenge, np.int32)
+        count = np.zeros((qmax + 1, w), np.int32)
+        base = np.zeros((qmax + 1, w), np.int32)
+        for t in range(qmax + 1):
+            rows = order[q[order] <= t]
+            ladder[t, : len(rows)] = rows
+            after = np.zeros(w, np.int32)
+            after[rows] = np.arange(1, len(rows) + 1)  # the first legal place after each bid
+            count[t] = len(rows) - after + (np.arange(w) < nb)  # legal bids, plus the challenge once a bid stands
+            base[t] = t * w + after
+        # one more key for a finished game: no legal action, sampled as -1
+        self._over_key = (qmax + 1) * w
+        self._count_flat = np.concatenate([count.ravel(), [0]]).astype(np.int32)
+        self._base_flat = np.concatenate([base.ravel(), [(qmax + 1) * w]]).astype(np.int32)
+        self._ladder_flat = np.concatenate([ladder.ravel(), [-1]]).astype(np.int32)
+        # seats still in as a bit mask: the next seat in after s, and the seat
+        # that opens when s should (s itself if still in)
+        nxt = np.zeros((1 << n, n), np.int32)
+        opens = np.zeros((1 << n, n), np.int32)
+        for mask in range(1, 1 << n):
+            for s in range(n):
+                nxt[mask, s] = next(t for t in ((s + k) % n for k in range(1, n + 1)) if mask >> t & 1)
+                opens[mask, s] = s if mask >> s & 1 else nxt[mask, s]
+        self._next, self._opens = nxt, opens
+        self._popcount = np.array([bin(m).count("1") for m in range(1 << n)], np.int32)
+        self._bits = (1 << np.arange(n)).astype(np.int32)
+        self._rows = np.arange(self.batch)
+        self._start_alive = int((self.start_dice > 0) @ self._bits)
+        self._start_total = int(self.start_dice.sum())
+        self._roll_tables()
+        wild = rules.wild_face
+        self._wild = -1 if wild is None else wild - 1
+        self._suspend = rules.wilds_suspended_on_wild_opening
+        # _matches[wilds active, bid face, die face - 1]: 1 where that die counts for the bid
+        m = np.zeros((2, nf + 1, nf), np.int32)
+        for active in (0, 1):
+            for bf in range(1, nf + 1):
+                for df in range(1, nf + 1):
+                    m[active, bf, df - 1] = rules.matches(df, bf, bool(active))
+        self._matches = m
+
+    def _roll_tables(self) -> None:
+        """Rolls of d dice (d = 0 .. the most one seat can hold) as one table of
+        face counts: row ``offset[d] + r`` for each of the ``F**d`` equally
+        likely ordered rolls ``r``. Used when it stays small (2**20 rows);
+        otherwise dice are rolled one by one."""
+        nf, dmax = self.faces, max(1, int(self.start_dice.max()))
+        self._dmax = dmax
+        if sum(nf**d for d in range(dmax + 1)) > 1 << 20:
+            self._roll_table = None
+            self._shift = (7 * np.arange(nf)).astype(np.int64)
+            self._field = np.left_shift(np.int64(1), self._shift)
+            self._slots = np.arange(dmax, dtype=np.int8)
+            return
+        parts, offsets = [], []
+        at = 0
+        for d in range(dmax + 1):
+            r = np.arange(nf**d)
+            digits = (r[:, None] // nf ** np.arange(d)) % nf  # (F**d, d): the ordered roll
+            parts.append((digits[:, :, None] == np.arange(nf)).sum(axis=1).astype(np.int8))
+            offsets.append(at)
+            at += nf**d
+        self._roll_table = np.concatenate(parts)
+        self._roll_offset = np.array(offsets, np.int64)
+        self._roll_size = np.array([float(nf**d) for d in range(dmax + 1)])
+
+    # -- chance ---------------------------------------------------------------
+
+    def _roll(self, counts: np.ndarray) -> np.ndarray:
+        """Face counts ``(*counts.shape, F)`` int8 of rolling ``counts`` dice each,
+        every die uniform over the faces: one ordered roll of all of a seat's
+        dice drawn from the roll table (``floor(u * F**d)`` for a uniform
+        double ``u``, so each roll has probability ``F**-d`` to within 2**-32),
+        or without the table the dice one by one, summed as 7-bit fields of an
+        int64."""
+        if self._roll_table is not None:
+            u = self.rng.random(counts.shape)
+            return self._roll_table[(u * self._roll_size[counts]).astype(np.int64) + self._roll_offset[counts]]
+        faces = self.rng.integers(0, self.faces, (*counts.shape, self._dmax), dtype=np.int8)
+        packed = np.where(self._slots < counts[..., None], self._field[faces], 0).sum(axis=-1)
+        return ((packed[..., None] >> self._shift) & 127).astype(np.int8)
+
+    def _deal(self, idx: np.ndarray) -> None:
+        """Start a round in games ``idx``: roll every seat's dice, clear the bids."""
+        self.hidden[idx] = self._roll(self.dice[idx])
+        self.bid[idx] = -1
+        self.bidder[idx] = -1
+        self._key[idx] = self.total[idx] * self._width + (self._width - 1)
+        self.wilds_active[idx] = self._wild >= 0
+        if self.encoding.shows:
+            self.shown[idx] = 0
+            self.showed[idx] = False
+        self.phase[idx] = BID
+
+    def reset(self, games: np.ndarray | None = None, start: int | np.ndarray | None = None) -> None:
+        """Start new games and deal their first round.
+
+        :param games: a ``(B,)`` bool mask or an index array of the games to
+            restart; default every game.
+        :param start: the opener per restarted game (a seat, or an array); a
+            seat that starts with no dice passes to the next seat still in.
+            Default: a random seat for each game (RULES.md "The opener of the
+            first round is chosen ... at random").
+        :raises RulesError: for a seat that does not exist; nothing changes.
+        """
+        idx = self._rows if games is None else np.asarray(games)
+        if idx.dtype == bool:
+            idx = np.flatnonzero(idx)
+        k = idx.size
+        if k == 0:
+            return
+        n = self.n_players
+        if start is not None:
+            opener = np.broadcast_to(np.asarray(start), (k,))
+            if np.any((opener < 0) | (opener >= n)):
+                raise RulesError(f"There is no such seat: seats run from 0 to {n - 1}.")
+        self._n_over -= int(np.count_nonzero(self.phase[idx] == OVER))
+        if start is None:
+            opener = (self.rng.random(k) * n).astype(np.int32)
+        self.dice[idx] = self.start_dice
+        self._alive[idx] = self._start_alive
+        self.total[idx] = self._start_total
+        self.rounds[idx] = 0
+        self.winner[idx] = -1
+        self.to_move[idx] = self._opens[self._start_alive, opener]
+        self._deal(idx)
+
+    # -- legal actions ----------------------------------------------------------
+
+    def legal_mask(self) -> np.ndarray:
+        """``(B, n_actions)`` bool: the legal actions of each game's seat to
+        move (none for a finished game): in the bid phase every bid that
+        raises the current one with quantity up to the dice in play, and the
+        challenge once a bid stands; in a show, ``show(f)`` for each hidden
+        face while two or more dice are hidden, and ``stop``."""
+        enc = self.encoding
+        nb = enc.n_bids
+        out = np.zeros((self.batch, self.n_actions), bool)
+        bidding = self.phase == BID
+        cur = self._rank_of[self.bid]
+        out[:, :nb] = (
+            (self._rank_of[None, :nb] > cur[:, None])
+            & (self._q_of[None, :nb] <= self.total[:, None])
+            & bidding[:, None]
+        )
+        out[:, enc.challenge] = bidding & (self.bid >= 0)
+        if enc.shows:
+            showing = np.flatnonzero(self.phase == SHOW)
+            if showing.size:
+                hand = self.hidden[showing, self.to_move[showing]]
+                can = hand.sum(axis=1, dtype=np.int32) >= 2
+                out[showing, enc.challenge + 1 : enc.stop] = (hand > 0) & can[:, None]
+                out[showing, enc.stop] = True
+        return out
+
+    def is_legal(self, actions: np.ndarray) -> np.ndarray:
+        """``(B,)`` bool: whether each game's action is legal (in O(B), without
+        building the mask); a finished game's action never is."""
+        a = np.asarray(actions)
+        enc = self.encoding
+        nb = enc.n_bids
+        bidding = self.phase == BID
+        ab = np.where((a >= 0) & (a < nb), a, -1)
+        ok = bidding & (ab >= 0) & (self._rank_of[ab] > self._rank_of[self.bid]) & (self._q_of[ab] <= self.total)
+        ok |= bidding & (a == enc.challenge) & (self.bid >= 0)
+        if enc.shows:
+            showing = self.phase == SHOW
+            f = np.clip(a - enc.challenge - 1, 0, self.faces - 1)
+            hand = self.hidden[self._rows, np.maximum(self.to_move, 0)]
+            ok_show = (a > enc.challenge) & (a < enc.stop) & (hand[self._rows, f] > 0) & (hand.sum(axis=1, dtype=np.int32) >= 2)
+            ok |= showing & (ok_show | (a == enc.stop))
+        return ok
+
+    def sample_legal(self, rng: np.random.Generator | None = None) -> np.ndarray:
+        """``(B,)`` int32: one legal action per game, uniformly at random among
+        its legal actions (-1 for a finished game). O(B): bids are drawn by
+        their place in the bid order, without building the mask."""
+        u = (rng or self.rng).random(self.batch)
+        key = self._key
+        out = self._ladder_flat[self._base_flat[key] + (u * self._count_flat[key]).astype(np.int32)]
+        enc = self.encoding
+        if enc.shows:
+            showing = np.flatnonzero(self.phase == SHOW)
+            if showing.size:
+                hand = self.hidden[showing, self.to_move[showing]]
+                can = (hand > 0) & (hand.sum(axis=1, dtype=np.int32) >= 2)[:, None]
+                options = np.concatenate([can, np.ones((showing.size, 1), bool)], axis=1)
+                pick = (u[showing] * options.sum(axis=1)).astype(np.int32)
+                nth = (np.cumsum(options, axis=1) > pick[:, None]).argmax(axis=1)
+                out[showing] = enc.challenge + 1 + nth  # nth == F is stop
+        return out
+
+    # -- transitions -------------------------------------------------------------
+
+    def step(self, actions: np.ndarray, check: bool = True, autoreset: bool = False) -> BatchStep:
+        """Apply one action in every game still going (finished games ignore theirs).
+
+        :param actions: ``(B,)`` integer action numbers (anything, e.g. -1, for
+            a finished game).
+        :param check: verify every action is legal first (O(B)); without it an
+            illegal action gives undefined results.
+        :param autoreset: a game that ends is restarted at once, as
+            :meth:`reset` with a random opener would (the result still reports
+            its end and winner).
+        :returns: what happened, see :class:`BatchStep`.
+        :raises IllegalActionError: when ``check`` and some game's action is
+            illegal; the message names the first such game; nothing changes.
+        """
+        a = np.asarray(actions)
+        if a.shape != (self.batch,):
+            raise IllegalActionError(f"step needs one action per game: an array of shape ({self.batch},), not {a.shape}.")
+        live = self.phase != OVER if (check or self._n_over) else None
+        if check:
+            bad = np.flatnonzero(live & ~self.is_legal(a))
+            if bad.size:
+                g = int(bad[0])
+                raise IllegalActionError(f"Action {int(a[g])} is not legal in game {g}; no game was changed.")
+        enc = self.encoding
+        b, n = self.batch, self.n_players
+        if self._n_over:
+            a = np.where(live, a, -1)
+        result = BatchStep(
+            np.zeros(b, bool), np.zeros(b, bool), np.full(b, -1, np.int32), np.full(b, -1, np.int32),
+            np.zeros((b, n), np.int8), np.full(b, -1, np.int32),
+        )
+        is_bid = (a < enc.challenge) if not (enc.shows or self._n_over) else (a >= 0) & (a < enc.n_bids)
+        ci = np.flatnonzero(a == enc.challenge)
+        if enc.shows:
+            si = np.flatnonzero((a > enc.challenge) & (a < enc.stop))
+            ti = np.flatnonzero(a == enc.stop)
+        self._bids(is_bid, a)
+        if ci.size:
+            self._challenge(ci, result, autoreset)
+        if enc.shows:
+            if si.size:
+                seat, f = self.to_move[si], a[si] - enc.challenge - 1
+                self.hidden[si, seat, f] -= 1
+                self.shown[si, seat, f] += 1
+                self.showed[si] = True
+            if ti.size:
+                seat = self.to_move[ti]
+                rr = self.showed[ti]
+                if rr.any():
+                    g, s = ti[rr], seat[rr]
+                    self.hidden[g, s] = self._roll(self.hidden[g, s].sum(axis=1, dtype=np.int32))
+                self.showed[ti] = False
+                self.phase[ti] = BID
+                self.to_move[ti] = self._next[self._alive[ti], seat]
+        return result
+
+    def _bids(self, is_bid: np.ndarray, a: np.ndarray) -> None:
+        """Bids, in every game where ``is_bid`` (whole-batch arrays: most moves are bids)."""
+        seat = self.to_move
+        if self._wild >= 0 and self._suspend:  # seed 004: an opening on the wild face suspends wilds
+            np.copyto(self.wilds_active, self._f_of[a] != self._wild + 1, where=is_bid & (self.bid < 0))
+        np.copyto(self.bid, a, where=is_bid)
+        np.copyto(self.bidder, seat, where=is_bid)
+        np.copyto(self._key, self.total * self._width + a, where=is_bid)
+        nxt = self._next[self._alive, seat]  # seat -1 (a finished game) indexes harmlessly
+        if self.encoding.shows:  # seed 000: the bidder may show while two or more dice are hidden
+            can = is_bid & (self.hidden[self._rows, np.maximum(seat, 0)].sum(axis=1, dtype=np.int32) >= 2)
+            np.copyto(self.phase, SHOW, where=can)
+            np.copyto(self.showed, False, where=can)
+            np.copyto(self.to_move, nxt, where=is_bid & ~can)
+        else:
+            np.copyto(self.to_move, nxt, where=is_bid)
+
+    def _challenge(self, ci: np.ndarray, out: BatchStep, autoreset: bool) -> None:
+        rules = self.rules
+        m = ci.size
+        rows = self._rows[:m]
+        challenger = self.to_move[ci]
+        bidder = self.bidder[ci]
+        a = self.bid[ci]
+        q = self._q_of[a]
+        f = self._f_of[a]
+        per_face = self.hidden[ci].sum(axis=1, dtype=np.int32)  # (m, F)
+        if self.encoding.shows:
+            per_face += self.shown[ci].sum(axis=1, dtype=np.int32)
+        c = (per_face * self._matches[self.wilds_active[ci].view(np.int8), f]).sum(axis=1)
+        under = c < q
+        lose = np.where(under, bidder, challenger)
+        win = np.where(under, challenger, bidder)
+        held = self.dice[ci]  # (m, N) int8
+        new = held.astype(np.int32)
+        if rules.loss is Loss.ONE:
+            new[rows, lose] -= 1
+        else:  # seed 000: the difference, at least one, capped at the dice held
+            k = np.where(under, q - c, np.maximum(1, c - q))
+            new[rows, lose] = np.maximum(new[rows, lose] - k, 0)
+        if rules.exact is Exact.ALL_BUT_BIDDER:
+            pi = np.flatnonzero(c == q)
+            if pi.size:  # the perfect bid: everyone but the bidder loses one die (seed 000)
+                seats = np.arange(self.n_players)[None, :]
+                d = held[pi].astype(np.int32)
+                hit = (d > 0) & (seats != bidder[pi, None])
+                if rules.die_hard:  # Die Hard: a last die is kept, unless by the challenger
+                    hit &= ~((d == 1) & (seats != challenger[pi, None]))
+                new[pi] = d - hit
+        alive = ((new > 0) * self._bits).sum(axis=1, dtype=np.int32)
+        n_alive = self._popcount[alive]
+        side = lose if rules.next_opener is Opener.LOSER else win
+
+        self.dice[ci] = new
+        self._alive[ci] = alive
+        self.total[ci] = new.sum(axis=1)
+        self.rounds[ci] += 1
+        out.round_over[ci] = True
+        out.count[ci] = c
+        out.loser[ci] = lose
+        out.lost[ci] = held - new
+        # the game's winner is always the challenge's winner: they lose no die
+        if rules.single_round:
+            over = np.ones(m, bool)
+        else:
+            over = n_alive == 1
+        done = ci[over]
+        if done.size:
+            out.game_over[done] = True
+            out.winner[done] = win[over]
+        if autoreset:  # one deal for every challenged game: a next round or a new game
+            going = ~over
+            opener = self._opens[alive, side]
+            if done.size:
+                self.dice[done] = self.start_dice
+                self._alive[done] = self._start_alive
+                self.total[done] = self._start_total
+                self.rounds[done] = 0
+                seat = (self.rng.random(done.size) * self.n_players).astype(np.int32)
+                opener[over] = self._opens[self._start_alive, seat]
+            self.to_move[ci] = opener
+            self._deal(ci)
+            return
+        if done.size:  # a finished game keeps its last round's dice and bid, for the reveal
+            self.winner[done] = win[over]
+            self.phase[done] = OVER
+            self.to_move[done] = -1
+            self._key[done] = self._over_key
+            self._n_over += done.size
+        if done.size < m:
+            going = ~over
+            g = ci[going]
+            self.to_move[g] = self._opens[alive[going], side[going]]
+            self._deal(g)
+
+    # -- views ------------------------------------------------------------------------
+
+    def current_quantity_face(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(quantity, face)``, each ``(B,)`` int32, of the current bid (0, 0 before the opening bid)."""
+        has = self.bid >= 0
+        a = np.maximum(self.bid, 0)
+        return np.where(has, self._q_of[a], 0), np.where(has, self._f_of[a], 0)
