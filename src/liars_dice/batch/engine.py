@@ -81,7 +81,8 @@ class BatchGame:
         -1 when over.
     :ivar bid: ``(B,)`` int32: the current bid's action number, -1 before the
         opening bid.
-    :ivar bidder: ``(B,)`` int32: the seat that made the current bid, -1 before it.
+    :ivar bidder: ``(B,)`` int32 (a property): the seat that made the current
+        bid, -1 before it.
     :ivar wilds_active: ``(B,)`` bool: whether the wild face counts for other
         faces this round (seed 004: not after an opening on the wild face).
     :ivar showed: ``(B,)`` bool: during a show, whether a die was shown yet.
@@ -140,14 +141,13 @@ class BatchGame:
         self.phase = np.full(b, OVER, np.int8)
         self.to_move = np.full(b, -1, np.int32)
         self.bid = np.full(b, -1, np.int32)
-        self.bidder = np.full(b, -1, np.int32)
         self.wilds_active = np.zeros(b, bool)
         self.showed = np.zeros(b, bool)
         self.total = np.zeros(b, np.int32)
         self.rounds = np.zeros(b, np.int32)
         self.winner = np.full(b, -1, np.int32)
         self._alive = np.zeros(b, np.int32)  # bit s set: seat s holds dice
-        self._key = np.full(b, self._over_key, np.int32)  # sampling key: dice in play and current bid
+        self._tw = np.full(b, self._over_row, np.int32)  # dice in play * (n_bids + 1): a row of the sampling tables
         self._n_over = b  # games in phase OVER
         self.reset()
 
@@ -184,11 +184,11 @@ class BatchGame:
             after[rows] = np.arange(1, len(rows) + 1)  # the first legal place after each bid
             count[t] = len(rows) - after + (np.arange(w) < nb)  # legal bids, plus the challenge once a bid stands
             base[t] = t * w + after
-        # one more key for a finished game: no legal action, sampled as -1
-        self._over_key = (qmax + 1) * w
-        self._count_flat = np.concatenate([count.ravel(), [0]]).astype(np.int32)
-        self._base_flat = np.concatenate([base.ravel(), [(qmax + 1) * w]]).astype(np.int32)
-        self._ladder_flat = np.concatenate([ladder.ravel(), [-1]]).astype(np.int32)
+        # one more row for a finished game: no legal action, sampled as -1
+        self._over_row = (qmax + 1) * w
+        self._count_flat = np.concatenate([count.ravel(), np.zeros(w)]).astype(np.int32)
+        self._base_flat = np.concatenate([base.ravel(), np.full(w, self._over_row)]).astype(np.int32)
+        self._ladder_flat = np.concatenate([ladder.ravel(), np.full(w, -1)]).astype(np.int32)
         # seats still in as a bit mask: the next seat in after s, and the seat
         # that opens when s should (s itself if still in)
         nxt = np.zeros((1 << n, n), np.int32)
@@ -197,7 +197,11 @@ class BatchGame:
             for s in range(n):
                 nxt[mask, s] = next(t for t in ((s + k) % n for k in range(1, n + 1)) if mask >> t & 1)
                 opens[mask, s] = s if mask >> s & 1 else nxt[mask, s]
-        self._next, self._opens = nxt, opens
+        prev = np.zeros((1 << n, n), np.int32)
+        for mask in range(1, 1 << n):
+            for s in range(n):
+                prev[mask, s] = next(t for t in ((s - k) % n for k in range(1, n + 1)) if mask >> t & 1)
+        self._next, self._opens, self._prev = nxt, opens, prev
         self._popcount = np.array([bin(m).count("1") for m in range(1 << n)], np.int32)
         self._bits = (1 << np.arange(n)).astype(np.int32)
         self._rows = np.arange(self.batch)
@@ -213,7 +217,9 @@ class BatchGame:
             for bf in range(1, nf + 1):
                 for df in range(1, nf + 1):
                     m[active, bf, df - 1] = rules.matches(df, bf, bool(active))
-        self._matches = m
+        self._matches = m.reshape(2 * (nf + 1), nf)
+        self._eye = np.eye(n, dtype=np.int32)
+        self._start_rows = np.broadcast_to(self.start_dice, (self.batch, n))
 
     def _roll_tables(self) -> None:
         """Rolls of d dice (d = 0 .. the most one seat can hold) as one table of
@@ -256,12 +262,13 @@ class BatchGame:
         packed = np.where(self._slots < counts[..., None], self._field[faces], 0).sum(axis=-1)
         return ((packed[..., None] >> self._shift) & 127).astype(np.int8)
 
-    def _deal(self, idx: np.ndarray) -> None:
-        """Start a round in games ``idx``: roll every seat's dice, clear the bids."""
-        self.hidden[idx] = self._roll(self.dice[idx])
+    def _deal(self, idx: np.ndarray, dice: np.ndarray | None = None, total: np.ndarray | int | None = None) -> None:
+        """Start a round in games ``idx``: roll every seat's dice, clear the bids.
+        ``dice`` and ``total`` are the games' (already stored) dice and dice in
+        play, when the caller has them at hand."""
+        self.hidden[idx] = self._roll(self.dice[idx] if dice is None else dice)
         self.bid[idx] = -1
-        self.bidder[idx] = -1
-        self._key[idx] = self.total[idx] * self._width + (self._width - 1)
+        self._tw[idx] = (self.total[idx] if total is None else total) * self._width
         self.wilds_active[idx] = self._wild >= 0
         if self.encoding.shows:
             self.shown[idx] = 0
@@ -292,14 +299,20 @@ class BatchGame:
                 raise RulesError(f"There is no such seat: seats run from 0 to {n - 1}.")
         self._n_over -= int(np.count_nonzero(self.phase[idx] == OVER))
         if start is None:
-            opener = (self.rng.random(k) * n).astype(np.int32)
+            opener = None
+        self._restart(idx, opener)
+
+    def _restart(self, idx: np.ndarray, opener: np.ndarray | None = None) -> None:
+        """Start new games in ``idx`` (the opener a random seat by default)."""
+        if opener is None:
+            opener = (self.rng.random(idx.size) * self.n_players).astype(np.int32)
         self.dice[idx] = self.start_dice
         self._alive[idx] = self._start_alive
         self.total[idx] = self._start_total
         self.rounds[idx] = 0
         self.winner[idx] = -1
         self.to_move[idx] = self._opens[self._start_alive, opener]
-        self._deal(idx)
+        self._deal(idx, self._start_rows[: idx.size], self._start_total)
 
     # -- legal actions ----------------------------------------------------------
 
@@ -352,7 +365,7 @@ class BatchGame:
         its legal actions (-1 for a finished game). O(B): bids are drawn by
         their place in the bid order, without building the mask."""
         u = (rng or self.rng).random(self.batch)
-        key = self._key
+        key = self._tw + self.bid % self._width  # no bid (-1): the last column
         out = self._ladder_flat[self._base_flat[key] + (u * self._count_flat[key]).astype(np.int32)]
         enc = self.encoding
         if enc.shows:
@@ -430,8 +443,6 @@ class BatchGame:
         if self._wild >= 0 and self._suspend:  # seed 004: an opening on the wild face suspends wilds
             np.copyto(self.wilds_active, self._f_of[a] != self._wild + 1, where=is_bid & (self.bid < 0))
         np.copyto(self.bid, a, where=is_bid)
-        np.copyto(self.bidder, seat, where=is_bid)
-        np.copyto(self._key, self.total * self._width + a, where=is_bid)
         nxt = self._next[self._alive, seat]  # seat -1 (a finished game) indexes harmlessly
         if self.encoding.shows:  # seed 000: the bidder may show while two or more dice are hidden
             can = is_bid & (self.hidden[self._rows, np.maximum(seat, 0)].sum(axis=1, dtype=np.int32) >= 2)
@@ -446,21 +457,22 @@ class BatchGame:
         m = ci.size
         rows = self._rows[:m]
         challenger = self.to_move[ci]
-        bidder = self.bidder[ci]
+        bidder = self._prev[self._alive[ci], challenger]  # play passed from the bidder to the challenger
         a = self.bid[ci]
         q = self._q_of[a]
         f = self._f_of[a]
-        per_face = self.hidden[ci].sum(axis=1, dtype=np.int32)  # (m, F)
+        counts = self._matches[self.wilds_active[ci] * (self.faces + 1) + f]  # (m, F): which faces count
+        dice = self.hidden[ci].astype(np.int32)  # (m, N, F)
         if self.encoding.shows:
-            per_face += self.shown[ci].sum(axis=1, dtype=np.int32)
-        c = (per_face * self._matches[self.wilds_active[ci].view(np.int8), f]).sum(axis=1)
+            dice += self.shown[ci]
+        c = np.einsum("msf,mf->m", dice, counts)
         under = c < q
         lose = np.where(under, bidder, challenger)
         win = np.where(under, challenger, bidder)
         held = self.dice[ci]  # (m, N) int8
         new = held.astype(np.int32)
         if rules.loss is Loss.ONE:
-            new[rows, lose] -= 1
+            new -= self._eye[lose]
         else:  # seed 000: the difference, at least one, capped at the dice held
             k = np.where(under, q - c, np.maximum(1, c - q))
             new[rows, lose] = np.maximum(new[rows, lose] - k, 0)
@@ -473,53 +485,59 @@ class BatchGame:
                 if rules.die_hard:  # Die Hard: a last die is kept, unless by the challenger
                     hit &= ~((d == 1) & (seats != challenger[pi, None]))
                 new[pi] = d - hit
-        alive = ((new > 0) * self._bits).sum(axis=1, dtype=np.int32)
-        n_alive = self._popcount[alive]
-        side = lose if rules.next_opener is Opener.LOSER else win
-
-        self.dice[ci] = new
-        self._alive[ci] = alive
-        self.total[ci] = new.sum(axis=1)
-        self.rounds[ci] += 1
         out.round_over[ci] = True
         out.count[ci] = c
         out.loser[ci] = lose
         out.lost[ci] = held - new
-        # the game's winner is always the challenge's winner: they lose no die
-        if rules.single_round:
-            over = np.ones(m, bool)
-        else:
-            over = n_alive == 1
+        if rules.single_round:  # every challenge ends the game, won by the challenge's winner
+            out.game_over[ci] = True
+            out.winner[ci] = win
+            if autoreset:
+                self._restart(ci)
+            else:
+                self.dice[ci] = new
+                self.total[ci] = new.sum(axis=1)
+                self.rounds[ci] += 1
+                self._finish(ci, win)
+            return
+        alive = ((new > 0) * self._bits).sum(axis=1, dtype=np.int32)
+        over = self._popcount[alive] == 1
+        side = lose if rules.next_opener is Opener.LOSER else win
+        self.dice[ci] = new
+        self._alive[ci] = alive
+        self.total[ci] = new.sum(axis=1)
+        self.rounds[ci] += 1
         done = ci[over]
-        if done.size:
+        if done.size:  # the last player with dice is the challenge's winner: they lose no die
             out.game_over[done] = True
             out.winner[done] = win[over]
-        if autoreset:  # one deal for every challenged game: a next round or a new game
-            going = ~over
-            opener = self._opens[alive, side]
-            if done.size:
-                self.dice[done] = self.start_dice
-                self._alive[done] = self._start_alive
-                self.total[done] = self._start_total
-                self.rounds[done] = 0
-                seat = (self.rng.random(done.size) * self.n_players).astype(np.int32)
-                opener[over] = self._opens[self._start_alive, seat]
-            self.to_move[ci] = opener
-            self._deal(ci)
-            return
-        if done.size:  # a finished game keeps its last round's dice and bid, for the reveal
-            self.winner[done] = win[over]
-            self.phase[done] = OVER
-            self.to_move[done] = -1
-            self._key[done] = self._over_key
-            self._n_over += done.size
+            if autoreset:
+                self._restart(done)
+            else:
+                self._finish(done, win[over])
         if done.size < m:
             going = ~over
             g = ci[going]
             self.to_move[g] = self._opens[alive[going], side[going]]
-            self._deal(g)
+            self._deal(g, new[going])
+
+    def _finish(self, done: np.ndarray, winner: np.ndarray) -> None:
+        """End games ``done``; they keep their last round's dice, for the reveal."""
+        self.winner[done] = winner
+        self.phase[done] = OVER
+        self.to_move[done] = -1
+        self.bid[done] = -1
+        self._tw[done] = self._over_row
+        self._n_over += done.size
 
     # -- views ------------------------------------------------------------------------
+
+    @property
+    def bidder(self) -> np.ndarray:
+        """``(B,)`` int32: the seat that made the current bid, -1 before the
+        opening bid (play passes from the bidder to the next seat still in)."""
+        seat = np.where(self.phase == SHOW, self.to_move, self._prev[self._alive, self.to_move])
+        return np.where(self.bid >= 0, seat, -1).astype(np.int32)
 
     def current_quantity_face(self) -> tuple[np.ndarray, np.ndarray]:
         """``(quantity, face)``, each ``(B,)`` int32, of the current bid (0, 0 before the opening bid)."""
