@@ -186,8 +186,12 @@ class BatchGame:
             base[t] = t * w + after
         # one more row for a finished game: no legal action, sampled as -1
         self._over_row = (qmax + 1) * w
-        self._count_flat = np.concatenate([count.ravel(), np.zeros(w)]).astype(np.int32)
-        self._base_flat = np.concatenate([base.ravel(), np.full(w, self._over_row)]).astype(np.int32)
+        # per key: (first legal place, number of legal actions), as floats so
+        # that floor(place + u * number) draws a place in one expression
+        self._draw = np.stack([
+            np.concatenate([base.ravel(), np.full(w, self._over_row)]),
+            np.concatenate([count.ravel(), np.zeros(w)]),
+        ], axis=1).astype(np.float64)
         self._ladder_flat = np.concatenate([ladder.ravel(), np.full(w, -1)]).astype(np.int32)
         # seats still in as a bit mask: the next seat in after s, and the seat
         # that opens when s should (s itself if still in)
@@ -366,7 +370,8 @@ class BatchGame:
         their place in the bid order, without building the mask."""
         u = (rng or self.rng).random(self.batch)
         key = self._tw + self.bid % self._width  # no bid (-1): the last column
-        out = self._ladder_flat[self._base_flat[key] + (u * self._count_flat[key]).astype(np.int32)]
+        draw = self._draw[key]
+        out = self._ladder_flat[(draw[:, 0] + u * draw[:, 1]).astype(np.int64)]
         enc = self.encoding
         if enc.shows:
             showing = np.flatnonzero(self.phase == SHOW)
@@ -408,10 +413,9 @@ class BatchGame:
         b, n = self.batch, self.n_players
         if self._n_over:
             a = np.where(live, a, -1)
-        result = BatchStep(
-            np.zeros(b, bool), np.zeros(b, bool), np.full(b, -1, np.int32), np.full(b, -1, np.int32),
-            np.zeros((b, n), np.int8), np.full(b, -1, np.int32),
-        )
+        flags = np.zeros((2, b), bool)
+        ints = np.full((3, b), -1, np.int32)
+        result = BatchStep(flags[0], flags[1], ints[0], ints[1], np.zeros((b, n), np.int8), ints[2])
         is_bid = (a < enc.challenge) if not (enc.shows or self._n_over) else (a >= 0) & (a < enc.n_bids)
         ci = np.flatnonzero(a == enc.challenge)
         if enc.shows:
