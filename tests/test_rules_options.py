@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from liars_dice.engine import PRESETS, SEED_PRESETS, Exact, Loss, Opener, Ordering, Rules, RulesError
+from liars_dice.engine import PRESETS, SEED_PRESETS, Bid, Exact, Loss, Opener, Ordering, Rules, RulesError
 
 
 @pytest.mark.parametrize(
@@ -115,8 +115,8 @@ def test_joker_preset() -> None:
 def test_face_names_are_display_only() -> None:
     """face_names changes the words of messages, never the play."""
     plain = Rules.preset("aces-wild").with_options(face_names=())
-    assert plain.describe_bid(3, 1) == "three 1s"
-    assert Rules.preset("aces-wild").describe_bid(3, 1) == "three aces"
+    assert plain.describe_bid(Bid(3, 1)) == "three 1s"
+    assert Rules.preset("aces-wild").describe_bid(Bid(3, 1)) == "three aces"
     for q in range(1, 10):
         for f in range(1, 7):
             assert plain.rank(q, f) == Rules.preset("aces-wild").rank(q, f)

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import random
 
-from ..engine import CHALLENGE, Bid, Hand, SeatView, bid_probability, wilds_active_after_opening
+from ..engine import CHALLENGE, Bid, Hand, SeatView, bid_probability
 from .base import Decision, register
 
 
@@ -80,7 +80,7 @@ class ProbabilisticBot:
     def _wilds_for(view: SeatView, bid: Bid) -> bool:
         """Whether wilds count for ``bid``: this round's rule, or for an opening
         bid the rule its own face would set (seed 004)."""
-        return view.wilds_active if view.bids else wilds_active_after_opening(view.rules, bid.face)
+        return view.wilds_active if view.bids else view.rules.wilds_active_after_opening(bid.face)
 
     def chance(self, view: SeatView, bid: Bid) -> float:
         """Chance that ``bid`` is true from ``view``'s knowledge (its hand, every shown die)."""

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..engine import CHALLENGE, Bid, Exact, Loss, Rules, SeatView, next_alive, wilds_active_after_opening
+from ..engine import CHALLENGE, Bid, Exact, Loss, Rules, SeatView, next_alive
 from .base import Decision, register
 from .inference import convolve_all, count_pmf, hands, log_prior, match_table
 from .likelihood import ActorContext, ActorTables, LikelihoodParams, lowest_raises, params_for
@@ -126,7 +126,7 @@ class StrongBot:
                 action = CHALLENGE if pick == "liar" else Bid(*map(int, pick.split("x")))
                 dec = Decision(action)
                 if isinstance(action, Bid) and view.rules.show_and_reroll:
-                    wilds = view.wilds_active if view.bids else wilds_active_after_opening(view.rules, action.face)
+                    wilds = view.wilds_active if view.bids else view.rules.wilds_active_after_opening(action.face)
                     shower = _Analyser(view, self._params or params_for(view.rules), self._residual)
                     shower.show_policy = self._show
                     dec = shower._maybe_show(dec, wilds)
@@ -272,7 +272,7 @@ class _Analyser:
         if cur is not None:
             wild_modes = {f: v.wilds_active for f in range(1, faces + 1)}
         else:
-            wild_modes = {f: wilds_active_after_opening(rules, f) for f in range(1, faces + 1)}
+            wild_modes = {f: rules.wilds_active_after_opening(f) for f in range(1, faces + 1)}
         modes = sorted(set(wild_modes.values()))
         # Per wild mode: each opponent's per-face count pmf, and my base counts.
         pmfs = {w: [self._pmf(o, w) for o in opps] for w in modes}

@@ -33,7 +33,6 @@ from .state import (
     legal_shows,
     next_alive,
     raise_message,
-    wilds_active_after_opening,
 )
 from .view import SeatView, result_to_json
 
@@ -44,5 +43,4 @@ __all__ = [
     "Rules", "RulesError", "SEED_PRESETS", "ScriptedDice", "SeatView", "SecureDice", "SeededDice",
     "State", "bid_probability", "binomial_tail", "legal_actions", "legal_shows", "match_probability", "next_alive",
     "number_word", "parse_action", "raise_message", "result_to_json", "view_bid_probability",
-    "wilds_active_after_opening",
 ]

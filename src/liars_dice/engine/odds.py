@@ -15,7 +15,6 @@ from math import comb
 
 from .actions import Bid
 from .rules import Rules
-from .state import wilds_active_after_opening
 
 
 @lru_cache(maxsize=65536)
@@ -49,7 +48,7 @@ def bid_probability(
     :returns: a probability in [0, 1].
     """
     if wilds_active is None:
-        wilds_active = wilds_active_after_opening(rules, bid.face)
+        wilds_active = rules.wilds_active_after_opening(bid.face)
     have = sum(1 for d in seen if rules.matches(d, bid.face, wilds_active))
     return binomial_tail(unseen, bid.quantity - have, match_probability(rules, bid.face, wilds_active))
 

@@ -16,7 +16,8 @@ import enum
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from .errors import RulesError
+from .actions import Action, Bid
+from .errors import InvalidBidError, RulesError
 
 
 class Ordering(str, enum.Enum):
@@ -250,11 +251,15 @@ class Rules:
         """``"★"`` for the star face when :attr:`star_symbol`, else the digit."""
         return "★" if self.star_symbol and face == self.wild_face else str(face)
 
-    def format_bid(self, quantity: int, face: int) -> str:
-        """Compact notation: ``4x5``, or ``3★`` for a star bid."""
-        if self.star_symbol and face == self.wild_face:
-            return f"{quantity}★"
-        return f"{quantity}x{face}"
+    def format_bid(self, bid: Bid) -> str:
+        """Compact notation: ``4x5``, or ``3★`` for a star bid (python-chess's ``san``).
+
+        >>> Rules.preset("wild-stars").format_bid(Bid(3, 1))
+        '3★'
+        """
+        if self.star_symbol and bid.face == self.wild_face:
+            return f"{bid.quantity}★"
+        return f"{bid.quantity}x{bid.face}"
 
     def face_noun(self, face: int, plural: bool = True) -> str:
         """The face in words: its name from :attr:`face_names` (``"aces"``,
@@ -264,10 +269,61 @@ class Rules:
                 return many if plural else singular
         return f"{face}s" if plural else f"{face}"
 
-    def describe_bid(self, quantity: int, face: int) -> str:
+    def describe_bid(self, bid: Bid) -> str:
         """Words for messages: ``four 3s``, ``one 5``, ``three stars``, ``two aces``
-        (face names from :attr:`face_names`)."""
-        return f"{number_word(quantity)} {self.face_noun(face, quantity != 1)}"
+        (face names from :attr:`face_names`).
+
+        >>> Rules.preset("aces-wild").describe_bid(Bid(3, 1))
+        'three aces'
+        """
+        return f"{number_word(bid.quantity)} {self.face_noun(bid.face, bid.quantity != 1)}"
+
+    def parse_action(self, text: str) -> Action:
+        """Read a bid or a challenge as a person types it, in this rule set's
+        words only: ``4x5``, ``4 5s``, ``four fives``, ``twenty one 5s``,
+        ``liar``; ``3 stars``/``3★`` only where :attr:`star_symbol` is set;
+        face names from :attr:`face_names` (``3 aces``). See
+        :mod:`liars_dice.engine.notation`. Round trip:
+        ``parse_bid(format_bid(b)) == parse_bid(describe_bid(b)) == b``.
+
+        :raises InvalidBidError: for text that is not a bid or a challenge in
+            these words, with one sentence naming the problem.
+
+        >>> Rules.preset("classic").parse_action("liar")
+        Challenge()
+        """
+        from .notation import parse
+
+        return parse(text, self)
+
+    def parse_bid(self, text: str) -> Bid:
+        """:meth:`parse_action` for a bid only.
+
+        :raises InvalidBidError: for text that is not a bid (a challenge word included).
+
+        >>> Rules.preset("aces-wild").parse_bid("three aces")
+        Bid(quantity=3, face=1)
+        >>> Rules.preset("classic").parse_bid("9 stars")
+        Traceback (most recent call last):
+        ...
+        liars_dice.engine.errors.InvalidBidError: classic has no 'stars': write the face as a number, such as '9 1s'.
+        """
+        action = self.parse_action(text)
+        if not isinstance(action, Bid):
+            raise InvalidBidError(f"{text.strip()!r} is a challenge, not a bid.")
+        return action
+
+    # -- wilds --------------------------------------------------------------
+
+    def wilds_active_after_opening(self, face: int) -> bool:
+        """Whether the wild face counts for other faces in a round opened on
+        ``face``: never without a wild face; not when the opening names the wild
+        face and :attr:`wilds_suspended_on_wild_opening` (seed 004 "One's Are
+        Wild!"); otherwise yes."""
+        wild = self.wild_face
+        if wild is None:
+            return False
+        return not (self.wilds_suspended_on_wild_opening and face == wild)
 
 
 def _face_names(value: Any, faces: int) -> tuple[tuple[int, str, str], ...]:

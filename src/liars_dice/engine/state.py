@@ -393,21 +393,8 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((),))):
         change it); built from a cached bid ladder, so it costs one slice."""
         if self.phase is not _BID:
             return []
-        rules = self.game.rules
-        n = sum(self.dice)
-        lad = _LADDERS.get((id(rules), n))
-        if lad is None or lad.rules is not rules:
-            lad = _ladder(rules, n)
         bids = self.bids
-        if not bids:
-            return list(lad.opening)
-        cur = bids[-1][1]
-        i = lad.pos.get((cur.quantity, cur.face))
-        if i is None:
-            return legal_actions(rules, cur, n)
-        actions = lad.bids[i + 1 :]
-        actions.append(CHALLENGE)
-        return actions
+        return legal_actions(self.game.rules, bids[-1][1] if bids else None, sum(self.dice))
 
     def legal_shows(self) -> list[Hand]:
         """The distinct shows the player to move may add to a bid: ``()`` (none)
@@ -421,7 +408,7 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((),))):
     def is_legal(self, action: Action, show: Sequence[int] = ()) -> bool:
         """Whether :meth:`apply` would accept ``action`` with ``show``."""
         try:
-            self._check(action, None, tuple(show))
+            self.check(action, show)
         except IllegalActionError:
             return False
         return True
@@ -440,10 +427,19 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((),))):
             names the rule (e.g. "two stars does not raise the bid of four 3s: ...").
         """
         show = tuple(show)
-        self._check(action, seat, show)
+        self.check(action, show, seat=seat)
         return self.apply_unchecked(action, show)
 
-    def _check(self, action: Action, seat: int | None, show: Hand) -> None:
+    def check(self, action: Action, show: Sequence[int] = (), *, seat: int | None = None) -> None:
+        """Raise the typed error that :meth:`apply` would raise for ``action``
+        with ``show``, naming the rule; return ``None`` when it is legal. The
+        state is not changed (python-chess's ``is_legal``, with the reason).
+
+        :raises NotYourTurnError: when ``seat`` is given and is not the seat to move.
+        :raises GameOverError: when the game is over.
+        :raises IllegalActionError: when the action or the show breaks a rule.
+        """
+        show = tuple(show)
         if self.phase is _OVER:
             raise GameOverError(f"The game is over ({self._winner_name()} won), so nobody moves any more.")
         names = self.game.players
@@ -484,9 +480,8 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((),))):
             hand = self.hidden[self.to_move]
             rest = _sub_multiset(hand, show)
             if rest is None:
-                raise IllegalActionError(
-                    f"Only your hidden dice can be shown, and {list(show)} are not all among {list(hand)}."
-                )
+                shown, held = (", ".join(rules.face_label(f) for f in faces) for faces in (show, hand))
+                raise IllegalActionError(f"Only your hidden dice can be shown, and {shown} are not all among {held}.")
             if not rest:
                 raise IllegalActionError(
                     "A show must leave at least one hidden die to reroll, so it can set out at most "
@@ -502,7 +497,7 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((),))):
         if action.__class__ is Challenge:
             return self._challenge(seat)
         bids = self.bids
-        wilds = self.wilds_active if bids else _wilds_for_opening(self.game.rules, action.face)  # type: ignore[union-attr]
+        wilds = self.wilds_active if bids else self.game.rules.wilds_active_after_opening(action.face)  # type: ignore[union-attr]
         bids = bids + ((seat, action, show),)
         if show:
             hidden = self.hidden
@@ -647,19 +642,6 @@ def _empty(n: int) -> tuple[Hand, ...]:
     return e
 
 
-def _wilds_for_opening(rules: Rules, face: int) -> bool:
-    """Whether wilds count this round, given the opening bid's face (seed 004)."""
-    if rules.wild_face is None:
-        return False
-    return not (rules.wilds_suspended_on_wild_opening and face == rules.wild_face)
-
-
-def wilds_active_after_opening(rules: Rules, face: int) -> bool:
-    """Public form of the classic suspension rule: whether wilds count in a
-    round opened on ``face``. Source: seed 004 "One's Are Wild!"."""
-    return _wilds_for_opening(rules, face)
-
-
 class _Ladder:
     """Every bid with quantity 1..n under one rule set, in bid order (the
     bidding track for :attr:`Ordering.TRACK`), with each bid's position."""
@@ -697,11 +679,15 @@ def _ladder(rules: Rules, n: int) -> _Ladder:
 
 def legal_actions(rules: Rules, current: Bid | None, dice_in_play: int) -> list[Action]:
     """Every legal bid after ``current`` (any bid up to ``dice_in_play`` when
-    ``None``), in bid order, then the challenge when a bid stands.
+    ``None``), in bid order, then the challenge when a bid stands. The one
+    enumeration of legal actions: :meth:`State.legal_actions` and
+    :meth:`SeatView.legal_actions <liars_dice.engine.view.SeatView.legal_actions>` delegate here.
 
     A new list each call, sliced from a cached ladder of every bid.
     """
-    lad = _ladder(rules, dice_in_play)
+    lad = _LADDERS.get((id(rules), dice_in_play))
+    if lad is None or lad.rules is not rules:
+        lad = _ladder(rules, dice_in_play)
     if current is None:
         return list(lad.opening)
     i = lad.pos.get((current.quantity, current.face))
@@ -739,11 +725,11 @@ def raise_message(rules: Rules, current: Bid, bid: Bid, dice_in_play: int) -> st
     bid on stars needs more than half the quantity of a bid on another face;
     the smallest bid on that face now is three stars." Faces are written with the
     rules' :attr:`~Rules.face_names`."""
-    new, old = rules.describe_bid(bid.quantity, bid.face), rules.describe_bid(current.quantity, current.face)
+    new, old = rules.describe_bid(bid), rules.describe_bid(current)
     lo = rules.min_raise_quantity(current.quantity, current.face, bid.face)
     noun = rules.face_noun(bid.face)
     if lo <= dice_in_play:
-        hint = f"the smallest bid on that face now is {rules.describe_bid(lo, bid.face)}"
+        hint = f"the smallest bid on that face now is {rules.describe_bid(Bid(lo, bid.face))}"
     else:
         hint = f"no bid on {noun} is high enough with {dice_in_play} dice in play, so name another face or challenge"
     wild = rules.wild_face

@@ -153,7 +153,7 @@ def replay_steps(game: Game, start: int, final: State) -> list[dict[str, Any]]:
                 state = state.apply(m.action, seat=m.seat)
                 res = state.results[-1]
                 rj = result_json(res, names)
-                bid_words = rules.describe_bid(res.bid.quantity, res.bid.face)
+                bid_words = rules.describe_bid(res.bid)
                 lost = ", ".join(f"{n} loses {k} {'die' if k == 1 else 'dice'}" for n, k in rj["lost"].items())
                 text = f"{who} challenges {names[res.bidder]}'s {bid_words}: the count is {res.count}; {lost}."
                 steps.append({
@@ -164,7 +164,7 @@ def replay_steps(game: Game, start: int, final: State) -> list[dict[str, Any]]:
                 assert isinstance(m.action, Bid)
                 state = state.apply(m.action, m.show, seat=m.seat)
                 move: dict[str, Any] = {"player": who, "bid": m.action.to_json()}
-                text = f"{who} bids {rules.describe_bid(m.action.quantity, m.action.face)}"
+                text = f"{who} bids {rules.describe_bid(m.action)}"
                 if m.show:
                     state = state.reroll(m.reroll)
                     move["show"], move["reroll"] = list(m.show), list(m.reroll)
