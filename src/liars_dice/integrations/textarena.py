@@ -183,7 +183,7 @@ def _faces(hand: Sequence[int]) -> str:
 
 
 def _describe_bid(rules: Rules, names: Sequence[str], seat: int, bid: Bid, show: Hand) -> str:
-    text = f"{names[seat]} bids {rules.describe_bid(bid.quantity, bid.face)} {format_text_action(bid)}"
+    text = f"{names[seat]} bids {rules.describe_bid(bid)} {format_text_action(bid)}"
     if show:
         text += f" and shows {_faces(show)}, rerolling the rest"
     return text + "."
@@ -191,7 +191,7 @@ def _describe_bid(rules: Rules, names: Sequence[str], seat: int, bid: Bid, show:
 
 def _describe_result(rules: Rules, names: Sequence[str], r: RoundResult) -> str:
     cups = "; ".join(f"{names[s]}: {_faces(h)}" for s, h in enumerate(r.revealed) if h)
-    bid = rules.describe_bid(r.bid.quantity, r.bid.face)
+    bid = rules.describe_bid(r.bid)
     lines = [f"{names[r.challenger]} calls {names[r.bidder]}'s bid of {bid}. Revealed: {cups}. The count is {r.count}."]
     if not r.wilds_active and rules.wild_face is not None:
         lines.append(f"(Wilds did not count this round.)")
@@ -224,7 +224,7 @@ def view_text(view: SeatView) -> str:
     if view.current_bid is None:
         lines.append("You open the round: make a bid.")
     else:
-        lines.append(f"It is your turn: raise the bid of {rules.describe_bid(view.current_bid.quantity, view.current_bid.face)} or call it.")
+        lines.append(f"It is your turn: raise the bid of {rules.describe_bid(view.current_bid)} or call it.")
     return "\n".join(lines)
 
 
@@ -311,7 +311,7 @@ class LiarsDiceTextEnv(ta.Env):
         bid = s.current_bid
         return (
             "Dice held: " + ", ".join(f"{n} {d}" for n, d in zip(self.names, s.dice))
-            + (f"; current bid: {self.rules.describe_bid(bid.quantity, bid.face)}" if bid else "; no bid yet")
+            + (f"; current bid: {self.rules.describe_bid(bid)}" if bid else "; no bid yet")
         )
 
     # helpers ----------------------------------------------------------------------------
