@@ -44,15 +44,20 @@ def tables(draw: st.DrawFn) -> tuple[Rules, int, int]:
     else:
         faces = draw(st.integers(2, 6))
         wild = draw(st.one_of(st.none(), st.integers(1, faces)))
-        ordering = Ordering.TRACK if wild is not None and draw(st.booleans()) else Ordering.PLAIN
+        ordering = draw(st.sampled_from(list(Ordering))) if wild is not None else Ordering.PLAIN
         exact = draw(st.sampled_from(list(Exact)))
+        single = draw(st.booleans())
+        suspend = wild is not None and draw(st.booleans())
         rules = Rules(
             name="mixed", faces=faces, wild_face=wild, ordering=ordering,
-            wilds_suspended_on_wild_opening=wild is not None and draw(st.booleans()),
+            wilds_suspended_on_wild_opening=suspend,
+            wild_opening=wild is None or suspend or draw(st.booleans()),
             loss=draw(st.sampled_from(list(Loss))), exact=exact,
             die_hard=exact is Exact.ALL_BUT_BIDDER and draw(st.booleans()),
             show_and_reroll=draw(st.booleans()), next_opener=draw(st.sampled_from(list(Opener))),
-            single_round=draw(st.booleans()),
+            single_round=single,
+            calza=not single and draw(st.booleans()), calza_min_players=draw(st.integers(2, 4)),
+            palifico=not single and exact is Exact.CHALLENGER_LOSES and draw(st.booleans()),
         )
     n = draw(st.integers(rules.min_players, min(rules.max_players, 5)))
     dice = draw(st.integers(1, 5))
@@ -88,6 +93,8 @@ def _assert_same(state: State, g: BatchGame, b: int) -> None:
     assert (g.encoding.encode(bid) if bid else -1) == g.bid[b]
     assert state.bidder == (None if g.bidder[b] < 0 else g.bidder[b])
     assert state.wilds_active == bool(g.wilds_active[b])
+    assert state.palifico == bool(g.palifico[b])
+    assert set(state.palifico_used) == set(np.flatnonzero(g.palifico_used[b]).tolist())
 
 
 @given(tables(), st.integers(0, 2**32 - 1), st.sampled_from(["sample", "mask"]))
@@ -139,11 +146,13 @@ def test_batched_games_agree_with_the_scalar_engine_move_for_move(table: tuple[R
                     pending[b] = (bid, [], state)
                     continue
                 states[b] = state.apply(bid, seat=rerolling[b])
-            elif a == enc.challenge:
-                after = state.apply(CHALLENGE, seat=rerolling[b])
+            elif a in (enc.challenge, enc.calza_action):
+                after = state.apply(enc.decode(a), seat=rerolling[b])
                 r = after.results[-1]
-                assert step.round_over[b] and r.count == step.count[b] and r.loser == step.loser[b]
+                assert step.round_over[b] and r.count == step.count[b]
+                assert (-1 if r.loser is None else r.loser) == step.loser[b]
                 assert r.lost == tuple(int(x) for x in step.lost[b])
+                assert r.gained == tuple(int(x) for x in step.gained[b])
                 assert bool(step.game_over[b]) == after.is_over
                 if after.is_over:
                     assert after.winner == step.winner[b]
@@ -159,7 +168,7 @@ def test_batched_games_agree_with_the_scalar_engine_move_for_move(table: tuple[R
                     after = after.reroll(_hand(g.hidden[b, rerolling[b]]))
                 states[b] = after
             else:
-                pending[b][1].append(a - enc.challenge)  # type: ignore[index]
+                pending[b][1].append(a - enc.show(1) + 1)  # type: ignore[index]
                 continue
             _assert_same(states[b], g, b)
     else:

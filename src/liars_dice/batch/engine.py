@@ -34,7 +34,7 @@ BID, SHOW, OVER = 0, 1, 2
 SUPPORTED_OPTIONS = frozenset({
     "name", "faces", "wild_face", "wilds_suspended_on_wild_opening", "ordering", "loss", "exact",
     "die_hard", "show_and_reroll", "next_opener", "dice_per_player", "min_players", "max_players",
-    "star_symbol", "single_round", "face_names",
+    "star_symbol", "single_round", "face_names", "wild_opening", "calza", "calza_min_players", "palifico",
 })
 
 
@@ -48,13 +48,15 @@ class UnsupportedRulesError(RulesError):
 class BatchStep:
     """What one :meth:`BatchGame.step` did, per game (B games, N seats).
 
-    :ivar round_over: ``(B,)`` bool: a challenge ended the round.
+    :ivar round_over: ``(B,)`` bool: a challenge or a calza ended the round.
     :ivar game_over: ``(B,)`` bool: the game ended in this step.
-    :ivar count: ``(B,)`` int32: the count revealed by the challenge, -1 where none.
+    :ivar count: ``(B,)`` int32: the count revealed, -1 where no round ended.
     :ivar loser: ``(B,)`` int32: the seat that lost the challenge (the
-        challenger on a perfect bid), -1 where none.
+        challenger on a perfect bid, the caller of a wrong calza), -1 where
+        none (and after a right calza).
     :ivar lost: ``(B, N)`` int8: dice lost by each seat in this step.
     :ivar winner: ``(B,)`` int32: the game's winner where ``game_over``, else -1.
+    :ivar gained: ``(B, N)`` int8: dice gained by a right calza (RULES.md ``perudo``).
     """
 
     round_over: np.ndarray
@@ -63,6 +65,7 @@ class BatchStep:
     loser: np.ndarray
     lost: np.ndarray
     winner: np.ndarray
+    gained: np.ndarray
 
 
 class BatchGame:
@@ -84,7 +87,10 @@ class BatchGame:
     :ivar bidder: ``(B,)`` int32 (a property): the seat that made the current
         bid, -1 before it.
     :ivar wilds_active: ``(B,)`` bool: whether the wild face counts for other
-        faces this round (seed 004: not after an opening on the wild face).
+        faces this round (seed 004: not after an opening on the wild face;
+        RULES.md ``perudo``: not in a palifico round).
+    :ivar palifico: ``(B,)`` bool: this round is a palifico round (RULES.md ``perudo``).
+    :ivar palifico_used: ``(B, N)`` bool: seats that have had their palifico round.
     :ivar showed: ``(B,)`` bool: during a show, whether a die was shown yet.
     :ivar total: ``(B,)`` int32: dice in play (the highest legal quantity).
     :ivar rounds: ``(B,)`` int32: rounds finished.
@@ -142,6 +148,8 @@ class BatchGame:
         self.to_move = np.full(b, -1, np.int32)
         self.bid = np.full(b, -1, np.int32)
         self.wilds_active = np.zeros(b, bool)
+        self.palifico = np.zeros(b, bool)
+        self.palifico_used = np.zeros((b, n), bool)
         self.showed = np.zeros(b, bool)
         self.total = np.zeros(b, np.int32)
         self.rounds = np.zeros(b, np.int32)
@@ -166,56 +174,64 @@ class BatchGame:
             np.int64,
         )
         self._rank_of[na] = -1
+        wild = rules.wild_face
+        self._wild = -1 if wild is None else wild - 1
+        self._suspend = rules.wilds_suspended_on_wild_opening
+        # a bid the opening of a normal round may make (RULES.md perudo: not on the wild face)
+        self._opens_ok = np.ones(na + 1, bool)
+        if not rules.wild_opening:
+            self._opens_ok[:nb] = self._f_of[:nb] != wild
         # Sampling tables, keyed by (dice in play T, current bid or "none" = nb):
         # the bids with quantity <= T in bid order form row T of the ladder, the
         # legal bids after the current one are a suffix of it, and the
-        # challenge follows the last one.
+        # challenge follows the last one. Openings have rows of their own.
         qmax, w = enc.max_quantity, nb + 1
         self._width = w
         order = np.argsort(self._rank_of[:nb], kind="stable")
         q = self._q_of[:nb]
         ladder = np.full((qmax + 1, w), enc.challenge, np.int32)
+        opening = np.full((qmax + 1, w), enc.challenge, np.int32)
         count = np.zeros((qmax + 1, w), np.int32)
         base = np.zeros((qmax + 1, w), np.int32)
+        second = (qmax + 1) * w  # where the opening rows start
         for t in range(qmax + 1):
             rows = order[q[order] <= t]
             ladder[t, : len(rows)] = rows
             after = np.zeros(w, np.int32)
             after[rows] = np.arange(1, len(rows) + 1)  # the first legal place after each bid
-            count[t] = len(rows) - after + (np.arange(w) < nb)  # legal bids, plus the challenge once a bid stands
+            count[t] = len(rows) - after + 1  # legal bids, plus the challenge
             base[t] = t * w + after
-        # one more row for a finished game: no legal action, sampled as -1
-        self._over_row = (qmax + 1) * w
+            first = rows[self._opens_ok[rows]]
+            opening[t, : len(first)] = first
+            count[t, nb] = len(first)
+            base[t, nb] = second + t * w
+        # one more row of keys for a finished game: no legal action, sampled as -1
+        self._over_row = second
         # per key: (first legal place, number of legal actions), as floats so
         # that floor(place + u * number) draws a place in one expression
         self._draw = np.stack([
-            np.concatenate([base.ravel(), np.full(w, self._over_row)]),
+            np.concatenate([base.ravel(), np.full(w, 2 * second)]),
             np.concatenate([count.ravel(), np.zeros(w)]),
         ], axis=1).astype(np.float64)
-        self._ladder_flat = np.concatenate([ladder.ravel(), np.full(w, -1)]).astype(np.int32)
-        # seats still in as a bit mask: the next seat in after s, and the seat
-        # that opens when s should (s itself if still in)
+        self._ladder_flat = np.concatenate([ladder.ravel(), opening.ravel(), np.full(w, -1)]).astype(np.int32)
+        # seats still in as a bit mask: the next seat in after s, the one
+        # before, and the seat that opens when s should (s itself if still in)
         nxt = np.zeros((1 << n, n), np.int32)
+        prev = np.zeros((1 << n, n), np.int32)
         opens = np.zeros((1 << n, n), np.int32)
         for mask in range(1, 1 << n):
             for s in range(n):
                 nxt[mask, s] = next(t for t in ((s + k) % n for k in range(1, n + 1)) if mask >> t & 1)
-                opens[mask, s] = s if mask >> s & 1 else nxt[mask, s]
-        prev = np.zeros((1 << n, n), np.int32)
-        for mask in range(1, 1 << n):
-            for s in range(n):
                 prev[mask, s] = next(t for t in ((s - k) % n for k in range(1, n + 1)) if mask >> t & 1)
-        self._next, self._opens, self._prev = nxt, opens, prev
+                opens[mask, s] = s if mask >> s & 1 else nxt[mask, s]
+        self._next, self._prev, self._opens = nxt, prev, opens
         self._popcount = np.array([bin(m).count("1") for m in range(1 << n)], np.int32)
         self._bits = (1 << np.arange(n)).astype(np.int32)
         self._rows = np.arange(self.batch)
         self._start_alive = int((self.start_dice > 0) @ self._bits)
         self._start_total = int(self.start_dice.sum())
         self._roll_tables()
-        wild = rules.wild_face
-        self._wild = -1 if wild is None else wild - 1
-        self._suspend = rules.wilds_suspended_on_wild_opening
-        # _matches[wilds active, bid face, die face - 1]: 1 where that die counts for the bid
+        # _matches[2 * (F + 1)]: row (wilds active) * (F + 1) + bid face: 1 where a die face counts
         m = np.zeros((2, nf + 1, nf), np.int32)
         for active in (0, 1):
             for bf in range(1, nf + 1):
@@ -269,11 +285,15 @@ class BatchGame:
     def _deal(self, idx: np.ndarray, dice: np.ndarray | None = None, total: np.ndarray | int | None = None) -> None:
         """Start a round in games ``idx``: roll every seat's dice, clear the bids.
         ``dice`` and ``total`` are the games' (already stored) dice and dice in
-        play, when the caller has them at hand."""
+        play, when the caller has them at hand. The round's ``palifico`` flag
+        is set by the caller."""
         self.hidden[idx] = self._roll(self.dice[idx] if dice is None else dice)
         self.bid[idx] = -1
         self._tw[idx] = (self.total[idx] if total is None else total) * self._width
-        self.wilds_active[idx] = self._wild >= 0
+        if self.rules.palifico:
+            self.wilds_active[idx] = (self._wild >= 0) & ~self.palifico[idx]
+        else:
+            self.wilds_active[idx] = self._wild >= 0
         if self.encoding.shows:
             self.shown[idx] = 0
             self.showed[idx] = False
@@ -302,9 +322,7 @@ class BatchGame:
             if np.any((opener < 0) | (opener >= n)):
                 raise RulesError(f"There is no such seat: seats run from 0 to {n - 1}.")
         self._n_over -= int(np.count_nonzero(self.phase[idx] == OVER))
-        if start is None:
-            opener = None
-        self._restart(idx, opener)
+        self._restart(idx, None if start is None else opener)
 
     def _restart(self, idx: np.ndarray, opener: np.ndarray | None = None) -> None:
         """Start new games in ``idx`` (the opener a random seat by default)."""
@@ -315,6 +333,9 @@ class BatchGame:
         self.total[idx] = self._start_total
         self.rounds[idx] = 0
         self.winner[idx] = -1
+        if self.rules.palifico:
+            self.palifico[idx] = False
+            self.palifico_used[idx] = False
         self.to_move[idx] = self._opens[self._start_alive, opener]
         self._deal(idx, self._start_rows[: idx.size], self._start_total)
 
@@ -323,65 +344,108 @@ class BatchGame:
     def legal_mask(self) -> np.ndarray:
         """``(B, n_actions)`` bool: the legal actions of each game's seat to
         move (none for a finished game): in the bid phase every bid that
-        raises the current one with quantity up to the dice in play, and the
-        challenge once a bid stands; in a show, ``show(f)`` for each hidden
-        face while two or more dice are hidden, and ``stop``."""
+        raises the current one with quantity up to the dice in play (a normal
+        round's opening not on the wild face without ``wild_opening``; in a
+        palifico round plain order, keeping the face unless the player holds
+        one die), the challenge once a bid stands, and the calza where the
+        rules allow it; in a show, ``show(f)`` for each hidden face while two
+        or more dice are hidden, and ``stop``."""
+        return self._legal_rows(self._rows)
+
+    def _legal_rows(self, rows: np.ndarray) -> np.ndarray:
+        """:meth:`legal_mask` for the games ``rows`` only: ``(len(rows), n_actions)``."""
         enc = self.encoding
         nb = enc.n_bids
-        out = np.zeros((self.batch, self.n_actions), bool)
-        bidding = self.phase == BID
-        cur = self._rank_of[self.bid]
-        out[:, :nb] = (
-            (self._rank_of[None, :nb] > cur[:, None])
-            & (self._q_of[None, :nb] <= self.total[:, None])
-            & bidding[:, None]
-        )
-        out[:, enc.challenge] = bidding & (self.bid >= 0)
+        out = np.zeros((rows.size, self.n_actions), bool)
+        bidding = self.phase[rows] == BID
+        bid = self.bid[rows]
+        cur = self._rank_of[bid]
+        bids = (self._rank_of[None, :nb] > cur[:, None]) & (self._q_of[None, :nb] <= self.total[rows, None]) & bidding[:, None]
+        opening = bid < 0
+        if not self.rules.wild_opening:
+            bids &= self._opens_ok[None, :nb] | ~opening[:, None]
+        if self.rules.palifico:
+            pal = np.flatnonzero(self.palifico[rows] & bidding)
+            if pal.size:  # plain order (the action number is the plain rank); the face kept unless one die
+                g = rows[pal]
+                b = self.bid[g]
+                plain = (np.arange(nb)[None, :] > b[:, None]) & (self._q_of[None, :nb] <= self.total[g, None])
+                keep = (b >= 0) & (self.dice[g, self.to_move[g]] != 1)
+                plain &= ~keep[:, None] | (self._f_of[None, :nb] == self._f_of[b][:, None])
+                bids[pal] = plain
+        out[:, :nb] = bids
+        out[:, enc.challenge] = bidding & ~opening
+        if enc.calza:
+            out[:, enc.calza_action] = self._calza_ok(rows) & bidding & ~opening
         if enc.shows:
-            showing = np.flatnonzero(self.phase == SHOW)
+            showing = np.flatnonzero(self.phase[rows] == SHOW)
             if showing.size:
-                hand = self.hidden[showing, self.to_move[showing]]
+                g = rows[showing]
+                hand = self.hidden[g, self.to_move[g]]
                 can = hand.sum(axis=1, dtype=np.int32) >= 2
-                out[showing, enc.challenge + 1 : enc.stop] = (hand > 0) & can[:, None]
+                out[showing, enc.show(1) : enc.stop] = (hand > 0) & can[:, None]
                 out[showing, enc.stop] = True
         return out
 
+    def _calza_ok(self, rows: np.ndarray) -> np.ndarray:
+        """Whether enough players are still in for a calza (RULES.md ``perudo``)."""
+        return self._popcount[self._alive[rows]] >= self.rules.calza_min_players
+
     def is_legal(self, actions: np.ndarray) -> np.ndarray:
-        """``(B,)`` bool: whether each game's action is legal (in O(B), without
-        building the mask); a finished game's action never is."""
+        """``(B,)`` bool: whether each game's action is legal; a finished
+        game's action never is. O(B) outside palifico rounds, without building
+        the mask."""
         a = np.asarray(actions)
         enc = self.encoding
         nb = enc.n_bids
         bidding = self.phase == BID
+        opening = self.bid < 0
         ab = np.where((a >= 0) & (a < nb), a, -1)
         ok = bidding & (ab >= 0) & (self._rank_of[ab] > self._rank_of[self.bid]) & (self._q_of[ab] <= self.total)
-        ok |= bidding & (a == enc.challenge) & (self.bid >= 0)
+        if not self.rules.wild_opening:
+            ok &= self._opens_ok[ab] | ~opening
+        ok |= bidding & (a == enc.challenge) & ~opening
+        if enc.calza:
+            ok |= bidding & (a == enc.calza_action) & ~opening & self._calza_ok(self._rows)
+        if self.rules.palifico:
+            pal = np.flatnonzero(self.palifico & bidding)
+            if pal.size:
+                mask = self._legal_rows(pal)
+                inside = (a[pal] >= 0) & (a[pal] < self.n_actions)
+                ok[pal] = inside & mask[np.arange(pal.size), np.clip(a[pal], 0, self.n_actions - 1)]
         if enc.shows:
             showing = self.phase == SHOW
-            f = np.clip(a - enc.challenge - 1, 0, self.faces - 1)
+            f = np.clip(a - enc.show(1), 0, self.faces - 1)
             hand = self.hidden[self._rows, np.maximum(self.to_move, 0)]
-            ok_show = (a > enc.challenge) & (a < enc.stop) & (hand[self._rows, f] > 0) & (hand.sum(axis=1, dtype=np.int32) >= 2)
+            ok_show = (a >= enc.show(1)) & (a < enc.stop) & (hand[self._rows, f] > 0) & (hand.sum(axis=1, dtype=np.int32) >= 2)
             ok |= showing & (ok_show | (a == enc.stop))
         return ok
 
     def sample_legal(self, rng: np.random.Generator | None = None) -> np.ndarray:
         """``(B,)`` int32: one legal action per game, uniformly at random among
-        its legal actions (-1 for a finished game). O(B): bids are drawn by
-        their place in the bid order, without building the mask."""
+        its legal actions (-1 for a finished game). O(B) outside palifico
+        rounds and shows: bids are drawn by their place in the bid order,
+        without building the mask."""
         u = (rng or self.rng).random(self.batch)
         key = self._tw + self.bid % self._width  # no bid (-1): the last column
         draw = self._draw[key]
-        out = self._ladder_flat[(draw[:, 0] + u * draw[:, 1]).astype(np.int64)]
         enc = self.encoding
+        if enc.calza:  # one more option, drawn as the place just past the challenge
+            extra = (self.bid >= 0) & self._calza_ok(self._rows)
+            k = (u * (draw[:, 1] + extra)).astype(np.int64)
+            out = self._ladder_flat[draw[:, 0].astype(np.int64) + np.minimum(k, np.maximum(draw[:, 1] - 1, 0).astype(np.int64))]
+            out = np.where(extra & (k == draw[:, 1]), enc.calza_action, out).astype(np.int32)
+        else:
+            out = self._ladder_flat[(draw[:, 0] + u * draw[:, 1]).astype(np.int64)]
+        special = np.zeros(0, np.int64)
+        if self.rules.palifico:
+            special = np.flatnonzero(self.palifico & (self.phase == BID))
         if enc.shows:
-            showing = np.flatnonzero(self.phase == SHOW)
-            if showing.size:
-                hand = self.hidden[showing, self.to_move[showing]]
-                can = (hand > 0) & (hand.sum(axis=1, dtype=np.int32) >= 2)[:, None]
-                options = np.concatenate([can, np.ones((showing.size, 1), bool)], axis=1)
-                pick = (u[showing] * options.sum(axis=1)).astype(np.int32)
-                nth = (np.cumsum(options, axis=1) > pick[:, None]).argmax(axis=1)
-                out[showing] = enc.challenge + 1 + nth  # nth == F is stop
+            special = np.concatenate([special, np.flatnonzero(self.phase == SHOW)])
+        if special.size:  # draw from the mask
+            mask = self._legal_rows(special)
+            pick = (u[special] * mask.sum(axis=1)).astype(np.int64)
+            out[special] = (np.cumsum(mask, axis=1) > pick[:, None]).argmax(axis=1)
         return out
 
     # -- transitions -------------------------------------------------------------
@@ -391,7 +455,7 @@ class BatchGame:
 
         :param actions: ``(B,)`` integer action numbers (anything, e.g. -1, for
             a finished game).
-        :param check: verify every action is legal first (O(B)); without it an
+        :param check: verify every action is legal first; without it an
             illegal action gives undefined results.
         :param autoreset: a game that ends is restarted at once, as
             :meth:`reset` with a random opener would (the result still reports
@@ -415,18 +479,23 @@ class BatchGame:
             a = np.where(live, a, -1)
         flags = np.zeros((2, b), bool)
         ints = np.full((3, b), -1, np.int32)
-        result = BatchStep(flags[0], flags[1], ints[0], ints[1], np.zeros((b, n), np.int8), ints[2])
-        is_bid = (a < enc.challenge) if not (enc.shows or self._n_over) else (a >= 0) & (a < enc.n_bids)
+        per_seat = np.zeros((2, b, n), np.int8)
+        result = BatchStep(flags[0], flags[1], ints[0], ints[1], per_seat[0], ints[2], per_seat[1])
+        simple = not (enc.shows or enc.calza or self._n_over)
+        is_bid = (a < enc.challenge) if simple else (a >= 0) & (a < enc.n_bids)
         ci = np.flatnonzero(a == enc.challenge)
+        ki = np.flatnonzero(a == enc.calza_action) if enc.calza else ci[:0]
         if enc.shows:
-            si = np.flatnonzero((a > enc.challenge) & (a < enc.stop))
+            si = np.flatnonzero((a >= enc.show(1)) & (a < enc.stop))
             ti = np.flatnonzero(a == enc.stop)
         self._bids(is_bid, a)
         if ci.size:
             self._challenge(ci, result, autoreset)
+        if ki.size:
+            self._calza(ki, result, autoreset)
         if enc.shows:
             if si.size:
-                seat, f = self.to_move[si], a[si] - enc.challenge - 1
+                seat, f = self.to_move[si], a[si] - enc.show(1)
                 self.hidden[si, seat, f] -= 1
                 self.shown[si, seat, f] += 1
                 self.showed[si] = True
@@ -445,7 +514,10 @@ class BatchGame:
         """Bids, in every game where ``is_bid`` (whole-batch arrays: most moves are bids)."""
         seat = self.to_move
         if self._wild >= 0 and self._suspend:  # seed 004: an opening on the wild face suspends wilds
-            np.copyto(self.wilds_active, self._f_of[a] != self._wild + 1, where=is_bid & (self.bid < 0))
+            opening = is_bid & (self.bid < 0)
+            if self.rules.palifico:
+                opening &= ~self.palifico
+            np.copyto(self.wilds_active, self._f_of[a] != self._wild + 1, where=opening)
         np.copyto(self.bid, a, where=is_bid)
         nxt = self._next[self._alive, seat]  # seat -1 (a finished game) indexes harmlessly
         if self.encoding.shows:  # seed 000: the bidder may show while two or more dice are hidden
@@ -456,20 +528,23 @@ class BatchGame:
         else:
             np.copyto(self.to_move, nxt, where=is_bid)
 
+    def _count(self, ci: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The current bid's quantity and the count, ``(m,)`` each, in games ``ci``."""
+        a = self.bid[ci]
+        q = self._q_of[a]
+        counts = self._matches[self.wilds_active[ci] * (self.faces + 1) + self._f_of[a]]  # (m, F): which faces count
+        dice = self.hidden[ci].astype(np.int32)  # (m, N, F)
+        if self.encoding.shows:
+            dice += self.shown[ci]
+        return q, np.einsum("msf,mf->m", dice, counts)
+
     def _challenge(self, ci: np.ndarray, out: BatchStep, autoreset: bool) -> None:
         rules = self.rules
         m = ci.size
         rows = self._rows[:m]
         challenger = self.to_move[ci]
         bidder = self._prev[self._alive[ci], challenger]  # play passed from the bidder to the challenger
-        a = self.bid[ci]
-        q = self._q_of[a]
-        f = self._f_of[a]
-        counts = self._matches[self.wilds_active[ci] * (self.faces + 1) + f]  # (m, F): which faces count
-        dice = self.hidden[ci].astype(np.int32)  # (m, N, F)
-        if self.encoding.shows:
-            dice += self.shown[ci]
-        c = np.einsum("msf,mf->m", dice, counts)
+        q, c = self._count(ci)
         under = c < q
         lose = np.where(under, bidder, challenger)
         win = np.where(under, challenger, bidder)
@@ -504,26 +579,67 @@ class BatchGame:
                 self.rounds[ci] += 1
                 self._finish(ci, win)
             return
-        alive = ((new > 0) * self._bits).sum(axis=1, dtype=np.int32)
-        over = self._popcount[alive] == 1
+        # the last player with dice is the challenge's winner: they lose no die
         side = lose if rules.next_opener is Opener.LOSER else win
+        self._close_round(ci, held, new, side, win, out, autoreset)
+
+    def _calza(self, ki: np.ndarray, out: BatchStep, autoreset: bool) -> None:
+        """A calza (RULES.md ``perudo`` "Calza"): exact, the caller gains one die
+        up to their starting count and nobody loses; else the caller loses one
+        die. The caller opens the next round."""
+        caller = self.to_move[ki]
+        q, c = self._count(ki)
+        exact = c == q
+        held = self.dice[ki]
+        one = self._eye[caller]
+        gain = exact & (held[self._rows[: ki.size], caller] < self.start_dice[caller])
+        new = held.astype(np.int32) + one * gain[:, None] - one * ~exact[:, None]
+        out.round_over[ki] = True
+        out.count[ki] = c
+        out.loser[ki] = np.where(exact, -1, caller)
+        out.lost[ki] = np.maximum(held - new, 0)
+        out.gained[ki] = np.maximum(new - held, 0)
+        alive_after = (new > 0).argmax(axis=1)  # the winner, if only one is left
+        self._close_round(ki, held, new, caller, alive_after, out, autoreset)
+
+    def _close_round(
+        self, ci: np.ndarray, held: np.ndarray, new: np.ndarray, side: np.ndarray, win: np.ndarray,
+        out: BatchStep, autoreset: bool,
+    ) -> None:
+        """After a challenge or calza in games ``ci``: the new dice, the game's end
+        (won by ``win`` when one player is left), else the next opener (``side``,
+        or the next player still in after it), a palifico round under that
+        option, and the next deal."""
+        m = ci.size
+        alive = ((new > 0) * self._bits).sum(axis=1, dtype=np.int32)
+        n_alive = self._popcount[alive]
+        over = n_alive == 1
         self.dice[ci] = new
         self._alive[ci] = alive
         self.total[ci] = new.sum(axis=1)
         self.rounds[ci] += 1
         done = ci[over]
-        if done.size:  # the last player with dice is the challenge's winner: they lose no die
+        if done.size:
             out.game_over[done] = True
             out.winner[done] = win[over]
             if autoreset:
                 self._restart(done)
             else:
                 self._finish(done, win[over])
-        if done.size < m:
-            going = ~over
-            g = ci[going]
-            self.to_move[g] = self._opens[alive[going], side[going]]
-            self._deal(g, new[going])
+        if done.size == m:
+            return
+        going = ~over
+        g = ci[going]
+        opener = self._opens[alive[going], side[going]]
+        if self.rules.palifico:  # the first player down to one die, with more than two in (RULES.md perudo)
+            cand = (new[going] == 1) & (held[going] > 1) & ~self.palifico_used[g] & (n_alive[going] > 2)[:, None]
+            has = cand.any(axis=1)
+            seat = cand.argmax(axis=1)
+            opener = np.where(has, seat, opener)
+            self.palifico[g] = has
+            self.palifico_used[g[has], seat[has]] = True
+        self.to_move[g] = opener
+        self._deal(g, new[going])
 
     def _finish(self, done: np.ndarray, winner: np.ndarray) -> None:
         """End games ``done``; they keep their last round's dice, for the reveal."""
