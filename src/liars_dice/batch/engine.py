@@ -209,10 +209,8 @@ class BatchGame:
         self._over_row = second
         # per key: (first legal place, number of legal actions), as floats so
         # that floor(place + u * number) draws a place in one expression
-        self._draw = np.stack([
-            np.concatenate([base.ravel(), np.full(w, 2 * second)]),
-            np.concatenate([count.ravel(), np.zeros(w)]),
-        ], axis=1).astype(np.float64)
+        self._draw_base = np.concatenate([base.ravel(), np.full(w, 2 * second)]).astype(np.float64)
+        self._draw_count = np.concatenate([count.ravel(), np.zeros(w)]).astype(np.float64)
         self._ladder_flat = np.concatenate([ladder.ravel(), opening.ravel(), np.full(w, -1)]).astype(np.int32)
         # seats still in as a bit mask: the next seat in after s, the one
         # before, and the seat that opens when s should (s itself if still in)
@@ -225,6 +223,7 @@ class BatchGame:
                 prev[mask, s] = next(t for t in ((s - k) % n for k in range(1, n + 1)) if mask >> t & 1)
                 opens[mask, s] = s if mask >> s & 1 else nxt[mask, s]
         self._next, self._prev, self._opens = nxt, prev, opens
+        self._next_flat = nxt.ravel()
         self._popcount = np.array([bin(m).count("1") for m in range(1 << n)], np.int32)
         self._bits = (1 << np.arange(n)).astype(np.int32)
         self._rows = np.arange(self.batch)
@@ -265,6 +264,8 @@ class BatchGame:
         self._roll_table = np.concatenate(parts)
         self._roll_offset = np.array(offsets, np.int64)
         self._roll_size = np.array([float(nf**d) for d in range(dmax + 1)])
+        self._start_size = self._roll_size[self.start_dice]  # (N,)
+        self._start_offset = self._roll_offset[self.start_dice].astype(np.float64)  # (N,)
 
     # -- chance ---------------------------------------------------------------
 
@@ -282,12 +283,18 @@ class BatchGame:
         packed = np.where(self._slots < counts[..., None], self._field[faces], 0).sum(axis=-1)
         return ((packed[..., None] >> self._shift) & 127).astype(np.int8)
 
-    def _deal(self, idx: np.ndarray, dice: np.ndarray | None = None, total: np.ndarray | int | None = None) -> None:
+    def _deal(
+        self, idx: np.ndarray, dice: np.ndarray | None = None, total: np.ndarray | int | None = None, fresh: bool = False,
+    ) -> None:
         """Start a round in games ``idx``: roll every seat's dice, clear the bids.
         ``dice`` and ``total`` are the games' (already stored) dice and dice in
-        play, when the caller has them at hand. The round's ``palifico`` flag
-        is set by the caller."""
-        self.hidden[idx] = self._roll(self.dice[idx] if dice is None else dice)
+        play, when the caller has them at hand; ``fresh``: they are the
+        starting dice. The round's ``palifico`` flag is set by the caller."""
+        if fresh and self._roll_table is not None:  # every game holds the starting dice: no lookups per seat
+            u = self.rng.random((idx.size, self.n_players))
+            self.hidden[idx] = self._roll_table.take((u * self._start_size + self._start_offset).astype(np.intp), axis=0)
+        else:
+            self.hidden[idx] = self._roll(self.dice[idx] if dice is None else dice)
         self.bid[idx] = -1
         self._tw[idx] = (self.total[idx] if total is None else total) * self._width
         if self.rules.palifico:
@@ -337,7 +344,7 @@ class BatchGame:
             self.palifico[idx] = False
             self.palifico_used[idx] = False
         self.to_move[idx] = self._opens[self._start_alive, opener]
-        self._deal(idx, self._start_rows[: idx.size], self._start_total)
+        self._deal(idx, self._start_rows[: idx.size], self._start_total, fresh=True)
 
     # -- legal actions ----------------------------------------------------------
 
@@ -428,15 +435,15 @@ class BatchGame:
         without building the mask."""
         u = (rng or self.rng).random(self.batch)
         key = self._tw + self.bid % self._width  # no bid (-1): the last column
-        draw = self._draw[key]
+        base, count = self._draw_base.take(key), self._draw_count.take(key)
         enc = self.encoding
         if enc.calza:  # one more option, drawn as the place just past the challenge
             extra = (self.bid >= 0) & self._calza_ok(self._rows)
-            k = (u * (draw[:, 1] + extra)).astype(np.int64)
-            out = self._ladder_flat[draw[:, 0].astype(np.int64) + np.minimum(k, np.maximum(draw[:, 1] - 1, 0).astype(np.int64))]
-            out = np.where(extra & (k == draw[:, 1]), enc.calza_action, out).astype(np.int32)
+            k = (u * (count + extra)).astype(np.int64)
+            out = self._ladder_flat.take(base.astype(np.int64) + np.minimum(k, np.maximum(count - 1, 0).astype(np.int64)))
+            out = np.where(extra & (k == count), enc.calza_action, out).astype(np.int32)
         else:
-            out = self._ladder_flat[(draw[:, 0] + u * draw[:, 1]).astype(np.int64)]
+            out = self._ladder_flat.take((base + u * count).astype(np.intp))
         special = np.zeros(0, np.int64)
         if self.rules.palifico:
             special = np.flatnonzero(self.palifico & (self.phase == BID))
@@ -519,7 +526,7 @@ class BatchGame:
                 opening &= ~self.palifico
             np.copyto(self.wilds_active, self._f_of[a] != self._wild + 1, where=opening)
         np.copyto(self.bid, a, where=is_bid)
-        nxt = self._next[self._alive, seat]  # seat -1 (a finished game) indexes harmlessly
+        nxt = self._next_flat.take(self._alive * self.n_players + seat)  # seat -1 (a finished game): harmless
         if self.encoding.shows:  # seed 000: the bidder may show while two or more dice are hidden
             can = is_bid & (self.hidden[self._rows, np.maximum(seat, 0)].sum(axis=1, dtype=np.int32) >= 2)
             np.copyto(self.phase, SHOW, where=can)
@@ -532,7 +539,7 @@ class BatchGame:
         """The current bid's quantity and the count, ``(m,)`` each, in games ``ci``."""
         a = self.bid[ci]
         q = self._q_of[a]
-        counts = self._matches[self.wilds_active[ci] * (self.faces + 1) + self._f_of[a]]  # (m, F): which faces count
+        counts = self._matches.take(self.wilds_active[ci] * (self.faces + 1) + self._f_of.take(a), axis=0)  # (m, F): which faces count
         dice = self.hidden[ci].astype(np.int32)  # (m, N, F)
         if self.encoding.shows:
             dice += self.shown[ci]
