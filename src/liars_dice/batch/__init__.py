@@ -8,7 +8,11 @@ opener. It agrees with the scalar engine (:class:`liars_dice.engine.State`)
 move for move; ``tests/test_batch.py`` replays random batched games through
 ``State.apply`` to check it.
 
-The action encoding is :class:`~liars_dice.batch.encoding.ActionEncoding`.
+The action encoding is the one every integration shares,
+:class:`liars_dice.engine.encoding.ActionEncoding` (re-exported here): bids
+``(q - 1) * faces + (f - 1)`` as OpenSpiel's ``liars_dice``, the challenge, the
+calza where the rules have it, then every show as a second decision after a
+bid under show-and-reroll.
 
 >>> import numpy as np
 >>> from liars_dice.engine import Rules
@@ -22,7 +26,7 @@ The action encoding is :class:`~liars_dice.batch.encoding.ActionEncoding`.
 
 from __future__ import annotations
 
-from .encoding import ActionEncoding
+from ..engine.encoding import ActionEncoding
 from .engine import BatchGame, BatchStep, UnsupportedRulesError
 
 __all__ = ["ActionEncoding", "BatchGame", "BatchStep", "UnsupportedRulesError"]

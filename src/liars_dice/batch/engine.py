@@ -3,7 +3,8 @@
 Every game in a batch has the same rules and seat count; each has its own
 dice, bids and seat to move. A move for every game is one call to
 :meth:`BatchGame.step` with a ``(B,)`` array of action numbers (see
-:class:`~liars_dice.batch.encoding.ActionEncoding`); a finished game stays
+:class:`~liars_dice.engine.encoding.ActionEncoding`, shared with the
+OpenSpiel, PettingZoo and Gymnasium integrations); a finished game stays
 finished (its action is ignored) until :meth:`BatchGame.reset` starts it again.
 
 Chance is sampled inside: the deal at the start of every round, and the reroll
@@ -23,7 +24,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from ..engine import Exact, IllegalActionError, Loss, Opener, Rules, RulesError
-from .encoding import ActionEncoding
+from ..engine.encoding import ActionEncoding
 
 #: Phases of a batched game (``BatchGame.phase``, int8).
 BID, SHOW, OVER = 0, 1, 2
@@ -78,8 +79,8 @@ class BatchGame:
     :ivar hidden: ``(B, N, F)`` int8: per seat, how many hidden dice show each
         face (index ``f - 1``).
     :ivar shown: ``(B, N, F)`` int8: per seat, dice set out in the open this round.
-    :ivar phase: ``(B,)`` int8: :data:`BID`, :data:`SHOW` (the bidder may show
-        dice) or :data:`OVER`.
+    :ivar phase: ``(B,)`` int8: :data:`BID`, :data:`SHOW` (the bidder, after a
+        bid, chooses which dice to show) or :data:`OVER`.
     :ivar to_move: ``(B,)`` int32: the seat to act (the bidder during a show),
         -1 when over.
     :ivar bid: ``(B,)`` int32: the current bid's action number, -1 before the
@@ -91,7 +92,6 @@ class BatchGame:
         RULES.md ``perudo``: not in a palifico round).
     :ivar palifico: ``(B,)`` bool: this round is a palifico round (RULES.md ``perudo``).
     :ivar palifico_used: ``(B, N)`` bool: seats that have had their palifico round.
-    :ivar showed: ``(B,)`` bool: during a show, whether a die was shown yet.
     :ivar total: ``(B,)`` int32: dice in play (the highest legal quantity).
     :ivar rounds: ``(B,)`` int32: rounds finished.
     :ivar winner: ``(B,)`` int32: the winning seat of a finished game, else -1.
@@ -99,8 +99,8 @@ class BatchGame:
     :param rules: the rule set of every game.
     :param players: seats per game, within the rules' bounds.
     :param batch: B, the number of games (at least 1).
-    :param dice: starting dice per seat: one number for every seat, or one per
-        seat (0 for a seat that starts out); default ``rules.dice_per_player``.
+    :param dice: starting dice per seat (1 to 100): one number for every
+        seat, or one per seat; default ``rules.dice_per_player``.
     :param seed: seed or :class:`numpy.random.Generator` for deals and rerolls.
     :raises UnsupportedRulesError: for a rules option this engine cannot step.
     :raises RulesError: for a seat count outside the rules' bounds, a batch
@@ -128,18 +128,16 @@ class BatchGame:
         start = [rules.dice_per_player] * players if dice is None else (
             [dice] * players if isinstance(dice, int) else list(dice)
         )
-        if len(start) != players or any(not isinstance(d, int) or not 0 <= d <= 100 for d in start):
-            raise RulesError("Starting dice are one whole number from 0 to 100 for each seat.")
-        if sum(1 for d in start if d > 0) < 2:
-            raise RulesError("At least two players must start with dice.")
+        if len(start) != players or any(not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= 100 for d in start):
+            raise RulesError(f"Each of the {players} seats needs a whole number of dice from 1 to 100.")
         self.rules = rules
         self.n_players = n = players
         self.batch = b = batch
         self.faces = nf = rules.faces
         self.start_dice = np.array(start, dtype=np.int8)
         self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-        self.encoding = enc = ActionEncoding.for_rules(rules, int(sum(start)))
-        self.n_actions = enc.n_actions
+        self.encoding = enc = ActionEncoding.create(rules, players, start)
+        self.n_actions = enc.num_actions
         self._tables()
         self.dice = np.zeros((b, n), np.int8)
         self.hidden = np.zeros((b, n, nf), np.int8)
@@ -150,7 +148,6 @@ class BatchGame:
         self.wilds_active = np.zeros(b, bool)
         self.palifico = np.zeros(b, bool)
         self.palifico_used = np.zeros((b, n), bool)
-        self.showed = np.zeros(b, bool)
         self.total = np.zeros(b, np.int32)
         self.rounds = np.zeros(b, np.int32)
         self.winner = np.full(b, -1, np.int32)
@@ -163,7 +160,13 @@ class BatchGame:
 
     def _tables(self) -> None:
         rules, enc, n, nf = self.rules, self.encoding, self.n_players, self.faces
-        nb, na = enc.n_bids, enc.n_actions
+        nb, na = enc.num_bids, enc.num_actions
+        self._nb, self._ch = nb, enc.challenge
+        self._cz = -2 if enc.calza is None else enc.calza  # -2 matches no action
+        self._so = enc.show_offset
+        if self._so is not None:  # every show as face counts (S, F) and its size (S,)
+            self._show_counts = np.array([[s.count(f) for f in range(1, nf + 1)] for s in enc.shows], np.int8)
+            self._show_size = self._show_counts.sum(axis=1, dtype=np.int32)
         # per action number, extended by one entry so that -1 (no bid / no
         # action) indexes harmlessly: quantity, face, rank (-1 below every bid)
         a = np.arange(na + 1)
@@ -185,7 +188,7 @@ class BatchGame:
         # the bids with quantity <= T in bid order form row T of the ladder, the
         # legal bids after the current one are a suffix of it, and the
         # challenge follows the last one. Openings have rows of their own.
-        qmax, w = enc.max_quantity, nb + 1
+        qmax, w = enc.max_dice, nb + 1
         self._width = w
         order = np.argsort(self._rank_of[:nb], kind="stable")
         q = self._q_of[:nb]
@@ -301,9 +304,8 @@ class BatchGame:
             self.wilds_active[idx] = (self._wild >= 0) & ~self.palifico[idx]
         else:
             self.wilds_active[idx] = self._wild >= 0
-        if self.encoding.shows:
+        if self._so is not None:
             self.shown[idx] = 0
-            self.showed[idx] = False
         self.phase[idx] = BID
 
     def reset(self, games: np.ndarray | None = None, start: int | np.ndarray | None = None) -> None:
@@ -355,14 +357,13 @@ class BatchGame:
         round's opening not on the wild face without ``wild_opening``; in a
         palifico round plain order, keeping the face unless the player holds
         one die), the challenge once a bid stands, and the calza where the
-        rules allow it; in a show, ``show(f)`` for each hidden face while two
-        or more dice are hidden, and ``stop``."""
+        rules allow it; in a show decision (seed 000), every show of the
+        bidder's hidden dice that keeps one hidden, ``()`` (none) included."""
         return self._legal_rows(self._rows)
 
     def _legal_rows(self, rows: np.ndarray) -> np.ndarray:
         """:meth:`legal_mask` for the games ``rows`` only: ``(len(rows), n_actions)``."""
-        enc = self.encoding
-        nb = enc.n_bids
+        nb = self._nb
         out = np.zeros((rows.size, self.n_actions), bool)
         bidding = self.phase[rows] == BID
         bid = self.bid[rows]
@@ -381,18 +382,21 @@ class BatchGame:
                 plain &= ~keep[:, None] | (self._f_of[None, :nb] == self._f_of[b][:, None])
                 bids[pal] = plain
         out[:, :nb] = bids
-        out[:, enc.challenge] = bidding & ~opening
-        if enc.calza:
-            out[:, enc.calza_action] = self._calza_ok(rows) & bidding & ~opening
-        if enc.shows:
+        out[:, self._ch] = bidding & ~opening
+        if self._cz >= 0:
+            out[:, self._cz] = self._calza_ok(rows) & bidding & ~opening
+        if self._so is not None:
             showing = np.flatnonzero(self.phase[rows] == SHOW)
             if showing.size:
                 g = rows[showing]
-                hand = self.hidden[g, self.to_move[g]]
-                can = hand.sum(axis=1, dtype=np.int32) >= 2
-                out[showing, enc.show(1) : enc.stop] = (hand > 0) & can[:, None]
-                out[showing, enc.stop] = True
+                out[showing, self._so :] = self._shows_of(self.hidden[g, self.to_move[g]])
         return out
+
+    def _shows_of(self, hand: np.ndarray) -> np.ndarray:
+        """``(k, S)`` bool: the shows each of ``k`` hands (face counts ``(k, F)``)
+        may make: inside the hand, keeping at least one die hidden."""
+        inside = (self._show_counts[None, :, :] <= hand[:, None, :]).all(axis=2)
+        return inside & (self._show_size[None, :] < hand.sum(axis=1, dtype=np.int32)[:, None])
 
     def _calza_ok(self, rows: np.ndarray) -> np.ndarray:
         """Whether enough players are still in for a calza (RULES.md ``perudo``)."""
@@ -403,29 +407,30 @@ class BatchGame:
         game's action never is. O(B) outside palifico rounds, without building
         the mask."""
         a = np.asarray(actions)
-        enc = self.encoding
-        nb = enc.n_bids
+        nb = self._nb
         bidding = self.phase == BID
         opening = self.bid < 0
         ab = np.where((a >= 0) & (a < nb), a, -1)
         ok = bidding & (ab >= 0) & (self._rank_of[ab] > self._rank_of[self.bid]) & (self._q_of[ab] <= self.total)
         if not self.rules.wild_opening:
             ok &= self._opens_ok[ab] | ~opening
-        ok |= bidding & (a == enc.challenge) & ~opening
-        if enc.calza:
-            ok |= bidding & (a == enc.calza_action) & ~opening & self._calza_ok(self._rows)
+        ok |= bidding & (a == self._ch) & ~opening
+        if self._cz >= 0:
+            ok |= bidding & (a == self._cz) & ~opening & self._calza_ok(self._rows)
         if self.rules.palifico:
             pal = np.flatnonzero(self.palifico & bidding)
             if pal.size:
                 mask = self._legal_rows(pal)
                 inside = (a[pal] >= 0) & (a[pal] < self.n_actions)
                 ok[pal] = inside & mask[np.arange(pal.size), np.clip(a[pal], 0, self.n_actions - 1)]
-        if enc.shows:
-            showing = self.phase == SHOW
-            f = np.clip(a - enc.show(1), 0, self.faces - 1)
-            hand = self.hidden[self._rows, np.maximum(self.to_move, 0)]
-            ok_show = (a >= enc.show(1)) & (a < enc.stop) & (hand[self._rows, f] > 0) & (hand.sum(axis=1, dtype=np.int32) >= 2)
-            ok |= showing & (ok_show | (a == enc.stop))
+        if self._so is not None:
+            showing = np.flatnonzero(self.phase == SHOW)
+            if showing.size:
+                s = a[showing] - self._so
+                inside = (s >= 0) & (s < len(self._show_size))
+                hand = self.hidden[showing, self.to_move[showing]]
+                fits = self._shows_of(hand)[np.arange(showing.size), np.clip(s, 0, len(self._show_size) - 1)]
+                ok[showing] = inside & fits
         return ok
 
     def sample_legal(self, rng: np.random.Generator | None = None) -> np.ndarray:
@@ -436,18 +441,17 @@ class BatchGame:
         u = (rng or self.rng).random(self.batch)
         key = self._tw + self.bid % self._width  # no bid (-1): the last column
         base, count = self._draw_base.take(key), self._draw_count.take(key)
-        enc = self.encoding
-        if enc.calza:  # one more option, drawn as the place just past the challenge
+        if self._cz >= 0:  # one more option, drawn as the place just past the challenge
             extra = (self.bid >= 0) & self._calza_ok(self._rows)
             k = (u * (count + extra)).astype(np.int64)
             out = self._ladder_flat.take(base.astype(np.int64) + np.minimum(k, np.maximum(count - 1, 0).astype(np.int64)))
-            out = np.where(extra & (k == count), enc.calza_action, out).astype(np.int32)
+            out = np.where(extra & (k == count), self._cz, out).astype(np.int32)
         else:
             out = self._ladder_flat.take((base + u * count).astype(np.intp))
         special = np.zeros(0, np.int64)
         if self.rules.palifico:
             special = np.flatnonzero(self.palifico & (self.phase == BID))
-        if enc.shows:
+        if self._so is not None:
             special = np.concatenate([special, np.flatnonzero(self.phase == SHOW)])
         if special.size:  # draw from the mask
             mask = self._legal_rows(special)
@@ -480,7 +484,6 @@ class BatchGame:
             if bad.size:
                 g = int(bad[0])
                 raise IllegalActionError(f"Action {int(a[g])} is not legal in game {g}; no game was changed.")
-        enc = self.encoding
         b, n = self.batch, self.n_players
         if self._n_over:
             a = np.where(live, a, -1)
@@ -488,33 +491,28 @@ class BatchGame:
         ints = np.full((3, b), -1, np.int32)
         per_seat = np.zeros((2, b, n), np.int8)
         result = BatchStep(flags[0], flags[1], ints[0], ints[1], per_seat[0], ints[2], per_seat[1])
-        simple = not (enc.shows or enc.calza or self._n_over)
-        is_bid = (a < enc.challenge) if simple else (a >= 0) & (a < enc.n_bids)
-        ci = np.flatnonzero(a == enc.challenge)
-        ki = np.flatnonzero(a == enc.calza_action) if enc.calza else ci[:0]
-        if enc.shows:
-            si = np.flatnonzero((a >= enc.show(1)) & (a < enc.stop))
-            ti = np.flatnonzero(a == enc.stop)
+        shows = self._so is not None
+        simple = not (shows or self._cz >= 0 or self._n_over)
+        is_bid = (a < self._ch) if simple else (a >= 0) & (a < self._nb)
+        ci = np.flatnonzero(a == self._ch)
+        ki = np.flatnonzero(a == self._cz) if self._cz >= 0 else ci[:0]
+        si = np.flatnonzero(a >= self._so) if shows else ci[:0]
         self._bids(is_bid, a)
         if ci.size:
             self._challenge(ci, result, autoreset)
         if ki.size:
             self._calza(ki, result, autoreset)
-        if enc.shows:
-            if si.size:
-                seat, f = self.to_move[si], a[si] - enc.show(1)
-                self.hidden[si, seat, f] -= 1
-                self.shown[si, seat, f] += 1
-                self.showed[si] = True
-            if ti.size:
-                seat = self.to_move[ti]
-                rr = self.showed[ti]
-                if rr.any():
-                    g, s = ti[rr], seat[rr]
-                    self.hidden[g, s] = self._roll(self.hidden[g, s].sum(axis=1, dtype=np.int32))
-                self.showed[ti] = False
-                self.phase[ti] = BID
-                self.to_move[ti] = self._next[self._alive[ti], seat]
+        if si.size:  # seed 000: the shown dice go out in the open, the rest are rerolled
+            seat = self.to_move[si]
+            show = self._show_counts[a[si] - self._so]
+            self.hidden[si, seat] -= show
+            self.shown[si, seat] += show
+            rr = self._show_size[a[si] - self._so] > 0
+            if rr.any():
+                g, s = si[rr], seat[rr]
+                self.hidden[g, s] = self._roll(self.hidden[g, s].sum(axis=1, dtype=np.int32))
+            self.phase[si] = BID
+            self.to_move[si] = self._next[self._alive[si], seat]
         return result
 
     def _bids(self, is_bid: np.ndarray, a: np.ndarray) -> None:
@@ -527,10 +525,9 @@ class BatchGame:
             np.copyto(self.wilds_active, self._f_of[a] != self._wild + 1, where=opening)
         np.copyto(self.bid, a, where=is_bid)
         nxt = self._next_flat.take(self._alive * self.n_players + seat)  # seat -1 (a finished game): harmless
-        if self.encoding.shows:  # seed 000: the bidder may show while two or more dice are hidden
+        if self._so is not None:  # seed 000: a show decision while two or more dice are hidden
             can = is_bid & (self.hidden[self._rows, np.maximum(seat, 0)].sum(axis=1, dtype=np.int32) >= 2)
             np.copyto(self.phase, SHOW, where=can)
-            np.copyto(self.showed, False, where=can)
             np.copyto(self.to_move, nxt, where=is_bid & ~can)
         else:
             np.copyto(self.to_move, nxt, where=is_bid)
@@ -541,7 +538,7 @@ class BatchGame:
         q = self._q_of[a]
         counts = self._matches.take(self.wilds_active[ci] * (self.faces + 1) + self._f_of.take(a), axis=0)  # (m, F): which faces count
         dice = self.hidden[ci].astype(np.int32)  # (m, N, F)
-        if self.encoding.shows:
+        if self._so is not None:
             dice += self.shown[ci]
         return q, np.einsum("msf,mf->m", dice, counts)
 

@@ -54,7 +54,7 @@ from itertools import combinations_with_replacement
 from math import comb
 from typing import Any, NamedTuple, Union
 
-from .actions import CHALLENGE, Action, Bid, Challenge
+from .actions import CALZA, CHALLENGE, Action, Bid, Calza, Challenge
 from .errors import RulesError
 from .rules import Rules
 from .state import Hand, Phase, State, legal_shows
@@ -70,14 +70,8 @@ class Show(NamedTuple):
     faces: Hand
 
 
-class Calza(NamedTuple):
-    """Calza as an action id's meaning (RULES.md ``perudo`` "Calza"), for rules
-    with a ``calza`` option. Engines represent it with their own value; the
-    encoding recognises any action whose class is named ``Calza``."""
-
-
-#: The one calza meaning returned by :meth:`ActionEncoding.decode`.
-CALZA = Calza()
+# The calza is the engine's own action (RULES.md ``perudo`` "Calza"), so a
+# decoded calza id can be applied to a State as it is.
 
 Decoded = Union[Bid, Challenge, Calza, Show]
 

@@ -6,9 +6,10 @@ the agent (self-play): each observation is that of the seat to move, and the
 action is that seat's. Also made by ``gymnasium.make_vec("LiarsDiceBatch-v0",
 num_envs=B, rules="classic", players=4)`` once this module is imported.
 
-**Actions**: ``Discrete(n_actions)`` per game, in the encoding of
-:class:`liars_dice.batch.ActionEncoding` (bids ``(q - 1) * faces + (f - 1)``,
-then the challenge, then with show-and-reroll ``show(f)`` and ``stop``).
+**Actions**: ``Discrete(n_actions)`` per game, in the encoding every
+integration shares, :class:`liars_dice.engine.encoding.ActionEncoding` (bids
+``(q - 1) * faces + (f - 1)``, the challenge, the calza, then with
+show-and-reroll every show, as a second decision right after a bid).
 Illegal actions raise :class:`~liars_dice.engine.IllegalActionError`; use the
 mask.
 
@@ -72,7 +73,7 @@ class LiarsDiceVectorEnv(VectorEnv):  # type: ignore[misc]
         self.n_players = n = players
         nf = self.rules.faces
         self.obs_size = nf + n * nf + n + 1 + (nf + 1) + n + 2
-        high = float(max(self.game.encoding.max_quantity, 1))
+        high = float(max(self.game.encoding.max_dice, 1))
         self.single_observation_space = spaces.Dict({
             "observation": spaces.Box(0.0, high, (self.obs_size,), np.float32),
             "action_mask": spaces.Box(0, 1, (self.game.n_actions,), np.int8),
