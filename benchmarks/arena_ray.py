@@ -6,9 +6,9 @@ games) four ways and prints games per second, median of `--repeats` runs each:
     jobs 1        run_arena(config, 1): in this process, no pool
     jobs N        run_arena(config, N): N spawned worker processes (start-up included)
     ray N         run_arena(config, backend="ray") on a local Ray with N CPUs that is
-                  already running (its start-up is timed once, on its own)
-    ray N cold    start a local Ray, play, stop it: what one `liars-dice arena
-                  --backend ray` costs
+                  already running, its workers started (a second run)
+    ray N cold    start a local Ray, play (the first run), stop it: what one
+                  `liars-dice arena --backend ray` costs
 
 and the overhead per game of Ray over `--jobs N`: (t_ray - t_jobs) / games.
 Every run's report is checked to be identical to `--jobs 1`.
@@ -52,23 +52,22 @@ def main() -> None:
         assert result.report() == reference, "a backend changed the report"
         return elapsed
 
-    def cold() -> object:
-        return run_arena(config, args.cpus, backend="ray")
-
-    times: dict[str, list[float]] = {"jobs 1": [], f"jobs {args.cpus}": [], f"ray {args.cpus}": [], f"ray {args.cpus} cold": []}
-    for _ in range(args.repeats):
+    jobs, warm, cold = f"jobs {args.cpus}", f"ray {args.cpus}", f"ray {args.cpus} cold"
+    times: dict[str, list[float]] = {"jobs 1": [], jobs: [], warm: [], cold: []}
+    startups: list[float] = []
+    for _ in range(args.repeats):  # interleaved, so machine noise hits every way alike
         times["jobs 1"].append(timed(lambda: run_arena(config, 1)))
-        times[f"jobs {args.cpus}"].append(timed(lambda: run_arena(config, args.cpus)))
-        times[f"ray {args.cpus} cold"].append(timed(cold))
-    t = time.perf_counter()
-    ray.init(num_cpus=args.cpus, include_dashboard=False, log_to_driver=False, object_store_memory=100 * 1024**2)
-    startup = time.perf_counter() - t
-    try:
-        run_arena(config, backend="ray")  # warm the workers
-        for _ in range(args.repeats):
-            times[f"ray {args.cpus}"].append(timed(lambda: run_arena(config, backend="ray")))
-    finally:
-        ray.shutdown()
+        times[jobs].append(timed(lambda: run_arena(config, args.cpus)))
+        t = time.perf_counter()  # cold: what one `liars-dice arena --backend ray` costs
+        ray.init(num_cpus=args.cpus, include_dashboard=False, log_to_driver=False, object_store_memory=100 * 1024**2)
+        startups.append(time.perf_counter() - t)
+        try:
+            timed(lambda: run_arena(config, backend="ray"))  # workers start on the first tasks
+            times[warm].append(timed(lambda: run_arena(config, backend="ray")))
+        finally:
+            ray.shutdown()
+        times[cold].append(time.perf_counter() - t - times[warm][-1])
+    startup = statistics.median(startups)
     med = {k: statistics.median(v) for k, v in times.items()}
     rows = {k: {"seconds": round(v, 2), "games_per_s": round(args.games / v, 1)} for k, v in med.items()}
     overhead = (med[f"ray {args.cpus}"] - med[f"jobs {args.cpus}"]) / args.games
