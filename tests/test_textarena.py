@@ -151,3 +151,34 @@ def test_the_agent_program_refuses_bad_options() -> None:
     assert p.returncode == 2 and "no rule set called 'nope'" in p.stderr
     p = run("--agent", "textarena_agents:make", "--rules", "classic", "--agent-kwargs", "[1]")
     assert p.returncode == 2 and "JSON object" in p.stderr
+
+
+def test_the_calza_of_perudo_is_a_text_action() -> None:
+    """RULES.md perudo "Calza": '[Calza]' claims the count is exact; the caller opens next."""
+    from liars_dice.engine import CALZA
+
+    rules = Rules.preset("perudo")
+    assert parse_text_action("Spot on! [Calza]", rules) == (CALZA, ())
+    assert format_text_action(CALZA) == "[Calza]"
+    with pytest.raises(InvalidBidError, match="no calza"):
+        parse_text_action("[Calza]", Rules.preset("classic"))
+    env = LiarsDiceTextEnv("perudo")
+    env.reset(num_players=3, seed=4)
+    opener = env.state.current_player_id
+    assert "[Calza]" in env.state.observations[opener][0][1]  # the prompt offers it
+    env.step("[Bid: 2, 3]")
+    caller = env.state.current_player_id
+    done, _ = env.step("[Calza]")
+    assert not done
+    r = env.engine.results[-1]
+    assert r.calza and r.challenger == caller and env.state.current_player_id == env.engine.to_move
+    seen = [m for _, m, _ in env.state.observations[opener]]
+    assert any("calls calza on" in m and f"The count is {r.count}" in m for m in seen)
+
+
+def test_scripted_agents_play_perudo_to_the_end() -> None:
+    register_presets()
+    env = ta.make(env_id("perudo"))
+    rewards, _ = play(env, [ScriptedAgent() for _ in range(4)], seed=8, players=4)
+    engine = _inner(env).engine
+    assert engine.is_over and rewards[engine.winner] == 1.0

@@ -29,7 +29,8 @@ class ScriptedAgent(ta.Agent):
         dice = re.findall(r"Your (?:hidden )?dice(?: after the reroll)?: ([0-9, ]+)\.", observation)
         mine = [int(x) for x in dice[-1].split(",")] if dice else [2]
         bids = re.findall(r"bids [^\[\n]*\[Bid: (\d+), (\d+)\]", this_round)  # the game's account, not our own text
-        face = max(sorted(set(mine)), key=mine.count)
+        faces = sorted(set(mine) - ({1} if "may not open with a bid on 1s" in observation else set())) or [2]
+        face = max(faces, key=mine.count)
         told = "not valid" in this_round[-300:] or "invalid move" in this_round[-300:]
         if bids and (told or int(bids[-1][0]) >= 3):
             return "I call. [Call]"

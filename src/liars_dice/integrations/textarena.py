@@ -14,7 +14,8 @@ TextArena's usual LLM observation and action-formatting wrappers) and
 
 Moves are the text actions TextArena's own ``LiarsDice-v0`` agents already
 use, ``[Bid: 3, 4]`` (three 4s) and ``[Call]``, plus ``[Show: 4, 1]`` after a
-bid for the show-and-reroll of ``wild-stars`` (seed 000). The rules are the
+bid for the show-and-reroll of ``wild-stars`` (seed 000), and ``[Calza]``
+for the calza of ``perudo`` (RULES.md ``perudo``). The rules are the
 preset's, settled by our engine: the prompt states them (wilds, the bidding
 track, the loss, the perfect bid...). An invalid move is refused with the
 engine's one-sentence reason and may be resubmitted once (TextArena's error
@@ -59,7 +60,9 @@ import textarena as ta
 from ..arena import finishing_ranks
 from ..bots import Decision
 from ..engine import (
+    CALZA,
     CHALLENGE,
+    Calza,
     PRESETS,
     Action,
     Bid,
@@ -82,6 +85,7 @@ from ..engine import (
     legal_shows,
     raise_message,
 )
+from ..engine.state import palifico_raise_message
 from ..protocol import rules_of, serve
 
 log = logging.getLogger(__name__)
@@ -90,6 +94,7 @@ log = logging.getLogger(__name__)
 MAX_ACTION_CHARS = 20_000
 
 _CALL = re.compile(r"\[\s*(?:call|liar|challenge|dudo)\s*\]", re.I)
+_CALZA = re.compile(r"\[\s*(?:calza|exact|spot on)\s*\]", re.I)
 _BID = re.compile(r"\[\s*bid\s*:?\s*(\d{1,6})\s*[,\s]\s*(\d{1,6})\s*\]", re.I)
 _SHOW = re.compile(r"\[\s*show\s*:?\s*([0-9,\s]{0,400})\]", re.I)
 
@@ -116,8 +121,16 @@ def rules_text(rules: Rules) -> str:
             f"more than half the quantity of a bid on another face (after four 3s, three {w}s), and after a bid on "
             f"{w}s another face needs at least double the quantity (after three {w}s, six 2s)."
         )
+    elif rules.ordering is Ordering.HALF_UP:
+        lines.append(
+            f"A raise is a higher quantity of any face, or the same quantity of a higher face; a bid on {w}s needs "
+            f"at least half the quantity of a bid on another face, rounded up (after five 4s, three {w}s), and after "
+            f"a bid on {w}s another face needs at least double the quantity plus one (after three {w}s, seven 2s)."
+        )
     else:
         lines.append("A raise is a higher quantity of any face, or the same quantity of a higher face.")
+    if not rules.wild_opening:
+        lines.append(f"A round may not open with a bid on {w}s.")
     lines.append("Instead of raising you may call the latest bid: every die is revealed and counted.")
     if rules.loss is Loss.ONE:
         lines.append("If the count is below the bid, the bidder loses one die; otherwise the caller loses one die.")
@@ -126,6 +139,18 @@ def rules_text(rules: Rules) -> str:
     if rules.exact is Exact.ALL_BUT_BIDDER:
         line = "If the count equals the bid exactly, every player except the bidder loses one die"
         lines.append(line + (" (a player with one die keeps it, unless they called)." if rules.die_hard else "."))
+    if rules.calza:
+        lines.append(
+            "Instead of raising or calling you may call calza, '[Calza]': you claim the count is exactly the latest "
+            f"bid (only while at least {rules.calza_min_players} players are in). If it is, you gain a die (never "
+            "beyond your starting count) and nobody loses one; if not, you lose a die. Either way you open the next round."
+        )
+    if rules.palifico:
+        lines.append(
+            "The first time a player is left with one die (while more than two players are in), the next round is a "
+            f"palifico round that they open: {w}s are not wild, the opening may name any face, and every raise keeps "
+            "the face and raises the quantity, except that a player holding one die may change the face."
+        )
     if rules.show_and_reroll:
         lines.append(
             "Right after your bid you may set some of your hidden dice out in the open, for everyone to see, "
@@ -135,7 +160,8 @@ def rules_text(rules: Rules) -> str:
         lines.append("The game ends after the first call; the winner of the call wins.")
     else:
         lines.append("A player with no dice left is out; the last player with dice wins.")
-    moves = "Moves: '[Bid: quantity, face]', e.g. '[Bid: 3, 4]' for three 4s, or '[Call]'."
+    moves = "Moves: '[Bid: quantity, face]', e.g. '[Bid: 3, 4]' for three 4s, or '[Call]'"
+    moves += ", or '[Calza]'." if rules.calza else "."
     if rules.show_and_reroll:
         moves += " With a show: '[Bid: 3, 4] [Show: 4, 4]'."
     lines.append(moves)
@@ -143,9 +169,9 @@ def rules_text(rules: Rules) -> str:
 
 
 def parse_text_action(text: str, rules: Rules) -> tuple[Action, Hand]:
-    """The move in an agent's reply: ``[Call]``, or ``[Bid: q, f]`` with an
-    optional ``[Show: a, b, ...]``. A call wins over a bid in the same text
-    (as in TextArena's ``LiarsDice-v0``).
+    """The move in an agent's reply: ``[Call]``, ``[Calza]`` (rules with
+    calza), or ``[Bid: q, f]`` with an optional ``[Show: a, b, ...]``. A call
+    wins over a bid in the same text (as in TextArena's ``LiarsDice-v0``).
 
     :returns: the action and the shown faces (sorted; ``()`` for none).
     :raises InvalidBidError: when the text holds no move, or a show comes
@@ -153,6 +179,12 @@ def parse_text_action(text: str, rules: Rules) -> tuple[Action, Hand]:
     """
     t = str(text)[:MAX_ACTION_CHARS]
     show_m = _SHOW.search(t)
+    if _CALZA.search(t):
+        if not rules.calza:
+            raise InvalidBidError("These rules have no calza: raise the bid with '[Bid: q, f]' or call it with '[Call]'.")
+        if show_m:
+            raise InvalidBidError("Dice can only be shown right after a bid, not with a calza.")
+        return CALZA, ()
     if _CALL.search(t):
         if show_m:
             raise InvalidBidError("Dice can only be shown right after a bid, not with a call.")
@@ -171,9 +203,11 @@ def parse_text_action(text: str, rules: Rules) -> tuple[Action, Hand]:
 
 
 def format_text_action(action: Action, show: Sequence[int] = ()) -> str:
-    """The text of a move: ``[Bid: 3, 4]``, ``[Bid: 3, 4] [Show: 4, 4]`` or ``[Call]``."""
+    """The text of a move: ``[Bid: 3, 4]``, ``[Bid: 3, 4] [Show: 4, 4]``, ``[Call]`` or ``[Calza]``."""
     if isinstance(action, Challenge):
         return "[Call]"
+    if isinstance(action, Calza):
+        return "[Calza]"
     text = f"[Bid: {action.quantity}, {action.face}]"
     return text + (f" [Show: {', '.join(map(str, show))}]" if show else "")
 
@@ -192,10 +226,12 @@ def _describe_bid(rules: Rules, names: Sequence[str], seat: int, bid: Bid, show:
 def _describe_result(rules: Rules, names: Sequence[str], r: RoundResult) -> str:
     cups = "; ".join(f"{names[s]}: {_faces(h)}" for s, h in enumerate(r.revealed) if h)
     bid = rules.describe_bid(r.bid)
-    lines = [f"{names[r.challenger]} calls {names[r.bidder]}'s bid of {bid}. Revealed: {cups}. The count is {r.count}."]
+    what = "calls calza on" if r.calza else "calls"
+    lines = [f"{names[r.challenger]} {what} {names[r.bidder]}'s bid of {bid}. Revealed: {cups}. The count is {r.count}."]
     if not r.wilds_active and rules.wild_face is not None:
         lines.append(f"(Wilds did not count this round.)")
     losers = [f"{names[s]} loses {k} {'die' if k == 1 else 'dice'}" for s, k in enumerate(r.lost) if k]
+    losers += [f"{names[s]} gains {k} {'die' if k == 1 else 'dice'}" for s, k in enumerate(r.gained) if k]
     lines.append(("; ".join(losers) or "Nobody loses a die") + ".")
     for s in r.out:
         lines.append(f"{names[s]} is out.")
@@ -221,6 +257,8 @@ def view_text(view: SeatView) -> str:
             lines.append(f"{names[s]} shows: {_faces(shown)}.")
     for seat, bid, show in view.bids:
         lines.append(_describe_bid(rules, names, seat, bid, show))
+    if view.palifico:
+        lines.append("This is a palifico round: wilds do not count, and raises keep the face (one die: any face).")
     if view.current_bid is None:
         lines.append("You open the round: make a bid.")
     else:
@@ -337,7 +375,10 @@ class LiarsDiceTextEnv(ta.Env):
                     to_id=seat, message=f"New round ({len(s.results) + 1}). Dice held: {counts}. Your dice: {_faces(hand)}.",
                     observation_type=ta.ObservationType.GAME_BOARD,
                 )
-        self.state.add_observation(message=f"{self.names[s.to_move]} opens.", observation_type=ta.ObservationType.GAME_MESSAGE)
+        opens = f"{self.names[s.to_move]} opens."
+        if s.palifico:
+            opens = f"This is a palifico round: wilds do not count, and raises keep the face. {opens}"
+        self.state.add_observation(message=opens, observation_type=ta.ObservationType.GAME_MESSAGE)
         self._set(s)
 
     def _forfeit(self, seat: int) -> None:
@@ -403,9 +444,13 @@ class TextArenaBot:
     @staticmethod
     def _check(view: SeatView, action: Action, show: Hand) -> Decision:
         legal = view.legal_actions()
-        if isinstance(action, Challenge):
+        if isinstance(action, (Challenge, Calza)):
             if action not in legal:
-                raise IllegalActionError("There is no bid to call yet: you open the round, so make a bid.")
+                if view.current_bid is None:
+                    raise IllegalActionError("There is no bid to call yet: you open the round, so make a bid.")
+                raise IllegalActionError(
+                    f"Calza needs at least {view.rules.calza_min_players} players still in: raise the bid or call it."
+                )
             return Decision(action)
         rules, n = view.rules, view.dice_in_play
         if not 1 <= action.face <= rules.faces:
@@ -413,7 +458,13 @@ class TextArenaBot:
         if not 1 <= action.quantity <= n:
             raise IllegalActionError(f"A bid's quantity runs from 1 to the {n} dice in play, so {action.quantity} is not allowed.")
         if action not in legal:
-            raise IllegalActionError(raise_message(rules, view.current_bid, action, n))  # type: ignore[arg-type]
+            if view.current_bid is None:
+                raise IllegalActionError(f"A round may not open on {rules.face_noun(action.face)}; name another face.")
+            if view.palifico:
+                one_die = view.dice[view.seat] == 1
+                message = palifico_raise_message(rules, view.current_bid, action, n, one_die)
+                raise IllegalActionError(message or f"{rules.describe_bid(action)} is not a legal raise here.")
+            raise IllegalActionError(raise_message(rules, view.current_bid, action, n))
         if show and show not in legal_shows(view.hand):
             raise IllegalActionError(
                 f"You can show only your hidden dice ({_faces(view.hand)}), keeping at least one hidden; {_faces(show)} is not such a show."
