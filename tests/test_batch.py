@@ -195,8 +195,10 @@ def test_an_illegal_action_names_the_game_and_changes_nothing() -> None:
 def test_bad_tables_are_refused_in_one_sentence() -> None:
     with pytest.raises(RulesError, match="not 7"):
         BatchGame(Rules.preset("classic"), 7, 4)
-    with pytest.raises(RulesError, match="at least one game"):
+    with pytest.raises(RulesError, match="from 1 to"):
         BatchGame(Rules.preset("classic"), 2, 0)
+    with pytest.raises(RulesError, match="from 1 to"):
+        BatchGame(Rules.preset("classic"), 2, batch_engine.MAX_BATCH + 1)
     with pytest.raises(RulesError, match="1 to 100"):
         BatchGame(Rules.preset("classic"), 2, 4, dice=101)
     g = BatchGame(Rules.preset("classic"), 2, 4)

@@ -29,6 +29,10 @@ from ..engine.encoding import ActionEncoding
 #: Phases of a batched game (``BatchGame.phase``, int8).
 BID, SHOW, OVER = 0, 1, 2
 
+#: Most games one batch may hold (about 150 bytes of state each, so at most
+#: some 600 MB; a legal mask takes ``n_actions`` more bytes per game).
+MAX_BATCH = 1 << 22
+
 #: The Rules options this engine reads; any other option that differs from its
 #: default makes :class:`BatchGame` refuse the rules (so a new engine option is
 #: never silently ignored here).
@@ -84,7 +88,7 @@ class BatchGame:
     :ivar to_move: ``(B,)`` int32: the seat to act (the bidder during a show),
         -1 when over.
     :ivar bid: ``(B,)`` int32: the current bid's action number, -1 before the
-        opening bid.
+        opening bid and in a finished game (which keeps its last round's dice).
     :ivar bidder: ``(B,)`` int32 (a property): the seat that made the current
         bid, -1 before it.
     :ivar wilds_active: ``(B,)`` bool: whether the wild face counts for other
@@ -98,7 +102,7 @@ class BatchGame:
 
     :param rules: the rule set of every game.
     :param players: seats per game, within the rules' bounds.
-    :param batch: B, the number of games (at least 1).
+    :param batch: B, the number of games (1 to :data:`MAX_BATCH`).
     :param dice: starting dice per seat (1 to 100): one number for every
         seat, or one per seat; default ``rules.dice_per_player``.
     :param seed: seed or :class:`numpy.random.Generator` for deals and rerolls.
@@ -123,8 +127,8 @@ class BatchGame:
                 )
         if not rules.min_players <= players <= rules.max_players:
             raise RulesError(f"{rules.name} is played by {rules.min_players} to {rules.max_players} players, not {players}.")
-        if not isinstance(batch, int) or batch < 1:
-            raise RulesError(f"A batch holds at least one game, not {batch!r}.")
+        if not isinstance(batch, int) or isinstance(batch, bool) or not 1 <= batch <= MAX_BATCH:
+            raise RulesError(f"A batch holds from 1 to {MAX_BATCH:,} games, not {batch!r}.")
         start = [rules.dice_per_player] * players if dice is None else (
             [dice] * players if isinstance(dice, int) else list(dice)
         )
