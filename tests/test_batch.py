@@ -236,3 +236,14 @@ def test_autoreset_restarts_finished_games_and_reports_them() -> None:
         assert (step.winner[over] >= 0).all() and (step.winner[~over] == -1).all()
         assert (g.phase != batch_engine.OVER).all() and (g.total[over] == 10).all()
     assert finished > 64
+
+
+@pytest.mark.parametrize("preset, players", [("classic", 3), ("perudo", 4), ("wild-stars", 2), ("aces-wild", 5)])
+def test_the_mask_table_equals_the_computed_mask(preset: str, players: int) -> None:
+    """legal_mask() reads precomputed rows where it can; they equal the masks
+    computed from the rules (the path used beyond MASK_TABLE_BYTES)."""
+    g = BatchGame(Rules.preset(preset), players, 64, seed=5)
+    assert g._mask_table is not None
+    for _ in range(400):
+        assert (g.legal_mask() == g._legal_rows(g._rows)).all()
+        g.step(g.sample_legal(), autoreset=True)

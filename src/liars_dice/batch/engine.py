@@ -29,6 +29,9 @@ from ..engine.encoding import ActionEncoding
 #: Phases of a batched game (``BatchGame.phase``, int8).
 BID, SHOW, OVER = 0, 1, 2
 
+#: Largest table of precomputed legal masks (bytes); beyond it masks are computed.
+MASK_TABLE_BYTES = 32 << 20
+
 #: Most games one batch may hold (about 150 bytes of state each, so at most
 #: some 600 MB; a legal mask takes ``n_actions`` more bytes per game).
 MAX_BATCH = 1 << 22
@@ -219,6 +222,18 @@ class BatchGame:
         self._draw_base = np.concatenate([base.ravel(), np.full(w, 2 * second)]).astype(np.float64)
         self._draw_count = np.concatenate([count.ravel(), np.zeros(w)]).astype(np.float64)
         self._ladder_flat = np.concatenate([ladder.ravel(), opening.ravel(), np.full(w, -1)]).astype(np.int32)
+        # The legal mask of a normal round's bid decision, per key: one gather
+        # builds the whole (B, n_actions) mask. Kept while it stays small.
+        self._mask_table = None
+        if (second + w) * na <= MASK_TABLE_BYTES:
+            table = np.zeros((qmax + 2, w, na), bool)
+            cur = self._rank_of[np.r_[np.arange(nb), -1]]  # the current bid's rank per column (-1: none)
+            for t in range(qmax + 1):
+                bids = (self._rank_of[None, :nb] > cur[:, None]) & (q[None, :] <= t)
+                bids[nb] &= self._opens_ok[:nb]
+                table[t, :, :nb] = bids
+                table[t, :nb, enc.challenge] = True
+            self._mask_table = table.reshape((qmax + 2) * w, na)
         # seats still in as a bit mask: the next seat in after s, the one
         # before, and the seat that opens when s should (s itself if still in)
         nxt = np.zeros((1 << n, n), np.int32)
@@ -363,7 +378,24 @@ class BatchGame:
         one die), the challenge once a bid stands, and the calza where the
         rules allow it; in a show decision (seed 000), every show of the
         bidder's hidden dice that keeps one hidden, ``()`` (none) included."""
-        return self._legal_rows(self._rows)
+        if self._mask_table is None:
+            return self._legal_rows(self._rows)
+        out = self._mask_table.take(self._tw + self.bid % self._width, axis=0)
+        if self._cz >= 0:
+            out[:, self._cz] = (self.bid >= 0) & self._calza_ok(self._rows) & (self.phase == BID)
+        special = self._special()
+        if special.size:
+            out[special] = self._legal_rows(special)
+        return out
+
+    def _special(self) -> np.ndarray:
+        """Games whose decision the tables do not cover: palifico rounds and shows."""
+        special = np.zeros(0, np.int64)
+        if self.rules.palifico:
+            special = np.flatnonzero(self.palifico & (self.phase == BID))
+        if self._so is not None:
+            special = np.concatenate([special, np.flatnonzero(self.phase == SHOW)])
+        return special
 
     def _legal_rows(self, rows: np.ndarray) -> np.ndarray:
         """:meth:`legal_mask` for the games ``rows`` only: ``(len(rows), n_actions)``."""
@@ -452,11 +484,7 @@ class BatchGame:
             out = np.where(extra & (k == count), self._cz, out).astype(np.int32)
         else:
             out = self._ladder_flat.take((base + u * count).astype(np.intp))
-        special = np.zeros(0, np.int64)
-        if self.rules.palifico:
-            special = np.flatnonzero(self.palifico & (self.phase == BID))
-        if self._so is not None:
-            special = np.concatenate([special, np.flatnonzero(self.phase == SHOW)])
+        special = self._special()
         if special.size:  # draw from the mask
             mask = self._legal_rows(special)
             pick = (u[special] * mask.sum(axis=1)).astype(np.int64)
