@@ -17,7 +17,7 @@ def _masked_random(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return (np.cumsum(mask, axis=1) > pick[:, None]).argmax(axis=1)
 
 
-@pytest.mark.parametrize("rules, players", [("classic", 4), ("wild-stars", 3), ("openspiel", 2)])
+@pytest.mark.parametrize("rules, players", [("classic", 4), ("wild-stars", 3), ("openspiel", 2), ("perudo", 4)])
 def test_masked_self_play_runs_with_next_step_autoreset(rules: str, players: int) -> None:
     env = gymnasium.make_vec("LiarsDiceBatch-v0", num_envs=16, rules=rules, players=players)
     inner = env.unwrapped
