@@ -65,11 +65,11 @@ def run_on_ray(
     :raises ArenaError: when Ray is missing or cannot start or connect, or for
         the first game that fails (the other tasks are cancelled).
     """
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # no usage reports leave the machine
     try:
         import ray
     except ImportError:
         raise ArenaError("The Ray backend needs the ray package: pip install 'liars-dice[ray]'.") from None
-    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # no usage reports leave the machine
     started = not ray.is_initialized()
     if started:
         options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "logging_level": "ERROR"}
