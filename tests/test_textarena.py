@@ -182,3 +182,22 @@ def test_scripted_agents_play_perudo_to_the_end() -> None:
     rewards, _ = play(env, [ScriptedAgent() for _ in range(4)], seed=8, players=4)
     engine = _inner(env).engine
     assert engine.is_over and rewards[engine.winner] == 1.0
+
+
+def test_importing_textarena_and_our_integration_needs_no_network() -> None:
+    """The textarena extra installs from PyPI and downloads nothing at import:
+    any connection attempt during the imports fails this test."""
+    code = (
+        "import socket\n"
+        "def refuse(*a, **k):\n"
+        "    raise SystemExit('network used at import: %r' % (a,))\n"
+        "socket.socket.connect = refuse\n"
+        "socket.create_connection = refuse\n"
+        "socket.getaddrinfo = refuse\n"
+        "import textarena\n"
+        "from liars_dice.integrations.textarena import register_presets\n"
+        "register_presets()\n"
+        "print('ok')\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr[-800:]
