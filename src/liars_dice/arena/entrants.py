@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from importlib.metadata import entry_points
 
 from ..bots import REGISTRY, Bot, make_bot
+from ..engine import LiarsDiceError
 from ..protocol import DEFAULT_TIMEOUT, ExternalBot
 
 #: The prefix that marks an external command.
@@ -32,8 +33,10 @@ COMMAND_PREFIX = "cmd:"
 _LABEL = re.compile(r"^([A-Za-z0-9_.\-]+)=(.+)$", re.S)
 
 
-class EntrantError(ValueError):
-    """A bot spec that names no registered bot and no command."""
+class EntrantError(LiarsDiceError):
+    """A bot spec that names no registered bot and no command. ``code`` ``"arena/entrant"``."""
+
+    code = "arena/entrant"
 
 
 @dataclass(frozen=True, slots=True)

@@ -70,6 +70,9 @@ class Show(NamedTuple):
     faces: Hand
 
 
+# The calza is the engine's own action (RULES.md ``perudo`` "Calza"), so a
+# decoded calza id can be applied to a State as it is.
+
 Decoded = Union[Bid, Challenge, Calza, Show]
 
 

@@ -1,5 +1,5 @@
-"""Where researchers live: our rule sets as an OpenSpiel game, a PettingZoo AEC
-environment and a Gymnasium environment (issue 10; ``docs/integrations.md``).
+"""Where researchers live: our rule sets in OpenSpiel, PettingZoo, Gymnasium and
+TextArena (issue 10; ``docs/integrations.md``).
 
 The top layer of the package. Each integration is an optional extra and is
 imported on its own, so this package imports nothing:
@@ -8,8 +8,11 @@ imported on its own, so this package imports nothing:
   game ``python_liars_dice_ld`` with ``pyspiel.register_game``, and the OpenSpiel
   bots ``openspiel:ismcts`` and ``openspiel:mccfr:N`` as arena entrants;
 - :mod:`liars_dice.integrations.pettingzoo` (extra ``pettingzoo``) holds ``env()``
-  and registers the Gymnasium environment ``LiarsDice-v0``.
+  and registers the Gymnasium environment ``LiarsDice-v0``;
+- :mod:`liars_dice.integrations.textarena` (extra ``textarena``): our presets as
+  TextArena environments, and any TextArena agent as a bot-protocol program;
+- :mod:`liars_dice.integrations.vector` (extra ``gymnasium``): the batched engine
+  (:mod:`liars_dice.batch`) as a Gymnasium vector environment.
 
-All of them number actions with :mod:`liars_dice.engine.encoding` and build
-observations with :mod:`liars_dice.integrations.observation`.
+All of them number actions with :mod:`liars_dice.engine.encoding`.
 """
