@@ -9,7 +9,20 @@
 """
 
 from .actions import CHALLENGE, Action, Bid, Challenge, parse_action
-from .dice import DiceSource, ScriptedDice, SecureDice, SeededDice
+from .dice import (
+    FAIR_DICE_VERSION,
+    DiceSource,
+    FairDice,
+    ScriptedDice,
+    SecureDice,
+    SeededDice,
+    commitment,
+    fair_deal,
+    fair_face,
+    fair_reroll,
+    new_seed,
+    seed_from_hex,
+)
 from .errors import (
     ChanceError,
     GameOverError,
@@ -38,6 +51,8 @@ from .state import (
 from .view import SeatView, result_to_json
 
 __all__ = [
+    "FAIR_DICE_VERSION", "FairDice", "commitment", "fair_deal", "fair_face", "fair_reroll", "new_seed",
+    "seed_from_hex",
     "Action", "Bid", "CHALLENGE", "Challenge", "ChanceError", "DiceSource", "Exact", "Game",
     "GameOverError", "Hand", "IllegalActionError", "InvalidBidError", "LiarsDiceError", "Loss",
     "Move", "NotYourTurnError", "Opener", "Ordering", "PRESETS", "Phase", "RoundLog", "RoundResult",

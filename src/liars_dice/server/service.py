@@ -30,7 +30,7 @@ from ..engine import (
     SecureDice,
 )
 from ..records import record_from_state
-from . import bots_runner, hub
+from . import bots_runner, fairness, hub
 from .bots_runner import bot_names
 from .config import Settings
 from .hub import Conn
@@ -110,8 +110,7 @@ class TableService(TurnScheduler):
         async with table.lock:
             if table.status == "playing" and table.waiting_for_dice:  # pragma: no cover - events are stored together
                 assert table.state is not None
-                nxt = table.state.roll(self.dice)
-                await self._commit(table, [("dealt", {"hands": [list(h) for h in nxt.deal_faces]})])
+                await self._commit(table, [("dealt", fairness.deal(table.state)[1])])
         for s in table.seats:
             if s.kind == "human" and table.status in ("open", "playing"):
                 self._start_grace(table, s.index)
@@ -294,7 +293,7 @@ class TableService(TurnScheduler):
         table = await self.get_table(code)
         if table.status != "finished" or table.state is None:
             raise ServiceError("game/not_finished", "The record is available once the game is over.", 409)
-        return record_from_state(table.state, start=table.start)
+        return record_from_state(table.state, table.start, fairness.record_seeds(table.state, table.seeds))
 
     async def replay(self, code: str) -> dict[str, Any]:
         table = await self.get_table(code)
@@ -302,7 +301,7 @@ class TableService(TurnScheduler):
             raise ServiceError("game/not_finished", "The replay is available once the game is over.", 409)
         st = table.state
         return {
-            "record": record_from_state(st, start=table.start),
+            "record": record_from_state(st, table.start, fairness.record_seeds(st, table.seeds)),
             "rules": table.rules_dict,
             "players": list(table.game.players),
             "steps": replay_steps(table.game, table.start, st),
@@ -431,10 +430,10 @@ class TableService(TurnScheduler):
             # Trial run: the engine accepts these players (nothing stored yet).
             from ..engine import Game
 
-            hands = Game.create(table.rules, players).initial_state(first).roll(self.dice).deal_faces
+            _, dealt = fairness.deal(Game.create(table.rules, players).initial_state(first))
             await self._commit(
                 table,
-                [("started", {"players": players, "start": first}), ("dealt", {"hands": [list(h) for h in hands]})],
+                [("started", {"players": players, "start": first}), ("dealt", dealt)],
                 post_ops=[Store.op_update_table(table.id, status="playing", players=players)],
             )
         self._after_change(table, table_changed=True)
@@ -481,7 +480,7 @@ class TableService(TurnScheduler):
         expect_move: int | None = None, client: bool = False,
     ) -> bool:
         """A bid or challenge for ``seat``: checked by the engine, the dice of any
-        reroll and of the next deal rolled by :class:`SecureDice` (the OS's secure source), stored, applied.
+        reroll and of the next deal derived from the round's fair-dice seed (:mod:`.fairness`), stored, applied.
 
         :param client: the move came from a person's client (refused for a seat a bot took over).
         :returns: False when ``expect_move`` no longer matches (a stale bot move).
@@ -504,13 +503,13 @@ class TableService(TurnScheduler):
                 "challenge": not isinstance(action, Bid), "show": list(show), "reroll": [], "by_bot": by_bot,
             }
             if nxt.phase is Phase.REROLL:
-                nxt = nxt.roll(self.dice)
+                nxt = fairness.reroll(nxt, table.seeds, self.dice)
                 payload["reroll"] = list(nxt.moves[-1].reroll)
             events: list[tuple[str, dict[str, Any]]] = [("move", payload)]
             post: list[Op] = []
             if nxt.phase is Phase.DEAL:
-                nxt = nxt.roll(self.dice)
-                events.append(("dealt", {"hands": [list(h) for h in nxt.deal_faces]}))
+                nxt, dealt = fairness.deal(nxt)
+                events.append(("dealt", dealt))
             finished = nxt.is_over
             if finished:
                 assert nxt.winner is not None

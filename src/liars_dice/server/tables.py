@@ -17,7 +17,9 @@ Event kinds and payloads (stored as JSON in ``events``):
 ``host``        ``seat`` (the host left before the start)
 ``closed``      (every person left before the start)
 ``started``     ``players, start`` (first opener)
-``dealt``       ``hands`` (every seat's faces, ``[]`` for seats out)
+``dealt``       ``hands`` (every seat's faces, ``[]`` for seats out), ``commitment, seed`` (hex; the
+                round's fair-dice seed, secret until its reveal: see :mod:`.fairness`; absent
+                in events stored before fair dice)
 ``move``        ``seat, bid ({quantity, face} or null), challenge, show, reroll, by_bot``
 ``replaced``    ``seat, bot, reason`` (a bot takes a person's seat: ``leave`` for good, or ``grace``)
 ``returned``    ``seat`` (a person replaced after the grace period came back)
@@ -87,6 +89,8 @@ class Table:
     move_number: int = 0
     last_event: dict[str, Any] = field(default_factory=lambda: {"kind": "sync"})
     chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=50))
+    #: per round index, (commitment, seed) in hex (docs/fair-dice.md); secret until the round's reveal
+    seeds: dict[int, tuple[str, str]] = field(default_factory=dict)
     # runtime only
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     conns: set["Conn"] = field(default_factory=set)
@@ -202,6 +206,8 @@ class Table:
             self.last_event = {"kind": "start"}
         elif kind == "dealt":
             assert self.state is not None
+            if p.get("seed") is not None:
+                self.seeds[len(self.state.logs)] = (p["commitment"], p["seed"])
             self.state = self.state.deal(p["hands"])
         elif kind == "move":
             assert self.state is not None

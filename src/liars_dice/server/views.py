@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..engine import Bid, Challenge, Game, Phase, RoundResult, State, result_to_json, view_bid_probability
+from . import fairness
 from .tables import Table
 
 _NO_LEGAL: dict[str, Any] = {"raises": [], "challenge": False, "shows": [[]]}
@@ -35,7 +36,7 @@ def _results(table: Table) -> tuple[list[dict[str, Any]], str]:
     cached = table.results_json
     if cached is None or cached[0] != n:
         names = state.game.players
-        data = [result_json(r, names) for r in state.results]
+        data = [fairness.reveal(result_json(r, names), i, table.seeds) for i, r in enumerate(state.results)]
         cached = table.results_json = (n, data, json.dumps(data, separators=(",", ":"), ensure_ascii=False))
     return cached[1], cached[2]
 
@@ -92,6 +93,8 @@ def _common(table: Table, out: dict[str, Any]) -> None:
     out["move_number"] = table.move_number
     out["deadline"] = table.deadline
     out["turn_timer"] = table.turn_timer
+    assert table.state is not None
+    out["commitment"] = fairness.current_commitment(table.state, table.seeds)
 
 
 def state_message(table: Table, seat: int | None) -> dict[str, Any]:
