@@ -3,6 +3,7 @@ import { api, TableSocket } from "./api.js";
 import { die, diceRow, bidChip } from "./dice.js";
 import { bidPicker, defaultPick } from "./picker.js";
 import { revealContent } from "./reveal.js";
+import { commitmentLine } from "./fair.js";
 import { describeRules } from "./rules-text.js";
 import {
   h, fill, describeBid, dice, percent, bidChance, store,
@@ -382,6 +383,7 @@ export function tablePage({ root, toast }, code) {
             cur.show && cur.show.length ? h("span", { class: "muted small" }, `(showed ${cur.show.length})`) : null)
         : h("div", { class: "current-bid muted", id: "current-bid" }, `No bid yet this round. ${Object.values(v.dice).reduce((a, b) => a + b, 0)} dice in play.`),
       !v.wilds_active && r.wild_face !== null && v.bids.length ? h("div", { class: "small warn" }, "Wilds do not count this round (it opened on the wild face).") : null,
+      commitmentLine(v.commitment),
     ];
     if (S.seat !== null) {
       const toggle = h("label", { class: "hint-toggle", for: "hint-toggle" },
