@@ -69,29 +69,31 @@ def test_bad_syntax_is_invalid_bid_error(text: str) -> None:
 def test_format_with_star() -> None:
     """Issue 2 section 2: "format back, with ★ for the star"."""
     ws = Rules.preset("wild-stars")
-    assert ws.format_bid(3, 1) == "3★"
-    assert ws.format_bid(4, 5) == "4x5"
+    assert ws.format_bid(Bid(3, 1)) == "3★"
+    assert ws.format_bid(Bid(4, 5)) == "4x5"
     assert str(Bid(4, 5)) == "4x5"
     assert str(CHALLENGE) == "liar"
-    assert Rules.preset("classic").format_bid(3, 1) == "3x1", "no star outside wild-stars"
+    assert Rules.preset("classic").format_bid(Bid(3, 1)) == "3x1", "no star outside wild-stars"
     assert ws.face_label(1) == "★" and ws.face_label(2) == "2"
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(
     preset=st.sampled_from(sorted(PRESETS)),
-    quantity=st.integers(min_value=1, max_value=30),
+    quantity=st.integers(min_value=1, max_value=99),
     face=st.integers(min_value=1, max_value=6),
 )
 def test_round_trip_compact_and_words(preset: str, quantity: int, face: int) -> None:
-    """Round trip: parse(format(bid)) == bid for the compact notation (with ★)
-    and the words of messages ("four 3s", "three stars", "two aces")."""
+    """Round trip under every preset (issue 8 "Notation lives on the rules"):
+    ``rules.parse_bid(rules.format_bid(b)) == b`` for the compact notation (with ★)
+    and for the words of messages ("four 3s", "three stars", "two aces")."""
     rules = Rules.preset(preset)
-    star = rules.wild_face or 1
     bid = Bid(quantity, face)
-    assert parse_action(rules.format_bid(quantity, face), star_face=star) == bid
-    assert parse_action(rules.describe_bid(quantity, face), star_face=star) == bid
-    assert parse_action(str(bid), star_face=star) == bid
+    assert rules.parse_bid(rules.format_bid(bid)) == bid
+    assert rules.parse_bid(rules.describe_bid(bid)) == bid
+    assert rules.parse_action(str(bid)) == bid
+    star = rules.wild_face or 1
+    assert parse_action(rules.format_bid(bid), star_face=star) == bid
 
 
 @settings(max_examples=60, deadline=None)
@@ -99,10 +101,74 @@ def test_round_trip_compact_and_words(preset: str, quantity: int, face: int) -> 
 def test_format_of_parse_is_canonical(quantity: int, face: int) -> None:
     """Formatting is canonical: every lenient spelling formats back to the one compact form."""
     ws = Rules.preset("wild-stars")
-    canon = ws.format_bid(quantity, face)
-    spellings = [f"{quantity}x{face}", f"{quantity} {face}s", ws.describe_bid(quantity, face)]
+    canon = ws.format_bid(Bid(quantity, face))
+    spellings = [f"{quantity}x{face}", f"{quantity} {face}s", ws.describe_bid(Bid(quantity, face))]
     if face == 1:
         spellings += [f"{quantity}*", f"{quantity} stars"]
     for text in spellings:
-        b = parse_action(text)
-        assert ws.format_bid(b.quantity, b.face) == canon, text
+        assert ws.format_bid(ws.parse_bid(text)) == canon, text
+
+
+@pytest.mark.parametrize("preset", ["classic", "aces-wild", "openspiel", "joker"])
+@pytest.mark.parametrize("text", ["9 stars", "3*", "3★", "two stars"])
+def test_star_words_only_where_there_are_stars(preset: str, text: str) -> None:
+    """Issue 8 fault 4: in classic, '9 stars' was accepted as nine 1s. Stars
+    exist only where the rules draw the wild face as a star (wild-stars, seed 000)."""
+    rules = Rules.preset(preset)
+    with pytest.raises(InvalidBidError) as e:
+        rules.parse_bid(text)
+    assert e.value.code == "action/invalid_syntax"
+    assert "star" not in e.value.message.replace(repr(text.strip()), "").replace("'stars'", "").replace("★", ""), (
+        "the message must not suggest stars"
+    )
+
+
+def test_star_words_in_wild_stars() -> None:
+    """Seed 000: the wild face is the star; '3 stars', '3*', '3★' name it."""
+    ws = Rules.preset("wild-stars")
+    for text in ("3 stars", "3*", "3★", "three stars", "3 wilds"):
+        assert ws.parse_bid(text) == Bid(3, 1), text
+
+
+def test_aces_where_1s_are_aces() -> None:
+    """Seed 003 names the wild 1s aces: aces-wild reads 'aces'; classic (seed 004,
+    which calls them ones) does not, and says what to type instead."""
+    assert Rules.preset("aces-wild").parse_bid("three aces") == Bid(3, 1)
+    assert Rules.preset("aces-wild").parse_bid("1 ace") == Bid(1, 1)
+    with pytest.raises(InvalidBidError) as e:
+        Rules.preset("classic").parse_bid("3 aces")
+    assert "'3 1s'" in e.value.message
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_not_a_bid_message_uses_the_rules_words(preset: str) -> None:
+    """Issue 8 fault 4: the "not a bid" message suggested '3 stars' under every
+    preset. It now suggests stars only where there are stars, aces where 1s are aces."""
+    rules = Rules.preset(preset)
+    with pytest.raises(InvalidBidError) as e:
+        rules.parse_action("banana")
+    message = e.value.message
+    assert message.startswith("'banana' is not a bid")
+    assert ("'3 stars'" in message) == rules.star_symbol
+    assert ("'3 aces'" in message) == any(many == "aces" for _, _, many in rules.face_names)
+
+
+@pytest.mark.parametrize("text", ["twenty one 5s", "twenty-one 5s", "Twenty  One fives", "21 5s", "twenty-one x 5"])
+def test_compound_numbers_with_or_without_hyphen(text: str) -> None:
+    """Issue 8 fault 8: `twenty-one 5s` was accepted but `twenty one 5s` refused."""
+    assert Rules.preset("classic").parse_bid(text) == Bid(21, 5)
+    assert parse_action(text) == Bid(21, 5)
+
+
+def test_parse_bid_refuses_a_challenge_and_parse_action_reads_it() -> None:
+    rules = Rules.preset("classic")
+    assert rules.parse_action("liar") is CHALLENGE
+    with pytest.raises(InvalidBidError, match="is a challenge, not a bid"):
+        rules.parse_bid("liar")
+
+
+def test_long_text_is_refused_without_echo() -> None:
+    """Every input has a bound: text longer than 40 characters is not a bid and is not echoed back."""
+    with pytest.raises(InvalidBidError) as e:
+        Rules.preset("classic").parse_action("4x5" + " " * 10 + "z" * 60)
+    assert "zzz" not in e.value.message and "too long" in e.value.message

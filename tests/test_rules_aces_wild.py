@@ -45,8 +45,8 @@ def test_two_to_six_players() -> None:
 
 def test_messages_say_aces() -> None:
     """Seed 003 calls 1s "aces": "3 aces", "4 aces"."""
-    assert AW.describe_bid(3, ACE) == "three aces"
-    assert AW.describe_bid(1, ACE) == "one ace"
+    assert AW.describe_bid(Bid(3, ACE)) == "three aces"
+    assert AW.describe_bid(Bid(1, ACE)) == "one ace"
 
 
 def test_aces_wild_for_other_faces() -> None:

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from liars_dice.engine import PRESETS, SEED_PRESETS, Exact, Loss, Opener, Ordering, Rules, RulesError
+from liars_dice.engine import PRESETS, SEED_PRESETS, Bid, Exact, Loss, Opener, Ordering, Rules, RulesError
 
 
 @pytest.mark.parametrize(
@@ -64,8 +64,8 @@ def test_with_options_rejects_unknown_option() -> None:
 def test_unknown_preset() -> None:
     """RECORD-FORMAT.md Errors: "an unknown ... preset"; the message lists the presets."""
     with pytest.raises(RulesError) as e:
-        Rules.preset("perudo")
-    assert "perudo" in e.value.message and "wild-stars" in e.value.message
+        Rules.preset("dudo-extreme")
+    assert "dudo-extreme" in e.value.message and "wild-stars" in e.value.message
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))
@@ -115,8 +115,8 @@ def test_joker_preset() -> None:
 def test_face_names_are_display_only() -> None:
     """face_names changes the words of messages, never the play."""
     plain = Rules.preset("aces-wild").with_options(face_names=())
-    assert plain.describe_bid(3, 1) == "three 1s"
-    assert Rules.preset("aces-wild").describe_bid(3, 1) == "three aces"
+    assert plain.describe_bid(Bid(3, 1)) == "three 1s"
+    assert Rules.preset("aces-wild").describe_bid(Bid(3, 1)) == "three aces"
     for q in range(1, 10):
         for f in range(1, 7):
             assert plain.rank(q, f) == Rules.preset("aces-wild").rank(q, f)

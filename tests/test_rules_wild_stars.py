@@ -40,10 +40,10 @@ def test_preset_options_match_rules_md() -> None:
 
 def test_star_is_face_one_and_reads_as_star() -> None:
     """RULES.md `wild-stars`: "a star on the face of the 1 ... the star is face 1"."""
-    assert WS.describe_bid(3, STAR) == "three stars"
-    assert WS.describe_bid(1, STAR) == "one star"
-    assert WS.format_bid(3, STAR) == "3★"
-    assert WS.describe_bid(4, 3) == "four 3s"
+    assert WS.describe_bid(Bid(3, STAR)) == "three stars"
+    assert WS.describe_bid(Bid(1, STAR)) == "one star"
+    assert WS.format_bid(Bid(3, STAR)) == "3★"
+    assert WS.describe_bid(Bid(4, 3)) == "four 3s"
 
 
 def test_number_bid_counts_face_plus_stars() -> None:

@@ -22,9 +22,12 @@ from helpers import Player, create, is_state, join
 from starlette.testclient import TestClient
 from test_secrecy import play_scripted
 
-from liars_dice.engine import Bid, Rules, SeededDice
-from liars_dice.server import fairness, views
-from liars_dice.server.tables import Table
+from liars_dice.engine import CHALLENGE, Bid, Rules, ScriptedDice, SeededDice
+from liars_dice.server import views
+from liars_dice.server.commands import Move as MoveCmd
+from liars_dice.server.commands import step
+from liars_dice.server.room import Room
+from liars_dice.server.tables import rebuild
 
 
 def verify(cli: str, path: Path | str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -148,10 +151,9 @@ def test_unreadable_input_exits_2(cli: str, tmp_path: Path) -> None:
 def test_old_dealt_events_without_seeds_still_load() -> None:
     """Events stored before fair dice (``dealt`` with ``hands`` only) rebuild the
     table: no commitment is shown, results carry ``null`` seeds, a reroll in such
-    a round comes from the server's ordinary dice source, and a later round dealt
-    with a seed is committed and revealed as usual."""
+    a round comes from the server's ordinary dice source, and the next round is
+    dealt from a seed, committed and revealed as usual."""
     rules = Rules.preset("wild-stars").with_options(dice_per_player=2)
-    players = ["ann", "bob"]
     created = {
         "id": "t1", "code": "ABCDEF", "preset": "wild-stars", "rules": rules.to_dict(), "n_seats": 2,
         "turn_timer": None, "private": False, "created_at": "2026-01-01T00:00:00+00:00",
@@ -160,23 +162,26 @@ def test_old_dealt_events_without_seeds_still_load() -> None:
         (1, "created", created),
         (2, "joined", {"seat": 0, "name": "ann", "token_hash": "x"}),
         (3, "joined", {"seat": 1, "name": "bob", "token_hash": "y"}),
-        (4, "started", {"players": players, "start": 0}),
+        (4, "started", {"players": ["ann", "bob"], "start": 0}),
         (5, "dealt", {"hands": [[2, 3], [4, 4]]}),
     ]
-    table = Table.rebuild(events)
-    assert table.seeds == {} and table.state is not None
-    assert views.state_message(table, 0)["view"]["commitment"] is None
-    # A show in that round: the reroll falls back to the ordinary source.
-    nxt = table.state.apply(Bid(1, 3), (2,), seat=0)
-    rolled = fairness.reroll(nxt, table.seeds, SeededDice(1))
-    assert len(rolled.hidden[0]) == 1
-    # The round ends; the next is dealt with a seed, as a current server does.
-    table.apply_event("move", {"seat": 0, "bid": {"quantity": 1, "face": 4}, "challenge": False, "show": [], "reroll": []})
-    table.apply_event("move", {"seat": 1, "bid": None, "challenge": True, "show": [], "reroll": []})
-    assert table.state is not None
-    nxt, dealt = fairness.deal(table.state)
-    table.apply_event("dealt", dealt)
-    view = views.state_message(table, 1)["view"]
+    table = rebuild(events)
+    assert table.seeds == (None,) and table.state is not None
+    assert views.state_message(Room(table), 0)["view"]["commitment"] is None
+    # A show in that round: the reroll comes from the service's dice source.
+    log = list(events)
+    table, made = step(table, MoveCmd(0, Bid(1, 3), (2,)), ScriptedDice([6]))
+    log += [(table.seq, e.kind.value, e.payload) for e in made]
+    assert made[0].payload["reroll"] == [6] and table.state is not None and table.state.hidden[0] == (6,)
+    # The round ends; the next is dealt from a seed drawn from the same source.
+    table, made = step(table, MoveCmd(1, CHALLENGE), SeededDice(3))
+    log += [(table.seq - 1 + i, e.kind.value, e.payload) for i, e in enumerate(made)]
+    assert [e.kind.value for e in made] == ["move", "dealt"]
+    dealt = made[1].payload
+    assert set(dealt) == {"hands", "commitment", "seed"} and len(table.seeds) == 2
+    view = views.state_message(Room(table), 1)["view"]
     assert view["commitment"] == dealt["commitment"] and dealt["seed"] not in json.dumps(view)
     assert (view["results"][0]["commitment"], view["results"][0]["seed"]) == (None, None)
-    assert table.state.hidden == nxt.hidden
+    # The stored events, old and new, rebuild the same table (a restart keeps the seeds).
+    again = rebuild(log)
+    assert again.seeds == table.seeds and again.state == table.state

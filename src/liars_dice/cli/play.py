@@ -2,7 +2,7 @@
 
 The loop (:class:`PlaySession`) drives the engine through its checked
 transitions, asks the person for bids in the notation of
-:func:`~liars_dice.engine.parse_action`, and prints the screen pieces of
+:meth:`~liars_dice.engine.Rules.parse_action`, and prints the screen pieces of
 :mod:`liars_dice.cli.screen`. Dice are :class:`~liars_dice.engine.SecureDice`
 for a person's game unless ``--seed`` is given; a seed makes the whole game
 (dice, bots, opener) reproducible.
@@ -31,7 +31,6 @@ from ..engine import (
     Game,
     Hand,
     IllegalActionError,
-    InvalidBidError,
     LiarsDiceError,
     Phase,
     Rules,
@@ -39,9 +38,9 @@ from ..engine import (
     SecureDice,
     SeededDice,
     State,
-    parse_action,
     view_bid_probability,
 )
+from ..engine.notation import MAX_TEXT
 from ..records import dumps_record
 from . import screen
 from .app import app
@@ -55,7 +54,7 @@ def help_lines(rules: Rules) -> str:
     if rules.star_symbol and rules.wild_face is not None:
         wild = " or '3 stars' (3*)"
     elif rules.wild_face is not None:
-        wild = f" or '3 {rules.wild_face}s'"
+        wild = f" or '3 {rules.face_noun(rules.wild_face)}'"
     else:
         wild = ""
     return (
@@ -249,15 +248,15 @@ class PlaySession:
             if cmd in ("q", "quit", "exit"):
                 raise _Quit
             try:
-                action = parse_action_for(self.rules, text)
-                s.apply(action, seat=seat)  # validates; the result is rebuilt below with the show
+                action = self.rules.parse_action(text)
+                s.check(action, seat=seat)
             except LiarsDiceError as e:
                 self._reason(e.message)
                 continue
             show: Hand = ()
             if isinstance(action, Bid) and self.rules.show_and_reroll and len(view.hand) >= 2:
                 show = self._ask_show(s, seat, action)
-            new = s.apply(action, show, seat=seat)
+            new = s.apply_unchecked(action, show)  # checked above, with the show
             bid = action if isinstance(action, Bid) else None
             self.console.print(screen.move_text(self.rules, self.game.players, seat, bid, show, you=self.human))
             return new
@@ -270,7 +269,7 @@ class PlaySession:
                 raise _Quit
             try:
                 show = parse_show(text, self.rules)
-                s.apply(bid, show, seat=seat)
+                s.check(bid, show, seat=seat)
             except (ValueError, IllegalActionError) as e:
                 self._reason(getattr(e, "message", str(e)))
                 continue
@@ -294,23 +293,8 @@ class PlaySession:
         self.console.print(help_lines(self.rules), style="dim")
 
 
-#: The longest entry read as a move; the longest bid in words ("twenty-nine sixes") is far shorter.
-MAX_ENTRY = 40
-
-
-def parse_action_for(rules: Rules, text: str) -> Action:
-    """:func:`~liars_dice.engine.parse_action` with the rules' wild face as "star".
-
-    :raises InvalidBidError: for text that is neither a bid nor a challenge,
-        or longer than :data:`MAX_ENTRY` characters (it is not echoed back).
-    """
-    entry = text.strip()
-    if len(entry) > MAX_ENTRY:
-        raise InvalidBidError(
-            f"That entry is {len(entry)} characters long, too long for a bid: type one such as 4x5 or 'four fives',"
-            " or 'liar' to challenge."
-        )
-    return parse_action(entry, star_face=rules.wild_face if rules.wild_face is not None else 1)
+#: The longest entry read as a move (the engine's bound on bid text).
+MAX_ENTRY = MAX_TEXT
 
 
 # -- set-up -----------------------------------------------------------------------

@@ -46,7 +46,7 @@ def faces_plain(rules: Rules, faces: Sequence[int]) -> str:
 
 def bid_label(rules: Rules, bid: Bid) -> str:
     """``4x5`` or ``3★``."""
-    return rules.format_bid(bid.quantity, bid.face)
+    return rules.format_bid(bid)
 
 
 def face_noun(rules: Rules, face: int, plural: bool = True) -> str:
@@ -179,7 +179,7 @@ def move_text(rules: Rules, players: Sequence[str], seat: int, action: Bid | Non
     if action is None:
         return Text.assemble((who, "bold"), " call liar!" if seat == you else " calls liar!")
     t = Text.assemble((who, "bold"), " bid " if seat == you else " bids ", (bid_label(rules, action), "bold magenta"),
-                      f"  ({rules.describe_bid(action.quantity, action.face)})")
+                      f"  ({rules.describe_bid(action)})")
     if show:
         verbs = ("show", "reroll") if seat == you else ("shows", "rerolls")
         t.append(f", {verbs[0]} {faces_plain(rules, show)} and {verbs[1]} the rest")

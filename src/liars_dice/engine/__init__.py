@@ -8,7 +8,7 @@
 1
 """
 
-from .actions import CHALLENGE, Action, Bid, Challenge, parse_action
+from .actions import CALZA, CHALLENGE, Action, Bid, Calza, Challenge, parse_action
 from .dice import (
     FAIR_DICE_VERSION,
     DiceSource,
@@ -22,6 +22,7 @@ from .dice import (
     fair_reroll,
     new_seed,
     seed_from_hex,
+    seed_from_source,
 )
 from .errors import (
     ChanceError,
@@ -32,8 +33,16 @@ from .errors import (
     NotYourTurnError,
     RulesError,
 )
-from .odds import bid_probability, binomial_tail, match_probability, view_bid_probability
-from .rules import PRESETS, SEED_PRESETS, Exact, Loss, Opener, Ordering, Rules, number_word
+from .odds import (
+    bid_probability,
+    binomial_pmf,
+    binomial_tail,
+    exact_probability,
+    match_probability,
+    view_bid_probability,
+    view_exact_probability,
+)
+from .rules import PERUDO, PRESETS, SEED_PRESETS, Exact, Loss, Opener, Ordering, Rules, number_word
 from .state import (
     Game,
     Hand,
@@ -42,22 +51,23 @@ from .state import (
     RoundLog,
     RoundResult,
     State,
+    calza_allowed,
     legal_actions,
     legal_shows,
     next_alive,
+    palifico_raise_message,
     raise_message,
-    wilds_active_after_opening,
 )
-from .view import SeatView, result_to_json
+from .view import PublicView, SeatView, result_extras, result_to_json
 
 __all__ = [
     "FAIR_DICE_VERSION", "FairDice", "commitment", "fair_deal", "fair_face", "fair_reroll", "new_seed",
-    "seed_from_hex",
-    "Action", "Bid", "CHALLENGE", "Challenge", "ChanceError", "DiceSource", "Exact", "Game",
+    "seed_from_hex", "seed_from_source",
+    "Action", "Bid", "CALZA", "CHALLENGE", "Calza", "Challenge", "PERUDO", "calza_allowed",
+    "palifico_raise_message", "result_extras", "binomial_pmf", "exact_probability", "view_exact_probability", "ChanceError", "DiceSource", "Exact", "Game",
     "GameOverError", "Hand", "IllegalActionError", "InvalidBidError", "LiarsDiceError", "Loss",
-    "Move", "NotYourTurnError", "Opener", "Ordering", "PRESETS", "Phase", "RoundLog", "RoundResult",
+    "Move", "NotYourTurnError", "Opener", "Ordering", "PRESETS", "Phase", "PublicView", "RoundLog", "RoundResult",
     "Rules", "RulesError", "SEED_PRESETS", "ScriptedDice", "SeatView", "SecureDice", "SeededDice",
     "State", "bid_probability", "binomial_tail", "legal_actions", "legal_shows", "match_probability", "next_alive",
     "number_word", "parse_action", "raise_message", "result_to_json", "view_bid_probability",
-    "wilds_active_after_opening",
 ]

@@ -16,12 +16,8 @@ Challenge()
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Union
-
-from .errors import InvalidBidError
-
 
 @dataclass(frozen=True, slots=True, order=False)
 class Bid:
@@ -53,77 +49,38 @@ class Challenge:
 #: The one challenge value.
 CHALLENGE = Challenge()
 
-Action = Union[Bid, Challenge]
 
-_WORDS = {
-    w: i
-    for i, w in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-        "fifteen sixteen seventeen eighteen nineteen twenty".split()
-    )
-}
-_WORDS.update({"a": 1, "an": 1, "twenty-one": 21, "twenty-two": 22, "twenty-three": 23,
-               "twenty-four": 24, "twenty-five": 25, "twenty-six": 26, "twenty-seven": 27,
-               "twenty-eight": 28, "twenty-nine": 29, "thirty": 30})
-_FACE_WORDS = {
-    "one": 1, "ones": 1, "ace": 1, "aces": 1, "two": 2, "twos": 2, "deuce": 2, "deuces": 2,
-    "three": 3, "threes": 3, "trey": 3, "treys": 3, "four": 4, "fours": 4,
-    "five": 5, "fives": 5, "six": 6, "sixes": 6, "sixs": 6,
-}
-_STAR_WORDS = {"star", "stars", "*", "★", "wild", "wilds", "s", "wildstar", "wildstars"}
-_CHALLENGE_WORDS = {"liar", "challenge", "call", "dudo", "doubt", "l", "c"}
+@dataclass(frozen=True, slots=True)
+class Calza:
+    """Claim that the count is exactly the latest bid ("calza", "exact",
+    "spot on"); only under rules with the ``calza`` option (RULES.md
+    ``perudo`` "Calza")."""
+
+    def __str__(self) -> str:
+        return "calza"
 
 
-_MAX_DIGITS = 6  # no table holds a million dice; longer numbers are not bids
+#: The one calza value.
+CALZA = Calza()
 
-
-def _digits(token: str) -> bool:
-    """ASCII digits only, and few enough to be a quantity or a face."""
-    return token.isascii() and token.isdigit() and len(token) <= _MAX_DIGITS
-
-
-def _number(token: str) -> int | None:
-    if _digits(token):
-        return int(token)
-    return _WORDS.get(token)
-
-
-def _face(token: str, star_face: int) -> int | None:
-    if token in _STAR_WORDS:
-        return star_face
-    if _digits(token):
-        return int(token)
-    m = re.fullmatch(r"([0-9]{1,6})'?s", token)
-    if m:
-        return int(m.group(1))
-    return _FACE_WORDS.get(token)
-
+Action = Union[Bid, Challenge, Calza]
 
 def parse_action(text: str, star_face: int = 1) -> Action:
-    """Read a bid or a challenge in any notation a person types.
+    """Read a bid or a challenge in any notation of any rule set.
 
-    Accepted: ``4x5``, ``4 5``, ``4 5s``, ``4 fives``, ``four fives``,
-    ``3 stars``, ``3*``, ``3★``, ``3 aces``, ``liar``, ``challenge``, ``call``.
+    Read a bid or a challenge in any notation of any rule set.
+
+    Accepted: ``4x5``, ``4 5s``, ``4 5``, ``4 fives``, ``four fives``,
+    ``twenty one 5s``, ``3 stars``, ``3*``, ``3★``, ``3 aces``, ``liar``,
+    ``challenge``, ``call``, and ``calza`` (``exact``, ``spot on``; whether a
+    calza is allowed is the state's business). With a rule set at hand, prefer
+    :meth:`Rules.parse_action <liars_dice.engine.rules.Rules.parse_action>`,
+    which allows only that rule set's words (no stars in classic).
 
     :param star_face: the face that "star"/"*"/"★" names (the wild face).
     :raises InvalidBidError: when the text is neither a bid nor a challenge.
         Whether the bid is legal is the state's business, not the parser's.
     """
-    t = text.strip().lower().replace("×", "x")
-    if not t:
-        raise InvalidBidError("Type a bid such as 4x5 or 'four fives', or 'liar' to challenge.")
-    if t.rstrip("!.") in _CHALLENGE_WORDS:
-        return CHALLENGE
-    t = re.sub(r"(\d)\s*([x*★])", r"\1 \2", t)
-    t = re.sub(r"([x*★])\s*(\d)", r"\1 \2", t)
-    tokens = [tok for tok in re.split(r"[\s,]+", t) if tok and tok != "x" and tok != "of"]
-    if len(tokens) == 2:
-        q, f = _number(tokens[0]), _face(tokens[1], star_face)
-        if q is not None and f is not None:
-            if q < 1:
-                raise InvalidBidError(f"A bid needs a quantity of at least one, not {q}.")
-            return Bid(q, f)
-    raise InvalidBidError(
-        f"{text.strip()!r} is not a bid: type a quantity and a face such as 4x5, "
-        "'four fives' or '3 stars', or 'liar' to challenge."
-    )
+    from .notation import parse  # notation.py imports this module
+
+    return parse(text, None, star_face)

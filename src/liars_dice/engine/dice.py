@@ -94,6 +94,13 @@ def new_seed() -> bytes:
     return secrets.token_bytes(SEED_BYTES)
 
 
+def seed_from_source(source: DiceSource) -> bytes:
+    """A round seed of :data:`SEED_BYTES` bytes drawn from a dice source, one
+    256-faced die per byte (face ``f`` is byte ``f - 1``): secret from
+    :class:`SecureDice` (:mod:`secrets`), reproducible from :class:`SeededDice`."""
+    return bytes(f - 1 for f in source.roll(SEED_BYTES, 256))
+
+
 def commitment(seed: bytes) -> str:
     """The commitment to ``seed``: SHA-256 of the seed's raw bytes (not of its
     hex text), as 64 lowercase hex digits."""

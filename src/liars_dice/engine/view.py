@@ -13,7 +13,7 @@ from typing import Any
 
 from .actions import Action, Bid
 from .rules import Rules
-from .state import Hand, Phase, RoundResult, legal_actions, legal_shows
+from .state import Hand, Phase, RoundResult, calza_allowed, legal_actions, legal_shows
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +26,10 @@ class SeatView:
     :ivar dice: every seat's dice count.
     :ivar bids: this round's bids, ``(seat, bid, shown faces)``.
     :ivar results: past rounds' public results, with every revealed cup.
+    :ivar palifico: this round is a palifico round (RULES.md ``perudo``): no
+        wilds, and the face is fixed except for players holding one die.
+    :ivar start_dice: under rules with calza, every seat's starting dice count
+        (public; the most a right calza brings a player back to); else ``()``.
     """
 
     rules: Rules
@@ -40,6 +44,8 @@ class SeatView:
     wilds_active: bool
     results: tuple[RoundResult, ...]
     winner: int | None
+    palifico: bool = False
+    start_dice: tuple[int, ...] = ()
 
     @property
     def current_bid(self) -> Bid | None:
@@ -62,7 +68,13 @@ class SeatView:
         """The legal actions when it is this seat's turn, else ``[]``."""
         if not self.my_turn:
             return []
-        return legal_actions(self.rules, self.current_bid, self.dice_in_play)
+        rules = self.rules
+        if not (self.palifico or rules.calza):
+            return legal_actions(rules, self.current_bid, self.dice_in_play)
+        return legal_actions(
+            rules, self.current_bid, self.dice_in_play, palifico=self.palifico,
+            one_die=self.dice[self.seat] == 1, calza=calza_allowed(rules, self.dice),
+        )
 
     def legal_shows(self) -> list[Hand]:
         """The shows this seat may add to a bid now (``()`` = none)."""
@@ -90,6 +102,73 @@ class SeatView:
             "wilds_active": self.wilds_active,
             "results": [result_to_json(r, names) for r in self.results],
             "winner": names[self.winner] if self.winner is not None else None,
+            **({"palifico": self.palifico} if self.rules.palifico else {}),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PublicView:
+    """What anyone may see, with no seat: a spectator's view (boardgame.io's
+    ``playerView`` with a ``null`` player). Every dice count, every shown die,
+    this round's bids and the past rounds' public results; no hidden die of
+    anyone. Build one with :meth:`of`.
+
+    :ivar shown: every seat's shown faces this round.
+    :ivar dice: every seat's dice count.
+    :ivar bids: this round's bids, ``(seat, bid, shown faces)``.
+    :ivar results: past rounds' public results, with every revealed cup.
+    :ivar palifico: this round is a palifico round (as :class:`SeatView`).
+    :ivar start_dice: under rules with calza, every seat's starting dice count; else ``()``.
+    """
+
+    rules: Rules
+    players: tuple[str, ...]
+    dice: tuple[int, ...]
+    shown: tuple[Hand, ...]
+    bids: tuple[tuple[int, Bid, Hand], ...]
+    phase: Phase
+    to_move: int | None
+    wilds_active: bool
+    results: tuple[RoundResult, ...]
+    winner: int | None
+    palifico: bool = False
+    start_dice: tuple[int, ...] = ()
+
+    @classmethod
+    def of(cls, state: Any) -> "PublicView":
+        """The public part of ``state`` (a :class:`~liars_dice.engine.State`)."""
+        game = state.game
+        return cls(
+            game.rules, game.players, state.dice, state.shown, state.bids, state.phase, state.to_move,
+            state.wilds_active, state.results, state.winner, state.palifico,
+            game.dice if game.rules.calza else (),
+        )
+
+    @property
+    def current_bid(self) -> Bid | None:
+        return self.bids[-1][1] if self.bids else None
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready form, in :meth:`SeatView.to_json`'s shape with ``seat``
+        ``None`` and an empty ``hand`` (so one client reads both)."""
+        names = self.players
+        return {
+            "rules": self.rules.name,
+            "players": list(names),
+            "seat": None,
+            "dice": {names[s]: d for s, d in enumerate(self.dice)},
+            "hand": [],
+            "shown": {names[s]: list(h) for s, h in enumerate(self.shown) if h},
+            "bids": [
+                {"player": names[s], "bid": b.to_json(), **({"show": list(sh)} if sh else {})}
+                for s, b, sh in self.bids
+            ],
+            "phase": self.phase.value,
+            "to_move": names[self.to_move] if self.to_move is not None else None,
+            "wilds_active": self.wilds_active,
+            "results": [result_to_json(r, names) for r in self.results],
+            "winner": names[self.winner] if self.winner is not None else None,
+            **({"palifico": self.palifico} if self.rules.palifico else {}),
         }
 
 
@@ -104,4 +183,20 @@ def result_to_json(r: RoundResult, names: tuple[str, ...]) -> dict[str, Any]:
         "out": [names[s] for s in r.out],
         "next": names[r.next_opener] if r.next_opener is not None else None,
         "revealed": {names[s]: list(h) for s, h in enumerate(r.revealed) if h},
+        **result_extras(r, names),
     }
+
+
+def result_extras(r: RoundResult, names: tuple[str, ...]) -> dict[str, Any]:
+    """The result fields only some rules have (RECORD-FORMAT.md, ``perudo``):
+    ``"calza": true`` after a calza, ``gained`` after a right calza that
+    brought a die back,
+    ``"palifico": true`` for a palifico round; empty otherwise."""
+    out: dict[str, Any] = {}
+    if r.calza:
+        out["calza"] = True
+    if any(r.gained):
+        out["gained"] = {names[s]: k for s, k in enumerate(r.gained) if k}
+    if r.palifico:
+        out["palifico"] = True
+    return out

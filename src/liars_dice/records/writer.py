@@ -6,13 +6,15 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from ..engine import PRESETS, Bid, Challenge, Move, Phase, State
+from ..engine import Bid, Calza, Challenge, Move, Phase, State
 from .schema import FORMAT
 
 
 def _move_json(m: Move, names: tuple[str, ...]) -> dict[str, Any]:
     if isinstance(m.action, Challenge):
         return {"player": names[m.seat], "challenge": True}
+    if isinstance(m.action, Calza):
+        return {"player": names[m.seat], "calza": True}
     assert isinstance(m.action, Bid)
     out: dict[str, Any] = {"player": names[m.seat], "bid": m.action.to_json()}
     if m.show:
@@ -52,7 +54,7 @@ def record_from_state(
         else:
             start = 0
     rules = game.rules
-    rules_json: Any = rules.name if PRESETS.get(rules.name) == rules else rules.to_dict()
+    rules_json: Any = rules.to_json()
     out_rounds: list[dict[str, Any]] = []
     for r, (deal, moves) in enumerate(rounds):
         rnd: dict[str, Any] = {

@@ -20,7 +20,7 @@ from math import comb
 
 import numpy as np
 
-from ..engine import Action, Bid, Rules, legal_actions, wilds_active_after_opening
+from ..engine import Action, Bid, Rules, legal_actions
 
 #: Most nodes a tree may have (the full tree of K bids has 2**K; six faces and
 #: 3 dice in play make K = 18).
@@ -100,7 +100,7 @@ class BidTree:
                 + ("" if max_depth is None else f" of at most {depth_cap} bids")
                 + f"; the exact solver handles at most {MAX_NODES:,} (with six faces and no cap, at most 3 dice in play)."
             )
-        self.wild_of_first = np.array([wilds_active_after_opening(rules, b.face) for b in self.bids], dtype=bool)
+        self.wild_of_first = np.array([rules.wilds_active_after_opening(b.face) for b in self.bids], dtype=bool)
         self.depths: list[Depth] = []
         self._sorted_masks: list[np.ndarray] = []
         self._sorted_rows: list[np.ndarray] = []
