@@ -265,6 +265,15 @@ def test_a_round_in_play_never_carries_its_seed() -> None:
         verify_record(rec)
 
 
+@pytest.mark.parametrize("preset", ["classic", "wild-stars", "aces-wild", "perudo", "openspiel", "joker"])
+def test_every_preset_verifies(preset: str) -> None:
+    """Every preset's games (perudo's calzas and palificos included) verify."""
+    for seed in range(3):
+        s, fair = play_fair(preset, 3 if preset not in ("openspiel", "joker") else 2, seed)
+        rec = record_from_state(s, None, fair)
+        assert len(verify_record(rec).rounds) == len(rec["rounds"]) >= 1
+
+
 def test_old_records_without_seeds_still_replay_but_do_not_verify() -> None:
     s, _ = play_fair("classic", 2, 5)
     rec = record_from_state(s)

@@ -185,3 +185,38 @@ def test_old_dealt_events_without_seeds_still_load() -> None:
     # The stored events, old and new, rebuild the same table (a restart keeps the seeds).
     again = rebuild(log)
     assert again.seeds == table.seeds and again.state == table.state
+
+
+def test_a_calza_reveals_the_seed_like_a_challenge() -> None:
+    """perudo (RULES.md ``perudo`` "Calza"): a calza ends the round with a reveal,
+    so it publishes the round's seed; the next round has a new commitment."""
+    from liars_dice.engine import CALZA
+    from liars_dice.server.commands import AddBot, Join, Start
+
+    rules = Rules.preset("perudo").with_options(dice_per_player=2)
+    created = {
+        "id": "t1", "code": "ABCDEF", "preset": "perudo", "rules": rules.to_dict(), "n_seats": 3,
+        "turn_timer": None, "private": False, "created_at": "2026-01-01T00:00:00+00:00",
+    }
+    for seed in range(200):
+        dice = SeededDice(seed)
+        t = rebuild([(1, "created", created)])
+        for c in (Join("ann", "h-ann", 0), Join("bob", "h-bob"), AddBot(0, "random"), Start(0, 1)):
+            t, _ = step(t, c, dice)
+        t, _ = step(t, MoveCmd(t.state.to_move, Bid(1, 3)), dice)
+        if CALZA in t.state.legal_actions():
+            break
+    else:
+        pytest.skip("no calza allowed in these deals")
+    secret = t.seeds[0]
+    assert secret is not None
+    before = views.state_message(Room(t), 0)
+    assert before["view"]["commitment"] == secret[0] and secret[1] not in json.dumps(before)
+    t, made = step(t, MoveCmd(t.state.to_move, CALZA), dice)
+    assert made[0].payload["calza"] is True
+    msg = views.state_message(Room(t), 0)
+    assert msg["event"]["kind"] == "calza"
+    assert (msg["event"]["result"]["commitment"], msg["event"]["result"]["seed"]) == secret
+    assert msg["view"]["results"][0]["seed"] == secret[1]
+    if msg["view"]["phase"] != "over":
+        assert msg["view"]["commitment"] not in (None, secret[0])
