@@ -151,7 +151,7 @@ def fair_face(seed: bytes, label: str, faces: int = 6) -> int:
     limit = 256 - 256 % faces
     prefix = f"{FAIR_DICE_VERSION}/{label}/"
     for block in range(_MAX_BLOCKS):
-        digest = hmac.new(seed, f"{prefix}{block}".encode("ascii"), hashlib.sha256).digest()
+        digest = hmac.digest(seed, f"{prefix}{block}".encode("ascii"), "sha256")
         for b in digest:
             if b < limit:
                 return b % faces + 1
