@@ -20,7 +20,6 @@ import logging
 import random
 import secrets
 import time
-import unicodedata
 import uuid
 from collections.abc import Sequence
 from typing import Any
@@ -31,6 +30,7 @@ from . import bots_runner, fairness
 from .bots_runner import bot_names
 from .config import Settings
 from .errors import (
+    ChatInvalid,
     BadToken,
     GameNotFinished,
     MessageInvalid,
@@ -56,11 +56,13 @@ from .messages import (
     RemoveBotMsg,
     StartMsg,
 )
+from .listing import safe_entries
 from .room import Room
 from .security import hash_token, new_code, new_token, normalize_code
 from .store import Op, Store, utcnow
 from .commands import AddBot, Chat, Command, Join, Leave, Move, RemoveSeat, Return, Settle, Stale, Start, step
 from .tables import Departure, Event, EventKind, SeatKind, TableStatus, created, rebuild
+from .text import clean_text
 from .timers import Scheduler
 from .views import replay_steps, state_message_text
 
@@ -78,27 +80,22 @@ _GAME_EVENTS = frozenset({
 
 
 def clean_nickname(raw: str, max_len: int = 24) -> str:
-    """A nickname with its white space folded: 1 to ``max_len`` printable characters.
+    """A nickname by the text rules (:func:`~liars_dice.server.text.clean_text`:
+    NFC, no control, format or bidi characters, white space folded), 1 to
+    ``max_len`` characters.
 
     :raises NameInvalid: otherwise.
     """
-    name = " ".join(raw.split())
-    if not 1 <= len(name) <= max_len or any(unicodedata.category(ch)[0] == "C" for ch in name):
-        raise NameInvalid(f"A nickname has 1 to {max_len} printable characters.")
-    return name
+    return clean_text(raw, "A nickname", max_len, error=NameInvalid)
 
 
 def clean_chat(raw: str, max_len: int = 300) -> str:
-    """A chat line with its white space folded: 1 to ``max_len`` printable characters.
+    """A chat line by the text rules (:func:`~liars_dice.server.text.clean_text`),
+    1 to ``max_len`` characters.
 
-    :raises MessageInvalid: otherwise.
+    :raises ChatInvalid: otherwise.
     """
-    text = " ".join(raw.split())
-    if not text or any(unicodedata.category(ch) == "Cc" for ch in text):
-        raise MessageInvalid("A chat line needs some printable text.")
-    if len(text) > max_len:
-        raise MessageInvalid(f"A chat line holds at most {max_len} characters.")
-    return text
+    return clean_text(raw, "A chat line", max_len, error=ChatInvalid)
 
 
 def _ops(table_id: str, first_seq: int, events: Sequence[Event]) -> list[Op]:
@@ -310,7 +307,8 @@ class TableService:
             if r.table.status is TableStatus.OPEN and not r.table.private and r.table.empty_seats()
         ]
         rooms.sort(key=lambda r: r.table.created_at, reverse=True)
-        return [r.summary() for r in rooms[: self.settings.lobby_max]]
+        # One table that fails to build or encode is left out, never the listing.
+        return safe_entries(rooms[: self.settings.lobby_max], Room.summary)
 
     def _rules_for(self, req: CreateTable) -> Rules:
         """The rules of a create request, within the settings' limits.
@@ -542,6 +540,7 @@ def config_json(settings: Settings) -> dict[str, Any]:
         "limits": {
             "nickname_max": s.nickname_max, "chat_max": s.chat_max, "chat_history": s.chat_history,
             "message_max_bytes": s.max_message_bytes, "dice_per_player_max": s.dice_per_player_max,
-            "rate": s.rate, "burst": s.burst, "grace": s.grace, "hello_timeout": s.hello_timeout,
+            "grace": s.grace, "hello_timeout": s.hello_timeout,
+            **s.limits(),
         },
     }
