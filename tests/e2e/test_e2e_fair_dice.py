@@ -24,12 +24,14 @@ def test_commitment_before_the_first_bid_and_seed_at_the_reveal(server, new_page
     page = new_page(phone=True)
     create_table(page, server.url, "fay", preset="classic", seats=2, dice=2)
     add_bots_and_start(page)
-    chip = page.wait_for_selector("#commitment")
+    # The table re-draws at every message (a bot's bid, presence): locators, not element handles.
+    chip = page.locator("#commitment")
+    chip.wait_for()
     full = chip.get_attribute("title")
     assert full is not None and re.fullmatch(r"[0-9a-f]{64}", full)
     assert chip.inner_text().strip() == full[:12] + "…"
-    chip.click()  # the whole hash on click, still inside a phone's width
-    assert chip.inner_text().strip() == full
+    chip.click()  # the whole hash on click (kept through re-draws), still inside a phone's width
+    page.wait_for_function("(full) => document.querySelector('#commitment').textContent === full", arg=full)
     assert_no_horizontal_scroll(page, "the whole commitment")
     page.click("#fair-commitment summary")
     assert "liars-dice verify" in page.inner_text("#fair-commitment")
