@@ -309,3 +309,14 @@ def test_the_documented_snippet_checks_a_record(tmp_path: Path, fair_record: dic
     bad.write_text(json.dumps(rec), encoding="utf-8")
     out = subprocess.run([sys.executable, "-I", str(script), str(bad)], capture_output=True, text=True, timeout=60)
     assert out.returncode != 0 and f"round {r + 1}, move {m + 1}: reroll die 1 is not the seed's" in out.stderr
+
+
+def test_rounds_past_the_end_are_not_all_checked(fair_record: dict[str, Any]) -> None:
+    """Bounded work (test as an attacker): 5,000 rounds appended after the game's
+    end stop at the first of them; the dice of the rest are never derived."""
+    rec = copy.deepcopy(fair_record)
+    n = len(rec["rounds"])
+    rec["rounds"] += [copy.deepcopy(rec["rounds"][-1]) for _ in range(5000)]
+    with pytest.raises(RecordError, match=re.escape(f"Round {n + 1}")) as e:
+        verify_record(rec)
+    assert e.value.round == n

@@ -1,10 +1,12 @@
 """Check a record's fair dice (``docs/fair-dice.md``): every round's seed against
 its commitment, and every die, dealt or rerolled, against the dice its seed gives.
 
-:func:`verify_record` is what ``liars-dice verify`` runs. It checks the dice
-first, with the record's own hand sizes, then replays the record (a record
-whose dice match their seeds but that breaks a rule, or drops a die, is not a
-game that was played).
+:func:`verify_record` is what ``liars-dice verify`` runs. It replays the record
+(a record whose dice match their seeds but that breaks a rule, or drops a die,
+is not a game that was played), then checks the dice of every round the replay
+reached, with the record's own hand sizes: a die that is not its seed's is
+named even in the round where the replay stopped. The replay bounds the work:
+no more rounds are checked than the game's rules let it last.
 """
 
 from __future__ import annotations
@@ -79,7 +81,8 @@ def verify_record(data: str | bytes | dict[str, Any]) -> FairReport:
         what the seed gives; the message is one sentence naming the round (1-based,
         and its 0-based path in the record), the player and the die.
     :raises RecordError: for a record that is malformed or does not replay
-        (the replay's own sentence).
+        (the replay's own sentence), once the rounds up to the fault have been
+        checked.
     """
     rec = parse_record(data)
     try:
@@ -87,18 +90,21 @@ def verify_record(data: str | bytes | dict[str, Any]) -> FairReport:
     except (RecordError, ValueError, TypeError) as e:
         raise RecordError(f"The record's rules cannot be read: {getattr(e, 'message', e)}") from None
     players = tuple(rec.players)
+    result = replay(data)
+    err = result.error
+    if err is not None and err.round is None:
+        raise RecordError(f"The record does not replay: {err.message}")
+    reached = len(rec.rounds) if err is None else err.round + 1  # type: ignore[operator]
     if not rec.rounds:
         raise FairDiceError("The record has no rounds, so there are no dice to check.")
     report = FairReport(players)
-    for r, raw in enumerate(rec.rounds):
+    for r, raw in enumerate(rec.rounds[:reached]):
         try:
             rnd = RoundModel.model_validate(raw)
         except ValidationError as e:
             raise RecordError(explain(e, f"Round {r}"), r) from None
         report.rounds.append(_check_round(r, rnd, players, faces))
-    result = replay(data)
-    if result.error is not None:
-        err = result.error
+    if err is not None:
         raise RecordError(f"The dice match their seeds, but the record does not replay: {err.message}", err.round, err.move)
     if result.state is not None and result.state.winner is not None:
         report.winner = players[result.state.winner]
