@@ -39,33 +39,28 @@ def verify(cli: str, path: Path | str, stdin: str | None = None) -> subprocess.C
 
 @pytest.fixture
 def served_record(client: TestClient) -> dict[str, Any]:
-    """A finished wild-stars game (two people, one bot, shows and rerolls),
+    """A finished wild-stars game (two people, shows and rerolls),
     its record downloaded from ``GET /api/tables/{code}/record``."""
-    t = create(client, "ann", preset="wild-stars", seats=3, options={"dice_per_player": 3})
+    t = create(client, "ann", preset="wild-stars", seats=2, options={"dice_per_player": 3})
     code = t["code"]
     j = join(client, code, "bob")
     ann, bob = Player(client, code, t["token"]), Player(client, code, j["token"])
-    ann.send({"type": "add_bot", "bot": "random", "id": "b"})
-    assert ann.wait(lambda m: m["type"] in ("ack", "error"))["type"] == "ack"
     ann.send({"type": "start", "id": "s"})
     assert ann.wait(lambda m: m["type"] in ("ack", "error"))["type"] == "ack"
-    # The first person to move (in round 1, three dice each) shows one die: a reroll for sure.
+    # The opener (a person: no bot sits here, so a raise is always open) shows one
+    # of its three dice with the opening bid: a reroll for sure.
     by_name = {"ann": ann, "bob": bob}
     state = ann.wait(is_state)
-    if state["view"]["to_move"] not in by_name:
-        state = ann.wait(lambda m: is_state(m) and m["view"]["move_number"] == 1)
+    assert state["view"]["move_number"] == 0
     mover = by_name[state["view"]["to_move"]]
-    mn = state["view"]["move_number"]
-    mine = mover.last_state()
-    if mine is None or mine["view"]["move_number"] != mn:
-        mine = mover.wait(lambda m: is_state(m) and m["view"]["move_number"] == mn)
+    mine = mover.last_state() or mover.wait(is_state)
     view = mine["view"]
     show = [view["hand"][0]]
     assert show in view["legal"]["shows"]
     mover.send({"type": "bid", **view["legal"]["raises"][0], "show": show, "id": "first"})
     assert mover.wait(lambda m: m.get("id") == "first")["type"] == "ack"
     for p in (ann, bob):
-        p.wait(lambda m: is_state(m) and m["view"]["move_number"] > mn)
+        p.wait(lambda m: is_state(m) and m["view"]["move_number"] > 0)
     play_scripted([ann, bob], random.Random(4), show_rate=0.5)
     r = client.get(f"/api/tables/{code}/record")
     assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
@@ -120,8 +115,9 @@ def _tamper(rec: dict[str, Any], what: str) -> tuple[dict[str, Any], str]:
         rec["rounds"][r]["commitment"] = c[:-1] + ("0" if c[-1] != "0" else "1")
         return rec, f"Round {r + 1} (rounds[{r}]): the seed does not match the commitment"
     assert what == "missing seed"
-    del rec["rounds"][1]["seed"]
-    return rec, "Round 2 (rounds[1]) carries its commitment but no seed, so its dice cannot be checked."
+    n = len(rec["rounds"])
+    del rec["rounds"][-1]["seed"]
+    return rec, f"Round {n} (rounds[{n - 1}]) carries its commitment but no seed, so its dice cannot be checked."
 
 
 def test_a_tampered_record_fails_with_one_sentence(cli: str, served_record: dict[str, Any], tmp_path: Path) -> None:
