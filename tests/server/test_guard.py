@@ -85,6 +85,21 @@ def test_fault2_every_rule_option_string_is_bounded(client: TestClient) -> None:
     assert client.get("/api/tables").json()["tables"] == []
 
 
+def test_fault2_a_rules_file_obeys_the_same_text_rules_as_options(client: TestClient) -> None:
+    """A pasted rules file (issue 9) is one more way in for face names: the same checks apply."""
+    for text in (
+        '{"preset": "classic", "face_names": [[2, "deuce\u202e", "deuces"]]}',
+        '{"preset": "classic", "face_names": [[2, "' + "d" * 41 + '", "deuces"]]}',
+        'preset = "classic"\nface_names = [[2, "\u200b", "deuces"]]\n',
+    ):
+        r = client.post("/api/tables", json={"nickname": "ann", "rules_text": text})
+        assert r.status_code == 400, (text, r.text)
+        assert r.json()["error"]["code"] == "table/invalid", r.text
+    assert client.get("/api/tables").json()["tables"] == []
+    r = client.post("/api/tables", json={"nickname": "ann", "rules_text": 'preset = "perudo"\n'})
+    assert r.status_code == 201 and r.json()["table"]["rules"]["calza"] is True, r.text
+
+
 # -- fault 4: no limits over HTTP -------------------------------------------------------
 
 

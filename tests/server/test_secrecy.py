@@ -21,13 +21,14 @@ import pytest
 from helpers import Player, create, is_state, join
 from starlette.testclient import TestClient
 
-from liars_dice.engine import CHALLENGE, Bid, Game, PublicView, Rules, State
+from liars_dice.engine import CALZA, CHALLENGE, Bid, Game, PublicView, Rules, State
 from liars_dice.records import verify_record
 
 #: Keys a view may hold beyond the engine's ``SeatView.to_json()``; none holds dice
 #: but ``legal.shows`` (sub-multisets of the seat's own hand, checked below).
 SERVER_KEYS = {
-    "legal", "odds", "seat_index", "rules_options", "round", "move_number", "deadline", "turn_timer", "commitment",
+    "legal", "odds", "exact_odds", "seat_index", "rules_options", "round", "move_number", "deadline", "turn_timer",
+    "commitment",
 }
 #: Keys a served result holds beyond the engine's: the fair-dice reveal and the round's wild rule.
 RESULT_KEYS = {"wilds_active", "commitment", "seed"}
@@ -80,6 +81,8 @@ def truth_by_move(record: dict[str, Any], rules: Rules) -> dict[int, State]:
             seat = names.index(m["player"])
             if m.get("challenge"):
                 st = st.apply(CHALLENGE, seat=seat)
+            elif m.get("calza"):  # RULES.md perudo "Calza"
+                st = st.apply(CALZA, seat=seat)
             else:
                 st = st.apply(Bid(m["bid"]["quantity"], m["bid"]["face"]), m.get("show", []), seat=seat)
                 if m.get("show"):
@@ -121,7 +124,7 @@ def check_messages(received: list[dict[str, Any]], seat: int | None, truth: dict
         expected = st.view(seat).to_json() if seat is not None else PublicView.of(st).to_json()
         if seat is None:
             assert v["seat"] is None and v["hand"] == [] and "legal" not in v and "odds" not in v
-        extra = SERVER_KEYS if seat is not None else SERVER_KEYS - {"legal", "odds"}
+        extra = SERVER_KEYS if seat is not None else SERVER_KEYS - {"legal", "odds", "exact_odds"}
         assert set(v) == set(expected) | extra, set(v) ^ (set(expected) | extra)
         for k, val in expected.items():
             if k == "results":  # served with each round's wild rule added
@@ -184,7 +187,7 @@ def check_seeds(received: list[dict[str, Any]], record: dict[str, Any]) -> int:
 
 @pytest.mark.parametrize(
     "preset,bots,seed,show_rate",
-    [("classic", 2, 1, 0.0), ("wild-stars", 1, 2, 0.3), ("aces-wild", 1, 3, 0.0)],
+    [("classic", 2, 1, 0.0), ("wild-stars", 1, 2, 0.3), ("aces-wild", 1, 3, 0.0), ("perudo", 1, 4, 0.0)],
 )
 def test_every_message_holds_only_the_seats_view(client: TestClient, preset: str, bots: int, seed: int, show_rate: float) -> None:
     rng = random.Random(seed)

@@ -25,6 +25,7 @@ from rich.text import Text
 
 from ..bots import REGISTRY, Bot, make_bot
 from ..engine import (
+    CALZA,
     Action,
     Bid,
     DiceSource,
@@ -39,9 +40,10 @@ from ..engine import (
     SeededDice,
     State,
     view_bid_probability,
+    view_exact_probability,
 )
 from ..engine.notation import MAX_TEXT
-from ..records import dumps_record
+from ..records import dumps_record, load_rules
 from . import screen
 from .app import app
 
@@ -57,8 +59,9 @@ def help_lines(rules: Rules) -> str:
         wild = f" or '3 {rules.face_noun(rules.wild_face)}'"
     else:
         wild = ""
+    calza = "; 'calza' (or 'exact') claims an exact count" if rules.calza else ""
     return (
-        f"Bid like 4x5, '4 5s', 'four fives'{wild}; 'liar' challenges.\n"
+        f"Bid like 4x5, '4 5s', 'four fives'{wild}; 'liar' challenges{calza}.\n"
         "'?' lists the raises and your odds, 'rules' repeats the rules, 'q' quits."
     )
 
@@ -182,6 +185,11 @@ class PlaySession:
             mine.append_text(screen.dice_text(rules, s.hidden[self.human]))
             self.console.print(mine)
         who = "You open" if opener == self.human else f"{self.game.players[opener]} opens"
+        if s.palifico:  # RULES.md perudo "Palifico": announced with what it changes
+            self.console.print(Text(
+                f"{'You are' if opener == self.human else self.game.players[opener] + ' is'} down to one die: "
+                + screen.palifico_note(rules), style="bold yellow",
+            ))
         self.console.print(Text(f"{who} the round.", style="cyan"))
 
     def _bot_turn(self, s: State, seat: int) -> State:
@@ -189,8 +197,7 @@ class PlaySession:
         assert bot is not None
         d = bot.decide(s.view(seat))
         new = s.apply(d.action, d.show, seat=seat)
-        action = d.action if isinstance(d.action, Bid) else None
-        self.console.print(screen.move_text(self.rules, self.game.players, seat, action, d.show, you=self.human))
+        self.console.print(screen.move_text(self.rules, self.game.players, seat, d.action, d.show, you=self.human))
         if self.delay:
             time.sleep(self.delay)
         return new
@@ -257,8 +264,7 @@ class PlaySession:
             if isinstance(action, Bid) and self.rules.show_and_reroll and len(view.hand) >= 2:
                 show = self._ask_show(s, seat, action)
             new = s.apply_unchecked(action, show)  # checked above, with the show
-            bid = action if isinstance(action, Bid) else None
-            self.console.print(screen.move_text(self.rules, self.game.players, seat, bid, show, you=self.human))
+            self.console.print(screen.move_text(self.rules, self.game.players, seat, action, show, you=self.human))
             return new
 
     def _ask_show(self, s: State, seat: int, bid: Bid) -> Hand:
@@ -290,6 +296,12 @@ class PlaySession:
             p = view_bid_probability(view, cur)
             label = screen.bid_label(self.rules, cur)
             self.console.print(Text(f"Chance that {label} is true, from your dice: {p:.0%}.", style="bold"))
+            if CALZA in view.legal_actions():  # RULES.md perudo "Calza"
+                e = view_exact_probability(view, cur)
+                self.console.print(Text(
+                    f"Chance that the count is exactly {cur.quantity} (a right calza), from your dice: {e:.0%}.",
+                    style="bold",
+                ))
         self.console.print(help_lines(self.rules), style="dim")
 
 
@@ -318,7 +330,10 @@ def _fail(console: Console, message: str) -> typer.Exit:
 
 @app.command("play")
 def play_command(
-    rules: str = typer.Option("classic", "--rules", "-r", help="Rule set: wild-stars, aces-wild or classic."),
+    rules: str = typer.Option(
+        "classic", "--rules", "-r",
+        help="Rule set: wild-stars, aces-wild, classic, perudo, or a TOML/JSON rules file (liars-dice rules --schema).",
+    ),
     players: int | None = typer.Option(
         None, "--players", "-p", min=2, max=6, help="Seats at the table, 2 to 6 (default 4, or as the rules allow)."
     ),
@@ -345,7 +360,7 @@ def play_command(
     """
     console = Console(highlight=False)
     try:
-        rule_set = Rules.preset(rules)
+        rule_set = load_rules(rules)
     except RulesError as e:
         raise _fail(console, e.message) from None
     if players is None:

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 
 from starlette.requests import HTTPConnection
 
+from ..engine import RulesError
+from ..records import parse_rules_text
 from .config import Settings
 from .errors import ChatInvalid, NameInvalid, RateLimited, TableInvalid
 from .limits import Guard
@@ -97,6 +99,16 @@ class RequestGuard:
             body.options, "A rule option", lim.text_chars, lim.option_items,
             error=TableInvalid, combining_run=lim.combining_run,
         )
+        if body.rules_text is not None:
+            # A rules file's strings (face names...) obey the same text rules as options.
+            try:
+                parsed = parse_rules_text(body.rules_text, "The rules file").to_dict()
+            except RulesError as e:
+                raise TableInvalid(e.message) from None
+            check_json_strings(
+                parsed, "A rule option", lim.text_chars, lim.option_items,
+                error=TableInvalid, combining_run=lim.combining_run,
+            )
         return body.model_copy(update={"nickname": self.clean_name(body.nickname), "options": options})
 
     def clean_join(self, body: JoinTable) -> JoinTable:

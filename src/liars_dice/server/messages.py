@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter, ValidationError
 
+from ..records import MAX_RULES_BYTES
 from .errors import MessageInvalid, MessageTooDeep
 from .text import json_depth_exceeds
 
@@ -46,6 +47,12 @@ class ChallengeMsg(_Msg):
     type: Literal["challenge"]
 
 
+class CalzaMsg(_Msg):
+    """Claim the count is exactly the current bid (rules with ``calza``, RULES.md ``perudo``)."""
+
+    type: Literal["calza"]
+
+
 class ChatMsg(_Msg):
     type: Literal["chat"]
     # A structural bound only: the text rules and Settings.chat_max are checked after parsing.
@@ -76,7 +83,7 @@ class PingMsg(_Msg):
 
 
 ClientMessage = Annotated[
-    Union[Hello, BidMsg, ChallengeMsg, ChatMsg, AddBotMsg, RemoveBotMsg, StartMsg, LeaveMsg, PingMsg],
+    Union[Hello, BidMsg, ChallengeMsg, CalzaMsg, ChatMsg, AddBotMsg, RemoveBotMsg, StartMsg, LeaveMsg, PingMsg],
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -129,13 +136,13 @@ def _echoable_id(value: Any) -> Any:
     return None
 
 
-_TYPE_NAMES = {"hello", "bid", "challenge", "chat", "add_bot", "remove_bot", "start", "leave", "ping"}
+_TYPE_NAMES = {"hello", "bid", "challenge", "calza", "chat", "add_bot", "remove_bot", "start", "leave", "ping"}
 
 
 #: Fields of :class:`CreateTable` that say what table to make: a value that
 #: breaks a rule there is ``table/invalid`` (docs/server-protocol.md), not
 #: ``message/invalid``. Their ranges come from the settings (checked by the service).
-RULE_FIELDS = frozenset({"preset", "options", "seats", "turn_timer"})
+RULE_FIELDS = frozenset({"preset", "options", "rules_text", "seats", "turn_timer"})
 
 # -- HTTP bodies ---------------------------------------------------------------
 
@@ -147,6 +154,9 @@ class CreateTable(BaseModel):
     nickname: Annotated[StrictStr, Field(max_length=200)]
     preset: Ident = "classic"
     options: dict[str, Any] = {}
+    #: a rules file's text, TOML or JSON (``{"preset": NAME, ...}`` or every
+    #: option), uploaded or pasted in the form; replaces ``preset`` and ``options``
+    rules_text: Annotated[StrictStr, Field(max_length=MAX_RULES_BYTES)] | None = None
     seats: StrictInt = 4
     turn_timer: StrictInt | None = None
     private: bool = False

@@ -24,8 +24,20 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from ..engine import CHALLENGE, PRESETS, SEED_PRESETS, Bid, DiceSource, LiarsDiceError, Phase, Rules, SecureDice
-from ..records import record_from_state
+from ..engine import (
+    CALZA,
+    CHALLENGE,
+    PRESETS,
+    SEED_PRESETS,
+    Bid,
+    DiceSource,
+    LiarsDiceError,
+    Phase,
+    Rules,
+    RulesError,
+    SecureDice,
+)
+from ..records import parse_rules_text, record_from_state
 from . import bots_runner, fairness
 from .bots_runner import bot_names
 from .config import Settings
@@ -46,6 +58,7 @@ from .hub import Broadcaster
 from .messages import (
     AddBotMsg,
     BidMsg,
+    CalzaMsg,
     ChallengeMsg,
     ChatMsg,
     CreateTable,
@@ -316,10 +329,18 @@ class TableService:
         :raises TableInvalid: naming what does not fit.
         """
         st = self.settings
-        if req.preset not in PRESETS:
+        if req.rules_text is not None:  # an uploaded or pasted rules file (issue 9)
+            try:
+                rules = parse_rules_text(req.rules_text, "The rules file")
+            except RulesError as e:
+                raise TableInvalid(e.message) from None
+            if not 1 <= rules.dice_per_player <= st.dice_per_player_max:
+                raise TableInvalid(f"Each player starts with 1 to {st.dice_per_player_max} dice here.")
+        elif req.preset not in PRESETS:
             raise TableInvalid(f"There is no rule set called {req.preset!r}; choose from {', '.join(PRESETS)}.")
-        rules = PRESETS[req.preset]
-        if req.options:
+        else:
+            rules = PRESETS[req.preset]
+        if req.options and req.rules_text is None:
             opts = {k: v for k, v in req.options.items() if k != "name"}
             try:
                 rules = rules.with_options(**opts)
@@ -345,6 +366,7 @@ class TableService:
         """
         name = clean_nickname(req.nickname, self.settings.nickname_max)
         rules = self._rules_for(req)
+        preset = req.preset if req.rules_text is None else rules.name
         for _ in range(20):
             code = new_code()
             if code not in self.rooms and await asyncio.to_thread(self.store.table_id_for_code, code) is None:
@@ -353,7 +375,7 @@ class TableService:
             raise ServerBusy("No free join code was found; try again.")
         created_at = utcnow()
         payload = {
-            "id": uuid.uuid4().hex, "code": code, "preset": req.preset, "rules": rules.to_dict(),
+            "id": uuid.uuid4().hex, "code": code, "preset": preset, "rules": rules.to_dict(),
             "n_seats": req.seats, "turn_timer": req.turn_timer, "private": req.private,
             "created_at": created_at.isoformat(),
         }
@@ -362,7 +384,7 @@ class TableService:
         new, events = step(table, Join(name, hash_token(token), 0), self.dice)
         row = {
             "id": table.id, "code": code, "created_at": created_at, "status": TableStatus.OPEN.value,
-            "private": req.private, "preset": req.preset, "n_seats": req.seats, "turn_timer": req.turn_timer,
+            "private": req.private, "preset": preset, "n_seats": req.seats, "turn_timer": req.turn_timer,
         }
         await self.store.write([
             Store.op_insert_table(row), Store.op_event(table.id, 1, EventKind.CREATED.value, payload),
@@ -485,6 +507,8 @@ class TableService:
             await self.move(room, seat, Bid(msg.quantity, msg.face), tuple(msg.show), client=True)
         elif isinstance(msg, ChallengeMsg):
             await self.move(room, seat, CHALLENGE, (), client=True)
+        elif isinstance(msg, CalzaMsg):
+            await self.move(room, seat, CALZA, (), client=True)
         elif isinstance(msg, ChatMsg):
             text = clean_chat(msg.text, self.settings.chat_max)
             await self._run(room, Chat(seat, text, utcnow().isoformat()))
@@ -531,7 +555,7 @@ def config_json(settings: Settings) -> dict[str, Any]:
         "presets": {name: r.to_dict() for name, r in PRESETS.items()},
         "seed_presets": list(SEED_PRESETS),
         "option_choices": {
-            "ordering": ["plain", "track"], "loss": ["one", "difference"],
+            "ordering": ["plain", "track", "half_up"], "loss": ["one", "difference"],
             "exact": ["challenger_loses", "all_but_bidder"], "next_opener": ["loser", "winner"],
         },
         "bots": bot_names(),

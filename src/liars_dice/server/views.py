@@ -15,12 +15,22 @@ from dataclasses import replace
 from typing import Any
 
 from ..engine import (
-    Bid, Challenge, Game, Phase, PublicView, RoundResult, State, result_to_json, view_bid_probability,
+    Bid,
+    Calza,
+    Challenge,
+    Game,
+    Phase,
+    PublicView,
+    RoundResult,
+    State,
+    result_to_json,
+    view_bid_probability,
+    view_exact_probability,
 )
 from . import fairness
 from .room import Room
 
-_NO_LEGAL: dict[str, Any] = {"raises": [], "challenge": False, "shows": [[]]}
+_NO_LEGAL: dict[str, Any] = {"raises": [], "challenge": False, "calza": False, "shows": [[]]}
 
 
 def result_json(r: RoundResult, names: tuple[str, ...]) -> dict[str, Any]:
@@ -69,11 +79,14 @@ def seat_view(room: Room, seat: int, with_results: bool = True) -> dict[str, Any
         out["legal"] = {
             "raises": [a.to_json() for a in acts if isinstance(a, Bid)],
             "challenge": any(isinstance(a, Challenge) for a in acts),
+            "calza": any(isinstance(a, Calza) for a in acts),
             "shows": [list(s) for s in v.legal_shows()],
         }
     else:
         out["legal"] = _NO_LEGAL
     out["odds"] = round(view_bid_probability(v), 4) if v.bids and v.phase is Phase.BID else None
+    # the chance of an exact count, where a calza is possible (RULES.md perudo "Calza")
+    out["exact_odds"] = round(view_exact_probability(v), 4) if out["legal"]["calza"] else None
     out["seat_index"] = seat
     _common(room, out)
     return out
@@ -157,15 +170,18 @@ def replay_steps(game: Game, start: int, final: State) -> list[dict[str, Any]]:
         steps.append({"round": r, "move": None, "text": f"Round {r + 1}: the dice are rolled.", "state": _snapshot(state)})
         for m in log.moves:
             who = names[m.seat]
-            if isinstance(m.action, Challenge):
+            if isinstance(m.action, (Challenge, Calza)):
                 state = state.apply(m.action, seat=m.seat)
                 res = state.results[-1]
                 rj = result_json(res, names)
                 bid_words = rules.describe_bid(res.bid)
-                lost = ", ".join(f"{n} loses {k} {'die' if k == 1 else 'dice'}" for n, k in rj["lost"].items())
-                text = f"{who} challenges {names[res.bidder]}'s {bid_words}: the count is {res.count}; {lost}."
+                changes = [f"{n} loses {k} {'die' if k == 1 else 'dice'}" for n, k in rj["lost"].items()]
+                changes += [f"{n} gains {k} {'die' if k == 1 else 'dice'}" for n, k in rj.get("gained", {}).items()]
+                said = ", ".join(changes) or "nobody loses a die"
+                verb = "calls calza on" if res.calza else "challenges"
+                text = f"{who} {verb} {names[res.bidder]}'s {bid_words}: the count is {res.count}; {said}."
                 steps.append({
-                    "round": r, "move": {"player": who, "challenge": True}, "text": text,
+                    "round": r, "move": {"player": who, "calza" if res.calza else "challenge": True}, "text": text,
                     "state": _snapshot(state), "result": rj,
                 })
             else:

@@ -133,7 +133,7 @@ export function tablePage({ root, toast }, code) {
   function onState(view, event) {
     const before = S.view;
     S.view = view;
-    if (event.kind === "challenge" && event.result) {
+    if ((event.kind === "challenge" || event.kind === "calza") && event.result) {
       // The round's bids are in the state before the challenge; wilds follow them.
       const bids = before ? before.bids : [];
       openReveal(event.result, bids, before ? before.wilds_active : true, event.player);
@@ -396,7 +396,13 @@ export function tablePage({ root, toast }, code) {
             h("span", { class: "bid-words" }, describeBid(r, cur.bid)),
             cur.show && cur.show.length ? h("span", { class: "muted small" }, `(showed ${cur.show.length})`) : null)
         : h("div", { class: "current-bid muted", id: "current-bid" }, `No bid yet this round. ${Object.values(v.dice).reduce((a, b) => a + b, 0)} dice in play.`),
-      !v.wilds_active && r.wild_face !== null && v.bids.length ? h("div", { class: "small warn" }, "Wilds do not count this round (it opened on the wild face).") : null,
+      v.palifico
+        // RULES.md perudo "Palifico": announced with what it changes
+        ? h("div", { class: "banner banner-palifico", id: "palifico-banner" },
+            h("strong", {}, "Palifico round. "),
+            `${v.bids.length ? v.bids[0].player : v.to_move} is down to one die: wilds do not count, the opening may name any face, and the face stays for the round (a player with one die may change it).`)
+        : null,
+      !v.palifico && !v.wilds_active && r.wild_face !== null && v.bids.length ? h("div", { class: "small warn" }, "Wilds do not count this round (it opened on the wild face).") : null,
       commitmentLine(v.commitment),
     ];
     if (S.seat !== null) {
@@ -408,7 +414,10 @@ export function tablePage({ root, toast }, code) {
         hint = h("div", { class: "hint", id: "hint" }, cur && v.odds !== null && v.odds !== undefined
           // The server rounds to 4 places; a rounded 0 is recomputed so a tiny chance reads "<1%".
           ? [`Chance that ${describeBid(r, cur.bid)} is true, from your dice: `, h("strong", {}, percent(v.odds > 0 ? v.odds : bidChance(v, cur.bid)))]
-          : "No bid yet: the hint shows the chance that the current bid is true, from your dice.");
+          : "No bid yet: the hint shows the chance that the current bid is true, from your dice.",
+          v.exact_odds !== null && v.exact_odds !== undefined
+            ? h("div", { id: "exact-hint" }, `Chance that the count is exactly ${cur.bid.quantity} (a calza): `, h("strong", {}, percent(v.exact_odds)))
+            : null);
       }
       lines.push(h("div", { class: "hint-row" }, toggle, hint));
     }
@@ -502,7 +511,7 @@ export function tablePage({ root, toast }, code) {
     resetPicker();
     fill(el.actions, bidPicker({
       view: v, rules: rules(), pick: S.picker, hint: S.hint,
-      onChange: renderActions, onBid: placeBid, onChallenge: challenge,
+      onChange: renderActions, onBid: placeBid, onChallenge: challenge, onCalza: calza,
     }));
   }
 
@@ -514,6 +523,10 @@ export function tablePage({ root, toast }, code) {
 
   function challenge() {
     if (send({ type: "challenge" }) !== null) lockActions();
+  }
+
+  function calza() {
+    if (send({ type: "calza" }) !== null) lockActions();
   }
 
   function lockActions() {

@@ -91,7 +91,7 @@ export function bidChance(view, bid) {
   const seen = [...view.hand, ...Object.values(view.shown || {}).flat()];
   const total = Object.values(view.dice).reduce((a, b) => a + b, 0);
   const unseen = total - seen.length;
-  const wilds = view.bids.length
+  const wilds = view.bids.length || view.palifico
     ? view.wilds_active
     : !(rules.wild_face !== null && rules.wilds_suspended_on_wild_opening && bid.face === rules.wild_face);
   const have = seen.filter((d) => matches(rules, d, bid.face, wilds)).length;
