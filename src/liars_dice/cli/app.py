@@ -12,7 +12,7 @@ app = typer.Typer(
     name="liars-dice",
     help="Liar's Dice: play in the terminal, replay records, and more.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion and --show-completion for bash, zsh, fish, PowerShell
     pretty_exceptions_enable=False,
 )
 

@@ -24,11 +24,14 @@ FORMAT = "liars-dice-record/1"
 Hex32 = Annotated[StrictStr, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
 
 
-class _Strict(BaseModel):
+class StrictModel(BaseModel):
+    """Base of the record format's models (and the bot protocol's): unknown
+    fields are refused and values are frozen."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class BidModel(_Strict):
+class BidModel(StrictModel):
     quantity: StrictInt
     face: StrictInt
 
@@ -55,7 +58,7 @@ def check_move_kind(move: Any, show_needs_bid: str) -> None:
         raise ValueError("a show names at least one die")
 
 
-class MoveModel(_Strict):
+class MoveModel(StrictModel):
     """``{"player", "bid"[, "show", "reroll"]}``, ``{"player", "challenge": true}``
     or ``{"player", "calza": true}``."""
 
@@ -74,7 +77,7 @@ class MoveModel(_Strict):
         return self
 
 
-class RoundModel(_Strict):
+class RoundModel(StrictModel):
     """One round: dealt faces per player still in, and moves (each validated later).
 
     ``commitment`` and ``seed`` are the optional fair-dice fields of
@@ -90,7 +93,7 @@ class RoundModel(_Strict):
     seed: Hex32 | None = None
 
 
-class RecordModel(_Strict):
+class RecordModel(StrictModel):
     """The top level; ``rounds`` entries are validated one at a time during replay."""
 
     format: Literal["liars-dice-record/1"] | None = None
