@@ -327,7 +327,8 @@ class Rules:
             if late:
                 return 2 * quantity * w + quantity - 1
             return (2 * quantity - 1) * w + quantity - 1
-        i = face - 1 if face < self.wild_face else face - 2  # type: ignore[operator]
+        assert self.wild_face is not None  # a track has a wild face (checked in __post_init__)
+        i = face - 1 if face < self.wild_face else face - 2
         if late:
             return (quantity - 1) * w + (quantity - 1) // 2 + i
         return (quantity - 1) * w + quantity // 2 + i
