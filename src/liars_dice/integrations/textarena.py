@@ -32,7 +32,9 @@ offender last and the players still in first.
 string) over the bot protocol, so ``liars-dice arena --bots
 "llm=cmd:python -m liars_dice.integrations.textarena --agent
 textarena.agents:OpenRouterAgent --agent-kwargs '{\\"model_name\\": \\"...\\"}'
---rules classic",strong`` seats it. Each request becomes one observation
+--rules classic",strong --timeout 300`` seats it (an LLM takes seconds per move,
+and the program imports textarena, several seconds, before its first reply:
+give it a ``--timeout`` to match). Each request becomes one observation
 (rules, dice counts, the agent's dice, this round's bids and shows, the last
 reveal); an invalid reply is sent back with the reason, up to ``--retries``
 times; after that the bot calls the bid (or, with none to call, makes the
