@@ -1,5 +1,7 @@
 """Run a whole game between bots: the loop shared by ``play --watch``, the
-arena, the benchmarks and the tests. Imports engine and bots only."""
+arena, the benchmarks and the tests.
+
+Layer: match, above bots; imports engine and bots only."""
 
 from __future__ import annotations
 

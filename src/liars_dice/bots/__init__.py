@@ -1,12 +1,11 @@
-"""Bots behind one interface (view -> decision). Imports engine only."""
+"""Bots behind one interface (view -> decision).
 
-from .base import REGISTRY, Bot, Decision, make_bot, register
+Layer: bots, above solver; imports the engine and the solver only.
+"""
+
+from . import probabilistic as _probabilistic  # noqa: F401  (registers "probabilistic")
 from . import random_bot as _random_bot  # noqa: F401  (registers "random")
+from . import strong as _strong  # noqa: F401  (registers "strong")
+from .base import REGISTRY, Bot, Decision, UnknownBotError, make_bot, register
 
-try:
-    from . import probabilistic as _probabilistic  # noqa: F401
-except ImportError:  # pragma: no cover
-    pass
-from . import strong as _strong  # noqa: F401,E402  (registers "strong")
-
-__all__ = ["Bot", "Decision", "REGISTRY", "make_bot", "register"]
+__all__ = ["Bot", "Decision", "REGISTRY", "UnknownBotError", "make_bot", "register"]

@@ -12,7 +12,7 @@ app = typer.Typer(
     name="liars-dice",
     help="Liar's Dice: play in the terminal, replay records, and more.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion and --show-completion for bash, zsh, fish, PowerShell
     pretty_exceptions_enable=False,
 )
 
@@ -30,6 +30,7 @@ from . import bot as _bot  # noqa: E402,F401
 from . import arena as _arena  # noqa: E402,F401
 from . import serve as _serve  # noqa: E402,F401
 from . import rules as _rules  # noqa: E402,F401
+from . import verify as _verify  # noqa: E402,F401
 
 
 #: errno values of a failed write to standard output (a full disk, a lost terminal).

@@ -16,7 +16,7 @@ from .app import app
 def _fault(message: str, indent: int) -> typer.Exit:
     """Print the result with its error object (RECORD-FORMAT.md) for a fault before any round:
     the same shape as :meth:`Replay.result` gives."""
-    out = {"rounds": [], "dice": {}, "to_move": None, "winner": None, "error": RecordError(message).to_json()}
+    out: dict[str, Any] = {"rounds": [], "dice": {}, "to_move": None, "winner": None, "error": RecordError(message).to_json()}
     print(json.dumps(out, indent=indent, ensure_ascii=False))
     return typer.Exit(2)
 

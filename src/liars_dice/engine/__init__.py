@@ -1,4 +1,7 @@
-"""The rules engine: pure, deterministic, no I/O, importing nothing else of the project.
+"""The rules engine: pure, deterministic, no I/O.
+
+Layer: engine, the lowest (engine < records < solver < bots < match < protocol <
+arena < server < cli < integrations); imports nothing else of the project.
 
 >>> from liars_dice.engine import Game, Rules, Bid, CHALLENGE, SeededDice
 >>> game = Game.create(Rules.preset("classic"), ["ann", "bob"])
@@ -9,7 +12,21 @@
 """
 
 from .actions import CALZA, CHALLENGE, Action, Bid, Calza, Challenge, parse_action
-from .dice import DiceSource, ScriptedDice, SecureDice, SeededDice
+from .dice import (
+    FAIR_DICE_VERSION,
+    DiceSource,
+    FairDice,
+    ScriptedDice,
+    SecureDice,
+    SeededDice,
+    commitment,
+    fair_deal,
+    fair_face,
+    fair_reroll,
+    new_seed,
+    seed_from_hex,
+    seed_from_source,
+)
 from .errors import (
     ChanceError,
     GameOverError,
@@ -47,6 +64,8 @@ from .state import (
 from .view import PublicView, SeatView, result_extras, result_to_json
 
 __all__ = [
+    "FAIR_DICE_VERSION", "FairDice", "commitment", "fair_deal", "fair_face", "fair_reroll", "new_seed",
+    "seed_from_hex", "seed_from_source",
     "Action", "Bid", "CALZA", "CHALLENGE", "Calza", "Challenge", "PERUDO", "calza_allowed",
     "palifico_raise_message", "result_extras", "binomial_pmf", "exact_probability", "view_exact_probability", "ChanceError", "DiceSource", "Exact", "Game",
     "GameOverError", "Hand", "IllegalActionError", "InvalidBidError", "LiarsDiceError", "Loss",

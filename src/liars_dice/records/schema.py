@@ -4,18 +4,34 @@ pydantic models, validated piece by piece so that a fault names its round and mo
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    StringConstraints,
+    ValidationError,
+    model_validator,
+)
 
 FORMAT = "liars-dice-record/1"
 
+#: A SHA-256 digest or a 32-byte seed as 64 lowercase hex digits (``docs/fair-dice.md``).
+Hex32 = Annotated[StrictStr, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
 
-class _Strict(BaseModel):
+
+class StrictModel(BaseModel):
+    """Base of the record format's models (and the bot protocol's): unknown
+    fields are refused and values are frozen."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class BidModel(_Strict):
+class BidModel(StrictModel):
     quantity: StrictInt
     face: StrictInt
 
@@ -42,7 +58,7 @@ def check_move_kind(move: Any, show_needs_bid: str) -> None:
         raise ValueError("a show names at least one die")
 
 
-class MoveModel(_Strict):
+class MoveModel(StrictModel):
     """``{"player", "bid"[, "show", "reroll"]}``, ``{"player", "challenge": true}``
     or ``{"player", "calza": true}``."""
 
@@ -61,14 +77,23 @@ class MoveModel(_Strict):
         return self
 
 
-class RoundModel(_Strict):
-    """One round: dealt faces per player still in, and moves (each validated later)."""
+class RoundModel(StrictModel):
+    """One round: dealt faces per player still in, and moves (each validated later).
+
+    ``commitment`` and ``seed`` are the optional fair-dice fields of
+    ``docs/fair-dice.md`` (an extension of RECORD-FORMAT.md): the SHA-256 the
+    server published before the round's first bid, and the round seed it
+    revealed after the round; both 64 lowercase hex digits. The replay ignores
+    them; ``liars-dice verify`` checks them.
+    """
 
     dice: dict[StrictStr, list[StrictInt]]
     moves: list[Any] = Field(default_factory=list)
+    commitment: Hex32 | None = None
+    seed: Hex32 | None = None
 
 
-class RecordModel(_Strict):
+class RecordModel(StrictModel):
     """The top level; ``rounds`` entries are validated one at a time during replay."""
 
     format: Literal["liars-dice-record/1"] | None = None

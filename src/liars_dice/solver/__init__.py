@@ -14,6 +14,8 @@ Modules: :mod:`.hands` (chance), :mod:`.tree` (public bid tree),
 value sweeps), :mod:`.cfr` (CFR+), :mod:`.exploitability`, :mod:`.policy`
 (lookup and files), :mod:`.best_response` (exact best response to any fixed
 policy), :mod:`.solve`, :mod:`.endgame` (whole-game tables).
+
+Layer: solver, above records; imports the engine and records only.
 """
 
 from .best_response import BestResponse, PolicyFn, best_response, policy_fn_of
