@@ -46,6 +46,7 @@ from ..engine import Action, Bid, Phase, Rules, SeatView, legal_actions
 from .hands import Hands, enumerate_hands
 from .outcome import Outcome
 from .passes import reach
+from .policy import Policy
 from .solve import SolveResult, build_game, solve
 from .tree import MAX_NODES, BidTree, SolverError
 
@@ -155,6 +156,7 @@ def save_tables(path: str | Path, rules: Rules, entries: list[TableEntry], min_r
                 arrays[f"p{p}_{suffix}"] = arr
             continue
         pol = e.result.policy
+        assert isinstance(pol, Policy)  # the tables are solved without shows (module doc)
         game_reach = reach(_GameView(pol.tree, pol.hands), pol.strategy)
         for d, dep in enumerate(pol.tree.depths):
             prob = (game_reach[0][d] @ pol.hands[0].weights) * (game_reach[1][d] @ pol.hands[1].weights)
