@@ -416,7 +416,11 @@ class ShowGame:
                     own = own.sum(axis=1)[:, None] * self.hands_of(cg, a).weights[None, :]
                 cr[a][link.rows] = own
                 cr[1 - a][link.rows] = r[1 - a][pn]
-        return out  # type: ignore[return-value]
+        done: list[tuple[np.ndarray, np.ndarray]] = []
+        for pair in out:
+            assert pair is not None  # every group is reached from the root
+            done.append(pair)
+        return done
 
     def backward(self, player: int, policy: list[np.ndarray], r: list[tuple[np.ndarray, np.ndarray]],
                  best_response: bool = False, hook: OwnNodeHook | None = None) -> np.ndarray:
