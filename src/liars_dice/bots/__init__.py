@@ -1,6 +1,6 @@
 """Bots behind one interface (view -> decision).
 
-Layer: bots, above solver; imports the engine and the solver only.
+Layer: bots, above batch; imports the engine and the solver only.
 """
 
 from . import probabilistic as _probabilistic  # noqa: F401  (registers "probabilistic")
