@@ -1,12 +1,22 @@
-"""Bots behind one interface (view -> decision). Imports engine only."""
+"""Bots behind one interface (view -> decision). Imports engine only.
 
-from .base import REGISTRY, Bot, Decision, make_bot, register
+``random`` and ``probabilistic`` load with the package; ``strong`` (numpy)
+loads when the first one is made, so a command that never seats it never
+imports numpy.
+"""
+
+from . import probabilistic as _probabilistic  # noqa: F401  (registers "probabilistic")
 from . import random_bot as _random_bot  # noqa: F401  (registers "random")
+from .base import REGISTRY, Bot, Decision, make_bot, register
 
-try:
-    from . import probabilistic as _probabilistic  # noqa: F401
-except ImportError:  # pragma: no cover
-    pass
-from . import strong as _strong  # noqa: F401,E402  (registers "strong")
+
+def _strong(seed: int | None = None) -> Bot:
+    """A :class:`~liars_dice.bots.strong.StrongBot`, importing its module (and numpy) on first use."""
+    from .strong import StrongBot
+
+    return StrongBot(seed)
+
+
+REGISTRY.setdefault("strong", _strong)
 
 __all__ = ["Bot", "Decision", "REGISTRY", "make_bot", "register"]

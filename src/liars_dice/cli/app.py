@@ -8,27 +8,47 @@ import sys
 
 import typer
 
+from .helptext import Command, Group
+
 app = typer.Typer(
     name="liars-dice",
     help="Liar's Dice: play in the terminal, replay records, and more.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=Group,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 
+def _version(value: bool) -> None:
+    if value:
+        from .. import __version__
+
+        typer.echo(f"liars-dice {__version__}")
+        raise typer.Exit()
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    version: bool = typer.Option(
+        False, "--version", "-V", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
     """Liar's Dice: play in the terminal, replay records, and more."""
 
 
-# Sub-command modules: importing one registers its command on `app`.
+# Sub-command modules: importing one registers its command on `app`, in the
+# order `--help` lists them. Each imports only Typer at the top; the engine,
+# records, bots, numpy, pydantic and the server load when a command runs.
+from . import play as _play  # noqa: E402,F401
 from . import replay as _replay  # noqa: E402,F401
 from . import solve as _solve  # noqa: E402,F401
-from . import play as _play  # noqa: E402,F401
-from . import bot as _bot  # noqa: E402,F401
 from . import arena as _arena  # noqa: E402,F401
+from . import bot as _bot  # noqa: E402,F401
 from . import serve as _serve  # noqa: E402,F401
+
+__all__ = ["Command", "app", "main"]
 
 
 #: errno values of a failed write to standard output (a full disk, a lost terminal).

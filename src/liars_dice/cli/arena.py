@@ -9,9 +9,11 @@ import sys
 
 import typer
 
-from ..engine import LiarsDiceError
-from ..protocol import DEFAULT_TIMEOUT, ProtocolError, rules_of
-from .app import app
+from .app import Command, app
+
+#: Seconds an external bot has per move by default: the protocol's ``DEFAULT_TIMEOUT``
+#: (written out here so `--help` needs no import of the protocol; a test keeps them equal).
+DEFAULT_TIMEOUT = 10.0
 
 
 def _fail(message: str) -> None:
@@ -19,7 +21,7 @@ def _fail(message: str) -> None:
     raise typer.Exit(2)
 
 
-@app.command("arena")
+@app.command("arena", cls=Command)
 def arena_command(
     rules: str = typer.Option("classic", "--rules", help="The rule set (a preset name)."),
     bots: list[str] = typer.Option(
@@ -44,6 +46,9 @@ def arena_command(
     openskill rating (Plackett-Luce ordinal, from each game's finishing order).
     When one bot fills several seats, each seat reports as NAME, NAME#2, ...
     """
+    from ..engine import LiarsDiceError
+    from ..protocol import ProtocolError, rules_of
+
     try:
         import openskill  # noqa: F401
     except ImportError:

@@ -7,12 +7,10 @@ import sys
 
 import typer
 
-from ..bots import REGISTRY
-from ..protocol import ProtocolError, rules_of, serve
-from .app import app
+from .app import Command, app
 
 
-@app.command("bot")
+@app.command("bot", cls=Command)
 def bot_command(
     name: str = typer.Argument(..., help="A registered bot, e.g. random."),
     rules: str = typer.Option(..., "--rules", help="The rule set this bot plays (a preset name); requests must match."),
@@ -25,6 +23,9 @@ def bot_command(
     A malformed request gets {"error": "..."} and the bot keeps serving; it stops
     at the end of its input.
     """
+    from ..bots import REGISTRY
+    from ..protocol import ProtocolError, rules_of, serve
+
     try:
         preset = rules_of(rules)
     except ProtocolError as e:

@@ -9,13 +9,14 @@ from typing import Any
 
 import typer
 
-from ..records import RecordError, replay
-from .app import app
+from .app import Command, app
 
 
 def _fault(message: str, indent: int) -> typer.Exit:
     """Print the result with its error object (RECORD-FORMAT.md) for a fault before any round:
     the same shape as :meth:`Replay.result` gives."""
+    from ..records import RecordError
+
     out = {"rounds": [], "dice": {}, "to_move": None, "winner": None, "error": RecordError(message).to_json()}
     print(json.dumps(out, indent=indent, ensure_ascii=False))
     return typer.Exit(2)
@@ -29,6 +30,8 @@ def _load(raw: bytes) -> str | dict[str, Any]:
     :raises RecordError: for bytes that are not UTF-8, JSON nested too deeply,
         or a number too long to read.
     """
+    from ..records import RecordError
+
     try:
         text = raw.decode("utf-8-sig")  # a leading byte-order mark, as some editors write, is skipped
     except UnicodeDecodeError as e:
@@ -44,7 +47,7 @@ def _load(raw: bytes) -> str | dict[str, Any]:
     return data if isinstance(data, dict) else text
 
 
-@app.command("replay")
+@app.command("replay", cls=Command)
 def replay_command(
     file: str = typer.Argument(..., help="A game record (RECORD-FORMAT.md); '-' reads standard input."),
     indent: int = typer.Option(1, min=0, help="JSON indentation of the result."),
@@ -54,6 +57,8 @@ def replay_command(
     Exits 0 on success, 2 on the first fault with the error object
     ({"error": {"round", "move", "message"}, ...}).
     """
+    from ..records import RecordError, replay
+
     try:
         raw = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
     except OSError as e:

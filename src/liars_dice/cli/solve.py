@@ -12,11 +12,10 @@ from pathlib import Path
 
 import typer
 
-from ..engine import Rules, RulesError
-from .app import app
+from .app import Command, app
 
 
-@app.command("solve")
+@app.command("solve", cls=Command)
 def solve_command(
     rules: str = typer.Option("openspiel", "--rules", help="Preset name of the rule set."),
     dice: tuple[int, int] = typer.Option((1, 1), "--dice", help="Dice of player 0 (the opener) and player 1."),
@@ -46,6 +45,7 @@ def solve_command(
     The value is player 0's expected payoff (+1 win, -1 loss), player 0 opening
     as in OpenSpiel. Exits 2 with one sentence on bad input.
     """
+    from ..engine import Rules, RulesError
     from ..solver import SolverError, solve
     from ..solver.endgame import build_tables_file
 
