@@ -96,10 +96,14 @@ def test_help_shows_what_to_type_not_python_types(cli, command: list[str]) -> No
 
 
 def test_version_and_play_listed_first(cli) -> None:
+    from importlib.metadata import packages_distributions, version
+
     from liars_dice import __version__
 
     proc = _run(cli, "--version")
-    assert proc.returncode == 0 and proc.stdout.strip() == f"liars-dice {__version__}"
+    installed = version(packages_distributions()["liars_dice"][0])
+    assert proc.returncode == 0 and proc.stdout.strip() == f"liars-dice {installed}"
+    assert installed == __version__
     listed = re.findall(r"^│ (\w+) ", _run(cli, "--help").stdout, re.M)
     commands = [w for w in listed if w in {"play", "replay", "solve", "arena", "bot", "serve"}]
     assert commands[0] == "play" and set(commands) == {"play", "replay", "solve", "arena", "bot", "serve"}

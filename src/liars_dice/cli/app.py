@@ -23,10 +23,17 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
-        from .. import __version__
-
-        typer.echo(f"liars-dice {__version__}")
+        typer.echo(f"liars-dice {installed_version()}")
         raise typer.Exit()
+
+
+def installed_version() -> str:
+    """The version of the installed distribution that holds this package (its
+    metadata is the one place the version is read from at run time)."""
+    from importlib.metadata import packages_distributions, version
+
+    names = packages_distributions().get("liars_dice") or ["liars-dice"]
+    return version(names[0])
 
 
 @app.callback()
