@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..engine import Bid, Challenge, Game, Phase, RoundResult, State, result_to_json, view_bid_probability
+from ..engine.narration import bid_sentence, challenge_sentence, round_sentence
 from .tables import Table
 
 _NO_LEGAL: dict[str, Any] = {"raises": [], "challenge": False, "shows": [[]]}
@@ -146,16 +147,14 @@ def replay_steps(game: Game, start: int, final: State) -> list[dict[str, Any]]:
     steps: list[dict[str, Any]] = []
     for r, log in enumerate(final.logs):
         state = state.deal(log.deal)
-        steps.append({"round": r, "move": None, "text": f"Round {r + 1}: the dice are rolled.", "state": _snapshot(state)})
+        steps.append({"round": r, "move": None, "text": round_sentence(r + 1), "state": _snapshot(state)})
         for m in log.moves:
             who = names[m.seat]
             if isinstance(m.action, Challenge):
                 state = state.apply(m.action, seat=m.seat)
                 res = state.results[-1]
                 rj = result_json(res, names)
-                bid_words = rules.describe_bid(res.bid)
-                lost = ", ".join(f"{n} loses {k} {'die' if k == 1 else 'dice'}" for n, k in rj["lost"].items())
-                text = f"{who} challenges {names[res.bidder]}'s {bid_words}: the count is {res.count}; {lost}."
+                text = challenge_sentence(rules, names, res)
                 steps.append({
                     "round": r, "move": {"player": who, "challenge": True}, "text": text,
                     "state": _snapshot(state), "result": rj,
@@ -164,10 +163,9 @@ def replay_steps(game: Game, start: int, final: State) -> list[dict[str, Any]]:
                 assert isinstance(m.action, Bid)
                 state = state.apply(m.action, m.show, seat=m.seat)
                 move: dict[str, Any] = {"player": who, "bid": m.action.to_json()}
-                text = f"{who} bids {rules.describe_bid(m.action)}"
+                text = bid_sentence(rules, who, m.action, m.show)
                 if m.show:
                     state = state.reroll(m.reroll)
                     move["show"], move["reroll"] = list(m.show), list(m.reroll)
-                    text += f", shows {list(m.show)} and rerolls the rest"
-                steps.append({"round": r, "move": move, "text": text + ".", "state": _snapshot(state)})
+                steps.append({"round": r, "move": move, "text": text, "state": _snapshot(state)})
     return steps
