@@ -35,7 +35,7 @@ from liars_dice.bots.likelihood import (
 )
 from liars_dice.bots.inference import table_size, tail_logit, tail_table
 from liars_dice.bots.strong import quantal
-from liars_dice.engine import PRESETS, Bid, Challenge, Game, Rules, SeededDice
+from liars_dice.engine import PRESETS, Bid, Calza, Challenge, Game, Rules, SeededDice
 
 OUT = Path(__file__).resolve().parent.parent / "src" / "liars_dice" / "data" / "likelihood.json"
 
@@ -126,7 +126,10 @@ def collect(rules: Rules, games: int, seed: int, mix: list[str]) -> list[tuple[n
                 continue
             seat = state.to_move
             dec = bots[seat].decide(state.view(seat))
-            data.append(decision_features(state, dec.action))
+            # The model covers bids and challenges of normal rounds: a calza and
+            # a palifico round's moves (RULES.md perudo) are played, not fitted.
+            if not isinstance(dec.action, Calza) and not state.palifico:
+                data.append(decision_features(state, dec.action))
             state = state.apply(dec.action, dec.show, seat=seat)
     return data
 

@@ -6,6 +6,7 @@ sentence naming the rule broken."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -15,7 +16,9 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
+#: ``../shared`` next to the repository; LIARS_DICE_SHARED_DIR points elsewhere
+#: (a git worktree that does not sit next to it).
+SHARED = Path(os.environ.get("LIARS_DICE_SHARED_DIR") or ROOT.parent / "shared")
 SCENARIOS = SHARED / "scenarios"
 
 

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from liars_dice.engine import (
+    CALZA,
     CHALLENGE,
     PRESETS,
     Bid,
@@ -57,7 +58,10 @@ def transitions(game: Game, start: int, dice_seed: int, choice_seed: int) -> Ite
             nxt = state.roll(dice)
             yield state, None, (), nxt
         else:
-            action = rng.choice(state.legal_actions())
+            legal = state.legal_actions()
+            # calza (RULES.md perudo) is one action among many; call it often
+            # enough that generated games hold right and wrong calzas
+            action = CALZA if CALZA in legal and rng.random() < 0.1 else rng.choice(legal)
             shows = state.legal_shows()
             show = rng.choice(shows) if isinstance(action, Bid) and len(shows) > 1 and rng.random() < 0.4 else ()
             nxt = state.apply(action, show, seat=state.to_move)
@@ -93,9 +97,15 @@ def test_random_games_terminate_with_one_winner(g) -> None:
 @SETTINGS
 @given(games())
 def test_dice_never_increase_and_eliminated_players_never_move(g) -> None:
-    """RULES.md Common: dice are only lost; "A player left with 0 dice is out and never moves again"."""
+    """RULES.md Common: dice are only lost, except by a right calza (RULES.md
+    `perudo`: "the caller gains one die"); "A player left with 0 dice is out
+    and never moves again"."""
     for before, action, _show, after in transitions(*g):
-        assert all(a <= b for a, b in zip(after.dice, before.dice)), "dice increased"
+        if action is CALZA and after.results[-1].gained[before.to_move]:
+            gained = [a - b for a, b in zip(after.dice, before.dice)]
+            assert gained == [1 if s == before.to_move else 0 for s in range(len(gained))]
+        else:
+            assert all(a <= b for a, b in zip(after.dice, before.dice)), "dice increased"
         if action is not None:
             assert before.dice[before.to_move] > 0, "an eliminated player moved"
         if after.phase in (Phase.BID, Phase.REROLL):
@@ -103,9 +113,52 @@ def test_dice_never_increase_and_eliminated_players_never_move(g) -> None:
             assert len(after.hidden[after.to_move]) + len(after.shown[after.to_move]) == after.dice[after.to_move]
         if action is CHALLENGE:
             assert sum(after.dice) < sum(before.dice), "a challenge costs at least one die"
+        if action is CALZA:
+            assert abs(sum(after.dice) - sum(before.dice)) <= 1, "a calza moves at most one die"
         for s, d in enumerate(before.dice):
             if d == 0:
                 assert after.dice[s] == 0 and not after.hidden[s], "an eliminated player came back"
+
+
+@SETTINGS
+@given(games())
+def test_dice_never_exceed_the_starting_count(g) -> None:
+    """Issue 9: "the dice a player holds never exceed the starting count" (RULES.md
+    `perudo` Calza: "never beyond the starting count")."""
+    game = g[0]
+    for _, _, _, after in transitions(*g):
+        assert all(d <= start for d, start in zip(after.dice, game.dice))
+
+
+@SETTINGS
+@given(games())
+def test_palifico_rounds_have_no_wilds_and_a_fixed_face(g) -> None:
+    """RULES.md `perudo` Palifico: pacos are not wild; a raise keeps the face
+    unless the raiser holds one die; each player triggers at most one."""
+    triggered: list[int] = []
+    for before, action, _, after in transitions(*g):
+        if after.phase is Phase.DEAL and after.palifico:
+            triggered.append(after.to_move)
+            assert after.dice[after.to_move] == 1
+        if before.phase is Phase.BID and before.palifico:
+            assert not before.wilds_active
+            if isinstance(action, Bid) and before.bids and before.dice[before.to_move] > 1:
+                assert action.face == before.current_bid.face
+    assert len(triggered) == len(set(triggered)), "a player had two palifico rounds"
+
+
+def test_generated_perudo_games_hold_calzas_and_palifico_rounds() -> None:
+    """The generator above reaches the perudo rules the properties are about: over
+    a few seeds, right calzas, wrong calzas and palifico rounds all occur."""
+    game = Game.create(Rules.preset("perudo"), ["p0", "p1", "p2", "p3"])
+    seen = {"right calza": 0, "wrong calza": 0, "palifico": 0}
+    for seed in range(30):
+        end = final_state(game, 0, seed, seed + 1)
+        for r in end.results:
+            if r.calza:
+                seen["right calza" if r.loser is None else "wrong calza"] += 1
+            seen["palifico"] += r.palifico
+    assert all(seen.values()), seen
 
 
 def _check_whole_bid_space(state: State) -> None:
@@ -126,15 +179,27 @@ def _check_whole_bid_space(state: State) -> None:
                 else:
                     raise AssertionError(f"{bid} was accepted but is not enumerated as legal")
     if state.bids:
-        assert legal[-1] is CHALLENGE
-        state.apply(CHALLENGE, seat=state.to_move)
+        calls = [CHALLENGE, CALZA] if CALZA in legal_set else [CHALLENGE]
+        assert legal[-len(calls) :] == calls
+        for call in calls:
+            state.apply(call, seat=state.to_move)
+        if CALZA not in legal_set:
+            try:
+                state.apply(CALZA, seat=state.to_move)
+            except IllegalActionError:
+                pass
+            else:
+                raise AssertionError("a calza was accepted but is not enumerated as legal")
     else:
-        assert CHALLENGE not in legal_set
-    ranks = [state.rules.rank(b.quantity, b.face) for b in legal if isinstance(b, Bid)]
+        assert CHALLENGE not in legal_set and CALZA not in legal_set
+    if state.palifico:  # plain order, whatever the rules' ordering (RULES.md perudo Palifico)
+        ranks = [(b.quantity, b.face) for b in legal if isinstance(b, Bid)]
+    else:
+        ranks = [state.rules.rank(b.quantity, b.face) for b in legal if isinstance(b, Bid)]
     assert ranks == sorted(ranks), "legal bids are not in bid order"
     bids = [a for a in legal if isinstance(a, Bid)]
-    if not bids:  # the highest bid stands: only the challenge is left
-        assert legal == [CHALLENGE]
+    if not bids:  # the highest bid stands: only the challenge (and calza) is left
+        assert legal[0] is CHALLENGE
         return
     for show in state.legal_shows():
         state.apply(bids[0], show, seat=state.to_move)  # every enumerated show is accepted
@@ -220,13 +285,15 @@ def custom_rules(draw: st.DrawFn) -> Rules:
     """Any consistent Rules value: "A new rule set is a new Rules value" (issue 2 section 3)."""
     faces = draw(st.integers(2, 9))
     wild = draw(st.one_of(st.none(), st.integers(1, faces)))
-    ordering = draw(st.sampled_from(["plain", "track"])) if wild is not None else "plain"
+    ordering = draw(st.sampled_from(["plain", "track", "half_up"])) if wild is not None else "plain"
     exact = draw(st.sampled_from(["challenger_loses", "all_but_bidder"]))
+    single_round = draw(st.booleans())
+    suspended = wild is not None and draw(st.booleans())
     return Rules(
         name="custom",
         faces=faces,
         wild_face=wild,
-        wilds_suspended_on_wild_opening=wild is not None and draw(st.booleans()),
+        wilds_suspended_on_wild_opening=suspended,
         ordering=ordering,
         loss=draw(st.sampled_from(["one", "difference"])),
         exact=exact,
@@ -234,7 +301,11 @@ def custom_rules(draw: st.DrawFn) -> Rules:
         show_and_reroll=draw(st.booleans()),
         next_opener=draw(st.sampled_from(["loser", "winner"])),
         dice_per_player=draw(st.integers(1, 4)),
-        single_round=draw(st.booleans()),
+        single_round=single_round,
+        wild_opening=wild is None or suspended or draw(st.booleans()),
+        calza=not single_round and draw(st.booleans()),
+        calza_min_players=draw(st.integers(2, 3)),
+        palifico=not single_round and exact == "challenger_loses" and draw(st.booleans()),
     )
 
 

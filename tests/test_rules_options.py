@@ -64,8 +64,8 @@ def test_with_options_rejects_unknown_option() -> None:
 def test_unknown_preset() -> None:
     """RECORD-FORMAT.md Errors: "an unknown ... preset"; the message lists the presets."""
     with pytest.raises(RulesError) as e:
-        Rules.preset("perudo")
-    assert "perudo" in e.value.message and "wild-stars" in e.value.message
+        Rules.preset("dudo-extreme")
+    assert "dudo-extreme" in e.value.message and "wild-stars" in e.value.message
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))

@@ -11,7 +11,8 @@ import pytest
 
 from replay_helpers import SCENARIOS, check_case
 
-FILES = sorted(SCENARIOS.glob("*.json")) if SCENARIOS.is_dir() else []
+#: Every scenario, those of a folder too (``perudo/``, issue 9 "Done when").
+FILES = sorted(SCENARIOS.rglob("*.json")) if SCENARIOS.is_dir() else []
 
 
 @pytest.mark.skipif(not SCENARIOS.is_dir(), reason="../shared/scenarios is absent in this checkout")
@@ -19,7 +20,13 @@ def test_there_are_scenarios() -> None:
     assert FILES, "shared/scenarios holds no .json files"
 
 
-@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+@pytest.mark.skipif(not SCENARIOS.is_dir(), reason="../shared/scenarios is absent in this checkout")
+def test_the_perudo_folder_runs_too() -> None:
+    """Issue 9 "Done when": "the scenario test runs that folder too"."""
+    assert any(p.parent.name == "perudo" for p in FILES)
+
+
+@pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(SCENARIOS).with_suffix("")) for p in FILES])
 def test_scenario_replays_to_expected(path, cli) -> None:
     case = json.loads(path.read_text())
     expected = dict(case["expected"])

@@ -28,6 +28,15 @@ Policy, for the seat to move:
    can only help the bid: a shown match keeps counting, and a rerolled
    non-match becomes a match with probability ``p`` instead of 0.
 
+5. Under the ``calza`` option (RULES.md ``perudo``) the bot calls calza when
+   its expected dice from the calza, ``gain * P(exact) - P(not exact)``
+   (``gain`` is 1 below the starting count, else 0), beats the expected loss
+   of its best other move (``P(bid true)`` for a challenge, ``raise_risk *
+   (1 - P(raise true))`` for the likeliest raise) by ``calza_margin``.
+6. Raises and openings are the legal ones (``view.legal_actions()``), so a
+   palifico round's fixed face and the perudo rule against opening on pacos
+   hold; in a palifico round wilds count for nothing, the opening included.
+
 The default thresholds were chosen by self-play, two seats of a variant
 against two of the previous defaults over 400 seeded 4-player games per
 preset: challenging below 0.25 and opening at 0.6 won 59%, 54% and 57%
@@ -40,7 +49,15 @@ from __future__ import annotations
 
 import random
 
-from ..engine import CHALLENGE, Bid, Hand, SeatView, bid_probability
+from ..engine import (
+    CALZA,
+    CHALLENGE,
+    Bid,
+    Hand,
+    SeatView,
+    bid_probability,
+    exact_probability,
+)
 from .base import Decision, register
 
 
@@ -53,6 +70,10 @@ class ProbabilisticBot:
     :param open_at: the least chance an opening bid may have.
     :param tie_margin: raises whose chance is within this of the best are near-equal.
     :param show_gain: the least gain in the bid's chance that makes a show worth it.
+    :param calza_margin: how much better (in expected dice) a calza must be than
+        the best other move.
+    :param raise_risk: the share of a false raise's loss counted when weighing a
+        calza (a false raise costs a die only when it is challenged).
     """
 
     name = "probabilistic"
@@ -66,6 +87,8 @@ class ProbabilisticBot:
         open_at: float = 0.6,
         tie_margin: float = 0.03,
         show_gain: float = 0.15,
+        calza_margin: float = 0.0,
+        raise_risk: float = 0.5,
     ) -> None:
         self._rng = random.Random(seed)
         self.challenge_below = challenge_below
@@ -73,14 +96,18 @@ class ProbabilisticBot:
         self.open_at = open_at
         self.tie_margin = tie_margin
         self.show_gain = show_gain
+        self.calza_margin = calza_margin
+        self.raise_risk = raise_risk
 
     # -- chances ------------------------------------------------------------
 
     @staticmethod
     def _wilds_for(view: SeatView, bid: Bid) -> bool:
-        """Whether wilds count for ``bid``: this round's rule, or for an opening
-        bid the rule its own face would set (seed 004)."""
-        return view.wilds_active if view.bids else view.rules.wilds_active_after_opening(bid.face)
+        """Whether wilds count for ``bid``: this round's rule (none in a palifico
+        round), or for an opening bid the rule its own face would set (seed 004)."""
+        if view.bids or view.palifico:
+            return view.wilds_active
+        return view.rules.wilds_active_after_opening(bid.face)
 
     def chance(self, view: SeatView, bid: Bid) -> float:
         """Chance that ``bid`` is true from ``view``'s knowledge (its hand, every shown die)."""
@@ -98,46 +125,65 @@ class ProbabilisticBot:
 
     # -- decisions ----------------------------------------------------------
 
+    def exact_chance(self, view: SeatView, bid: Bid) -> float:
+        """Chance that the count of ``bid`` is exactly its quantity (a right calza)."""
+        seen = view.hand + tuple(d for h in view.shown for d in h)
+        return exact_probability(view.rules, bid, seen, view.unknown_dice, self._wilds_for(view, bid))
+
     def decide(self, view: SeatView) -> Decision:
-        rules = view.rules
-        n = view.dice_in_play
         cur = view.current_bid
+        legal = view.legal_actions()
         if cur is None:
-            bid = self._opening(view)
+            bid = self._opening(view, legal)
             return Decision(bid, self.show_for(view, bid))
         p_cur = self.chance(view, cur)
+        raises: list[tuple[float, Bid]] = []
+        seen_faces: set[int] = set()
+        for b in legal:  # the cheapest legal raise on each face
+            if isinstance(b, Bid) and b.face not in seen_faces:
+                seen_faces.add(b.face)
+                raises.append((self.chance(view, b), b))
+        raises.sort(key=lambda pb: pb[1].face)
+        best = max((p for p, _ in raises), default=0.0)
+        if CALZA in legal:
+            start = view.start_dice[view.seat] if view.start_dice else view.rules.dice_per_player
+            gain = 1.0 if view.dice[view.seat] < start else 0.0
+            p_exact = self.exact_chance(view, cur)
+            # expected dice lost otherwise: a challenge loses when the bid is
+            # true; a raise only when it is false and then challenged (about half)
+            other = min(p_cur, self.raise_risk * (1.0 - best)) if raises else p_cur
+            if gain * p_exact - (1.0 - p_exact) > -other + self.calza_margin:
+                return Decision(CALZA)
         if p_cur < 1.0 and p_cur < self.challenge_below:
             return Decision(CHALLENGE)
-        raises: list[tuple[float, Bid]] = []
-        for face in range(1, rules.faces + 1):
-            q = rules.min_raise_quantity(cur.quantity, cur.face, face)
-            if q <= n:
-                b = Bid(q, face)
-                raises.append((self.chance(view, b), b))
         if not raises:  # the bid is at the top of the track: nothing left but to call it
             return Decision(CHALLENGE)
-        best = max(p for p, _ in raises)
         if p_cur < 1.0 and best < self.plausible and 1.0 - p_cur > best:
             return Decision(CHALLENGE)
         near = [b for p, b in raises if p >= best - self.tie_margin]
         bid = near[0] if len(near) == 1 else self._rng.choice(near)
         return Decision(bid, self.show_for(view, bid))
 
-    def _opening(self, view: SeatView) -> Bid:
+    def _opening(self, view: SeatView, legal: list) -> Bid:  # type: ignore[type-arg]
         """The highest bid on each face with chance >= ``open_at``; the face that
         allows the highest-ranked such bid (seeded choice among bids within one
-        rank step of it)."""
+        rank step of it). Only faces the rules let open (``legal``)."""
         rules = view.rules
         n = view.dice_in_play
+        faces = sorted({b.face for b in legal if isinstance(b, Bid)})
+        if view.palifico:  # a palifico round: plain order
+            rank = lambda q, f: (q - 1) * rules.faces + f - 1  # noqa: E731
+        else:
+            rank = rules.rank
         options: list[tuple[int, Bid]] = []
-        for face in range(1, rules.faces + 1):
+        for face in faces:
             q = 0
             while q < n and self.chance(view, Bid(q + 1, face)) >= self.open_at:
                 q += 1
             if q:
-                options.append((rules.rank(q, face), Bid(q, face)))
+                options.append((rank(q, face), Bid(q, face)))
         if not options:  # nothing is even odds: open on the likeliest single die
-            best = max(range(1, rules.faces + 1), key=lambda f: self.chance(view, Bid(1, f)))
+            best = max(faces, key=lambda f: self.chance(view, Bid(1, f)))
             return Bid(1, best)
         top = max(r for r, _ in options)
         # near-equal: within one rank step of the top, for a little variety

@@ -18,6 +18,12 @@ minimises the dice this seat expects to lose.
    (``one`` or ``difference``), the perfect bid and Die Hard, the classic
    suspension of wilds, the bidding track and show-and-reroll all come from the
    :class:`~liars_dice.engine.Rules` options.
+   Under the ``calza`` option (RULES.md ``perudo``) a calza costs
+   ``P(count != q) - gain * P(count == q)`` from the same count distribution
+   (``gain`` is 1 below the starting count, else 0). Every candidate is a
+   legal action of the view, so palifico rounds (no wilds, a fixed face) and
+   the rule against opening on pacos hold; the inference treats a palifico
+   round's bids as bids without wilds.
 3. **Endgames.** When the equilibrium tables of :mod:`liars_dice.solver.endgame`
    cover the position, the bot samples from that policy instead.
 
@@ -31,7 +37,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..engine import CHALLENGE, Bid, Exact, Loss, Rules, SeatView, next_alive
+from ..engine import (
+    CALZA,
+    CHALLENGE,
+    Action,
+    Bid,
+    Exact,
+    Loss,
+    Rules,
+    SeatView,
+    next_alive,
+)
 from .base import Decision, register
 from .inference import convolve_all, count_pmf, hands, log_prior, match_table
 from .likelihood import ActorContext, ActorTables, LikelihoodParams, lowest_raises, params_for
@@ -123,10 +139,17 @@ class StrongBot:
             p = np.exp(-(c - c.min()) / self._temperature)
             pick = self._rng.choices(names, weights=p.tolist())[0]
             if pick != str(an.decision.action):
-                action = CHALLENGE if pick == "liar" else Bid(*map(int, pick.split("x")))
+                action: Action
+                if pick in ("liar", "calza"):
+                    action = CHALLENGE if pick == "liar" else CALZA
+                else:
+                    action = Bid(*map(int, pick.split("x")))
                 dec = Decision(action)
                 if isinstance(action, Bid) and view.rules.show_and_reroll:
-                    wilds = view.wilds_active if view.bids else view.rules.wilds_active_after_opening(action.face)
+                    wilds = (
+                        view.wilds_active if view.bids or view.palifico
+                        else view.rules.wilds_active_after_opening(action.face)
+                    )
                     shower = _Analyser(view, self._params or params_for(view.rules), self._residual)
                     shower.show_policy = self._show
                     dec = shower._maybe_show(dec, wilds)
@@ -180,7 +203,7 @@ class _Analyser:
             return self._opps
         v, rules = self.view, self.rules
         faces, wild = rules.faces, rules.wild_face
-        w_open = wild is not None
+        w_open = wild is not None and not v.palifico
         shown_now: list[list[int]] = [[] for _ in v.dice]
         obs: dict[int, list[tuple[ActorContext, Bid | None, Bid]]] = {}
         prev: Bid | None = None
@@ -269,7 +292,8 @@ class _Analyser:
         my_dice = v.dice[self.me]
         nt = self.n_total
         all_shown = [d for s in v.shown for d in s]
-        if cur is not None:
+        self.legal = set(v.legal_actions())
+        if cur is not None or v.palifico:
             wild_modes = {f: v.wilds_active for f in range(1, faces + 1)}
         else:
             wild_modes = {f: rules.wilds_active_after_opening(f) for f in range(1, faces + 1)}
@@ -291,12 +315,22 @@ class _Analyser:
             c = float(tot @ self._challenger_loss(counts, cur.quantity, my_dice))
             costs["liar"] = c
             best_cost, best = c, Decision(CHALLENGE)
+            if CALZA in self.legal:
+                start = v.start_dice[self.me] if v.start_dice else rules.dice_per_player
+                gain = 1.0 if my_dice < start else 0.0
+                p_exact = float(tot[counts == cur.quantity].sum())
+                c = (1.0 - p_exact) - gain * p_exact
+                costs["calza"] = c
+                if c < best_cost - 1e-9:
+                    best_cost, best = c, Decision(CALZA)
 
         # Raises.
         duel_size = (faces * nt) ** 2 * (len(opps[0].weights) if opps[0].weights is not None else 0)
         if len(opps) == 1 and opps[0].weights is not None and duel_size <= DUEL_BUDGET:
             for w in modes:
                 for b, c in self._duel(opps[0], base[w], w, all_shown, my_dice, wild_modes).items():
+                    if b not in self.legal:
+                        continue
                     costs[str(b)] = c
                     if c < best_cost - 1e-9:
                         best_cost, best = c, Decision(b)
@@ -313,6 +347,9 @@ class _Analyser:
         v, rules = self.view, self.rules
         faces, nt, cur = rules.faces, self.n_total, v.current_bid
         lo = lowest_raises(rules, cur, nt)
+        legal = self.legal
+        for f in range(1, faces + 1):  # the smallest legal quantity per face (palifico, opening rules)
+            lo[f - 1] = min((b.quantity for b in legal if isinstance(b, Bid) and b.face == f), default=nt + 1)
         cands: list[Bid] = []
         for f in range(1, faces + 1):
             q0 = int(lo[f - 1])
@@ -321,7 +358,8 @@ class _Analyser:
                 mean = base[w][f - 1] + sum(float(p[f - 1] @ np.arange(p.shape[1])) for p in pmfs[w])
                 q0 = max(1, int(mean) - 3)
             for q in range(q0, min(nt, q0 + 4) + 1):
-                cands.append(Bid(q, f))
+                if Bid(q, f) in legal:
+                    cands.append(Bid(q, f))
         if not cands:
             return best_cost, best
         nxt = next_alive(v.dice, self.me)

@@ -8,7 +8,7 @@
 1
 """
 
-from .actions import CHALLENGE, Action, Bid, Challenge, parse_action
+from .actions import CALZA, CHALLENGE, Action, Bid, Calza, Challenge, parse_action
 from .dice import DiceSource, ScriptedDice, SecureDice, SeededDice
 from .errors import (
     ChanceError,
@@ -19,8 +19,16 @@ from .errors import (
     NotYourTurnError,
     RulesError,
 )
-from .odds import bid_probability, binomial_tail, match_probability, view_bid_probability
-from .rules import PRESETS, SEED_PRESETS, Exact, Loss, Opener, Ordering, Rules, number_word
+from .odds import (
+    bid_probability,
+    binomial_pmf,
+    binomial_tail,
+    exact_probability,
+    match_probability,
+    view_bid_probability,
+    view_exact_probability,
+)
+from .rules import PERUDO, PRESETS, SEED_PRESETS, Exact, Loss, Opener, Ordering, Rules, number_word
 from .state import (
     Game,
     Hand,
@@ -29,15 +37,18 @@ from .state import (
     RoundLog,
     RoundResult,
     State,
+    calza_allowed,
     legal_actions,
     legal_shows,
     next_alive,
+    palifico_raise_message,
     raise_message,
 )
-from .view import SeatView, result_to_json
+from .view import SeatView, result_extras, result_to_json
 
 __all__ = [
-    "Action", "Bid", "CHALLENGE", "Challenge", "ChanceError", "DiceSource", "Exact", "Game",
+    "Action", "Bid", "CALZA", "CHALLENGE", "Calza", "Challenge", "PERUDO", "calza_allowed",
+    "palifico_raise_message", "result_extras", "binomial_pmf", "exact_probability", "view_exact_probability", "ChanceError", "DiceSource", "Exact", "Game",
     "GameOverError", "Hand", "IllegalActionError", "InvalidBidError", "LiarsDiceError", "Loss",
     "Move", "NotYourTurnError", "Opener", "Ordering", "PRESETS", "Phase", "RoundLog", "RoundResult",
     "Rules", "RulesError", "SEED_PRESETS", "ScriptedDice", "SeatView", "SecureDice", "SeededDice",

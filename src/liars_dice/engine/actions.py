@@ -49,14 +49,31 @@ class Challenge:
 #: The one challenge value.
 CHALLENGE = Challenge()
 
-Action = Union[Bid, Challenge]
+
+@dataclass(frozen=True, slots=True)
+class Calza:
+    """Claim that the count is exactly the latest bid ("calza", "exact",
+    "spot on"); only under rules with the ``calza`` option (RULES.md
+    ``perudo`` "Calza")."""
+
+    def __str__(self) -> str:
+        return "calza"
+
+
+#: The one calza value.
+CALZA = Calza()
+
+Action = Union[Bid, Challenge, Calza]
 
 def parse_action(text: str, star_face: int = 1) -> Action:
     """Read a bid or a challenge in any notation of any rule set.
 
+    Read a bid or a challenge in any notation of any rule set.
+
     Accepted: ``4x5``, ``4 5s``, ``4 5``, ``4 fives``, ``four fives``,
     ``twenty one 5s``, ``3 stars``, ``3*``, ``3★``, ``3 aces``, ``liar``,
-    ``challenge``, ``call``. With a rule set at hand, prefer
+    ``challenge``, ``call``, and ``calza`` (``exact``, ``spot on``; whether a
+    calza is allowed is the state's business). With a rule set at hand, prefer
     :meth:`Rules.parse_action <liars_dice.engine.rules.Rules.parse_action>`,
     which allows only that rule set's words (no stars in classic).
 

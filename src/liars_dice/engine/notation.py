@@ -22,7 +22,7 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from .actions import CHALLENGE, Action, Bid
+from .actions import CALZA, CHALLENGE, Action, Bid
 from .errors import InvalidBidError
 
 if TYPE_CHECKING:  # rules.py imports this module
@@ -62,9 +62,12 @@ _STAR_WORDS = frozenset({"star", "stars", "*", "★", "s", "wildstar", "wildstar
 #: Words for the wild face of any rule set that has one.
 _WILD_WORDS = frozenset({"wild", "wilds"})
 #: Words some rule set gives a face; outside it they are explained, not guessed.
-_OTHER_WORDS = frozenset({"ace", "aces"}) | _STAR_WORDS
+_OTHER_WORDS = frozenset({"ace", "aces", "paco", "pacos"}) | _STAR_WORDS
 
 CHALLENGE_WORDS = frozenset({"liar", "challenge", "call", "dudo", "doubt", "l", "c"})
+#: Words for a calza (RULES.md ``perudo``), white space folded; any rule set
+#: reads them, and a rule set without the ``calza`` option refuses the move.
+CALZA_WORDS = frozenset({"calza", "exact", "spot on", "spot-on", "spoton"})
 
 
 def _digits(token: str) -> bool:
@@ -101,7 +104,7 @@ def face_words(rules: Rules | None, star_face: int = 1) -> dict[str, int]:
     and 1)."""
     if rules is None:
         words = dict(_FACE_WORDS)
-        words.update({"ace": 1, "aces": 1})
+        words.update({"ace": 1, "aces": 1, "paco": 1, "pacos": 1})
         words.update({w: star_face for w in _STAR_WORDS | _WILD_WORDS})
         return words
     return dict(_rule_words(rules))
@@ -132,7 +135,7 @@ def example(rules: Rules | None) -> str:
 
 
 def parse(text: str, rules: Rules | None = None, star_face: int = 1) -> Action:
-    """Read a bid or a challenge.
+    """Read a bid, a challenge or a calza (``calza``, ``exact``, ``spot on``).
 
     :param rules: the rule set whose words are allowed; ``None`` accepts every
         word of every rule set (``star_face`` names the star).
@@ -152,6 +155,8 @@ def parse(text: str, rules: Rules | None = None, star_face: int = 1) -> Action:
         )
     if entry.lower().rstrip("!.") in CHALLENGE_WORDS:
         return CHALLENGE
+    if " ".join(entry.lower().rstrip("!.").split()) in CALZA_WORDS:
+        return CALZA
     tokens = _tokens(entry)
     words = face_words(rules, star_face) if rules is None else dict(_rule_words(rules))
     if len(tokens) == 2:

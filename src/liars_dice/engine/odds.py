@@ -27,6 +27,14 @@ def binomial_tail(n: int, k: int, p: float) -> float:
     return sum(comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(k, n + 1))
 
 
+@lru_cache(maxsize=65536)
+def binomial_pmf(n: int, k: int, p: float) -> float:
+    """P[X == k] for X ~ Binomial(n, p). 0.0 outside 0..n."""
+    if not 0 <= k <= n:
+        return 0.0
+    return comb(n, k) * p**k * (1 - p) ** (n - k)
+
+
 def match_probability(rules: Rules, face: int, wilds_active: bool) -> float:
     """Chance that one unseen fair die counts toward a bid on ``face``."""
     wild = wilds_active and rules.wild_face is not None and face != rules.wild_face
@@ -53,11 +61,33 @@ def bid_probability(
     return binomial_tail(unseen, bid.quantity - have, match_probability(rules, bid.face, wilds_active))
 
 
+def exact_probability(
+    rules: Rules,
+    bid: Bid,
+    seen: tuple[int, ...],
+    unseen: int,
+    wilds_active: bool,
+) -> float:
+    """Chance that the count of ``bid`` is exactly its quantity (a right
+    calza, RULES.md ``perudo``) given the visible faces ``seen`` and ``unseen``
+    unknown fair dice. :returns: a probability in [0, 1]."""
+    have = sum(1 for d in seen if rules.matches(d, bid.face, wilds_active))
+    return binomial_pmf(unseen, bid.quantity - have, match_probability(rules, bid.face, wilds_active))
+
+
 def view_bid_probability(view, bid: Bid | None = None) -> float:  # type: ignore[no-untyped-def]
     """:func:`bid_probability` from a :class:`~liars_dice.engine.view.SeatView`;
     ``bid`` defaults to the current bid. A bid considered before the opening
-    bid gets the opening's wild rule."""
+    bid gets the opening's wild rule (none in a palifico round)."""
     bid = bid or view.current_bid
     seen = view.hand + tuple(d for h in view.shown for d in h)
-    wilds = view.wilds_active if view.bids else None
+    wilds = view.wilds_active if view.bids or view.palifico else None
     return bid_probability(view.rules, bid, seen, view.unknown_dice, wilds)
+
+
+def view_exact_probability(view, bid: Bid | None = None) -> float:  # type: ignore[no-untyped-def]
+    """:func:`exact_probability` from a :class:`~liars_dice.engine.view.SeatView`;
+    ``bid`` defaults to the current bid."""
+    bid = bid or view.current_bid
+    seen = view.hand + tuple(d for h in view.shown for d in h)
+    return exact_probability(view.rules, bid, seen, view.unknown_dice, view.wilds_active)

@@ -32,10 +32,17 @@ class Ordering(str, enum.Enum):
     k >= q//2 + 1, wild k -> number q needs q >= 2k. The aces-wild
     half/double conversions are the same order. (Seed 000 "bidding track",
     seed 003 "Bidding on 1s", RULES.md.)
+
+
+    ``HALF_UP``: the Perudo/Dudo conversions (RULES.md ``perudo``): a bid of
+    q on another face -> wilds needs at least ceil(q/2) wilds; wilds k -> another
+    face needs at least 2k+1. Wild space k lies between number spaces 2k and
+    2k+1 (one number space later than on the track).
     """
 
     PLAIN = "plain"
     TRACK = "track"
+    HALF_UP = "half_up"
 
 
 class Loss(str, enum.Enum):
@@ -106,8 +113,26 @@ class Rules:
         are written as digits ("four 3s"). JSON lists are accepted.
     :ivar single_round: the game ends after the first challenge, won by the
         challenge winner (OpenSpiel ``liars_dice``, dudo.ai ``joker``).
+    :ivar wild_opening: a normal round may open on the wild face. ``False`` in
+        ``perudo`` ("Opening: any face but pacos"); a palifico round may open on
+        any face regardless.
+    :ivar calza: the player to move may, instead of raising or challenging,
+        claim that the count is exactly the latest bid (RULES.md ``perudo``
+        "Calza"). Exact: the caller gains one die, never beyond their starting
+        count, and nobody loses; not exact: the caller loses one die. Either
+        way the caller opens the next round.
+    :ivar calza_min_players: calza is allowed only while at least this many
+        players are still in (RULES.md: "not allowed when only two players are
+        left", so 3 in ``perudo``).
+    :ivar palifico: the first time a player is left with exactly one die while
+        more than two players are still in, the next round is a palifico round
+        that they open: wilds do not count, the opening may name any face, and a
+        raise keeps the face (a player holding one die may change it, in plain
+        order). Each player triggers at most one per game (RULES.md ``perudo``
+        "Palifico").
     :raises RulesError: when options contradict each other (a track ordering
-        with no wild face, a wild face outside the die, bad player bounds).
+        with no wild face, a wild face outside the die, bad player bounds,
+        calza or palifico in a single-round game, palifico with a perfect bid).
     """
 
     name: str = "custom"
@@ -126,6 +151,10 @@ class Rules:
     star_symbol: bool = False
     single_round: bool = False
     face_names: tuple[tuple[int, str, str], ...] = ()
+    wild_opening: bool = True
+    calza: bool = False
+    calza_min_players: int = 3
+    palifico: bool = False
 
     def __post_init__(self) -> None:
         # Coerce strings (from JSON) to the enums, before anything reads them.
@@ -139,11 +168,14 @@ class Rules:
                     raise RulesError(f"{value!r} is not a valid {f} option; choose from {choices}.") from None
         if not isinstance(self.name, str) or not self.name:
             raise RulesError("A rule set's name must be a non-empty string.")
-        for f in ("faces", "dice_per_player", "min_players", "max_players"):
+        for f in ("faces", "dice_per_player", "min_players", "max_players", "calza_min_players"):
             value = getattr(self, f)
             if not isinstance(value, int) or isinstance(value, bool):
                 raise RulesError(f"The rule option {f} must be a whole number, not {value!r}.")
-        for f in ("wilds_suspended_on_wild_opening", "die_hard", "show_and_reroll", "star_symbol", "single_round"):
+        for f in (
+            "wilds_suspended_on_wild_opening", "die_hard", "show_and_reroll", "star_symbol", "single_round",
+            "wild_opening", "calza", "palifico",
+        ):
             if not isinstance(getattr(self, f), bool):
                 raise RulesError(f"The rule option {f} must be true or false, not {getattr(self, f)!r}.")
         if self.wild_face is not None and (not isinstance(self.wild_face, int) or isinstance(self.wild_face, bool)):
@@ -152,8 +184,11 @@ class Rules:
             raise RulesError(f"A die must have between 2 and 9 faces, not {self.faces}.")
         if self.wild_face is not None and not 1 <= self.wild_face <= self.faces:
             raise RulesError(f"The wild face {self.wild_face} is not a face of a {self.faces}-sided die.")
-        if self.ordering is Ordering.TRACK and self.wild_face is None:
-            raise RulesError("The track ordering needs a wild face for its wild spaces.")
+        if self.ordering is not Ordering.PLAIN and self.wild_face is None:
+            raise RulesError(
+                f"The {self.ordering.value} ordering needs a wild face for its wild spaces; "
+                "set wild_face to a face, or ordering to 'plain'."
+            )
         if self.dice_per_player < 1:
             raise RulesError("Each player needs at least one die.")
         if not 2 <= self.min_players <= self.max_players:
@@ -164,6 +199,24 @@ class Rules:
             raise RulesError("Die Hard protects a last die on a perfect bid, so it needs exact=all_but_bidder.")
         if self.star_symbol and self.wild_face is None:
             raise RulesError("The star symbol marks the wild face, so it needs a wild face.")
+        if not self.wild_opening and self.wild_face is None:
+            raise RulesError("wild_opening=false forbids opening on the wild face, so it needs a wild face.")
+        if not self.wild_opening and self.wilds_suspended_on_wild_opening:
+            raise RulesError(
+                "wilds_suspended_on_wild_opening needs a round that opens on the wild face, "
+                "so it cannot combine with wild_opening=false."
+            )
+        if self.calza and self.single_round:
+            raise RulesError("calza gains or loses a die for later rounds, so it cannot combine with single_round=true.")
+        if self.palifico and self.single_round:
+            raise RulesError("palifico changes a later round, so it cannot combine with single_round=true.")
+        if self.palifico and self.exact is Exact.ALL_BUT_BIDDER:
+            raise RulesError(
+                "palifico needs one loser per round (one player to open the palifico round), "
+                "so it cannot combine with exact='all_but_bidder'."
+            )
+        if self.calza_min_players < 2:
+            raise RulesError(f"calza_min_players must be at least 2, not {self.calza_min_players}.")
         object.__setattr__(self, "face_names", _face_names(self.face_names, self.faces))
 
     # -- construction -------------------------------------------------------
@@ -182,10 +235,10 @@ class Rules:
 
     def with_options(self, **options: Any) -> "Rules":
         """A copy with some options changed. :raises RulesError: on a bad option."""
-        known = {f.name for f in fields(self)}
-        unknown = set(options) - known
+        known = [f.name for f in fields(self)]
+        unknown = sorted(set(options) - set(known), key=str)
         if unknown:
-            raise RulesError(f"Unknown rule option {sorted(unknown)[0]!r}.")
+            raise RulesError(f"Unknown rule option {unknown[0]!r}; the options are {', '.join(known)}.")
         return replace(self, **options)
 
     def to_dict(self) -> dict[str, Any]:
@@ -205,6 +258,48 @@ class Rules:
         """
         return Rules().with_options(**data)
 
+    def to_json(self) -> str | dict[str, Any]:
+        """The rules as a record or a rules file holds them (RECORD-FORMAT.md
+        "rules"): the preset's name when these are a preset;
+        ``{"preset": NAME, ...}`` with the options that differ when they carry
+        a preset's name; else every option."""
+        base = PRESETS.get(self.name)
+        if base is None:
+            return self.to_dict()
+        if base == self:
+            return self.name
+        mine, theirs = self.to_dict(), base.to_dict()
+        return {"preset": self.name, **{k: v for k, v in mine.items() if v != theirs[k]}}
+
+    @staticmethod
+    def from_json(data: Any) -> "Rules":
+        """Inverse of :meth:`to_json`: a preset name, ``{"preset": NAME,
+        ...options}`` (the options override the preset's), or an object of
+        options (missing ones take their defaults).
+
+        :raises RulesError: one sentence for an unknown preset or option, a
+            value of the wrong type, or options that contradict each other.
+        """
+        if isinstance(data, str):
+            return Rules.preset(data)
+        if not isinstance(data, dict):
+            raise RulesError(
+                "Rules are a preset name or an object of rule options such as "
+                '{"preset": "perudo", "calza": false}.'
+            )
+        opts = dict(data)
+        if "preset" in opts:
+            name = opts.pop("preset")
+            if not isinstance(name, str):
+                raise RulesError(f"preset names a preset, one of {', '.join(sorted(PRESETS))}; not {name!r}.")
+            base = Rules.preset(name)
+        else:
+            base = Rules()
+        bad = [k for k in opts if not isinstance(k, str)]
+        if bad:
+            raise RulesError(f"{bad[0]!r} is not a rule option.")
+        return base.with_options(**opts)
+
     # -- bid order ----------------------------------------------------------
 
     @property
@@ -220,13 +315,21 @@ class Rules:
         For the track: number space q with face index i (0-based among the
         non-wild faces, W of them) has rank (q-1)*W + q//2 + i; wild space k
         has rank (2k-1)*W + k - 1, which lies between number spaces 2k-1 and 2k.
+        For :attr:`Ordering.HALF_UP`: number space q has rank
+        (q-1)*W + (q-1)//2 + i and wild space k has rank 2k*W + k - 1, between
+        number spaces 2k and 2k+1.
         """
         if self.ordering is Ordering.PLAIN:
             return (quantity - 1) * self.faces + (face - 1)
         w = self.faces - 1
+        late = self.ordering is Ordering.HALF_UP
         if face == self.wild_face:
+            if late:
+                return 2 * quantity * w + quantity - 1
             return (2 * quantity - 1) * w + quantity - 1
         i = face - 1 if face < self.wild_face else face - 2  # type: ignore[operator]
+        if late:
+            return (quantity - 1) * w + (quantity - 1) // 2 + i
         return (quantity - 1) * w + quantity // 2 + i
 
     def min_raise_quantity(self, prev_quantity: int, prev_face: int, face: int) -> int:
@@ -234,10 +337,13 @@ class Rules:
         if self.ordering is Ordering.PLAIN:
             return prev_quantity if face > prev_face else prev_quantity + 1
         wild = self.wild_face
+        late = self.ordering is Ordering.HALF_UP
         if face == wild:
-            return prev_quantity + 1 if prev_face == wild else prev_quantity // 2 + 1
+            if prev_face == wild:
+                return prev_quantity + 1
+            return (prev_quantity + 1) // 2 if late else prev_quantity // 2 + 1
         if prev_face == wild:
-            return 2 * prev_quantity
+            return 2 * prev_quantity + 1 if late else 2 * prev_quantity
         i, j = self.plain_faces.index(face), self.plain_faces.index(prev_face)
         return prev_quantity if i > j else prev_quantity + 1
 
@@ -408,9 +514,23 @@ JOKER = Rules(
     single_round=True,
 )
 
+#: Perudo / Dudo as Board Game Arena plays it (RULES.md ``perudo``): pacos
+#: wild, ceil(q/2) and 2q+1 conversions, no opening on pacos, calza, palifico.
+PERUDO = Rules(
+    name="perudo",
+    wild_face=1,
+    ordering=Ordering.HALF_UP,
+    next_opener=Opener.LOSER,
+    wild_opening=False,
+    calza=True,
+    calza_min_players=3,
+    palifico=True,
+    face_names=((1, "paco", "pacos"),),
+)
+
 #: Every preset by name.
 PRESETS: dict[str, Rules] = {
-    r.name: r for r in (WILD_STARS, ACES_WILD, CLASSIC, OPENSPIEL, JOKER)
+    r.name: r for r in (WILD_STARS, ACES_WILD, CLASSIC, OPENSPIEL, JOKER, PERUDO)
 }
 
 #: The three rule sets of the seeds.

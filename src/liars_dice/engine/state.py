@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .actions import CHALLENGE, Action, Bid, Challenge
+from .actions import CALZA, CHALLENGE, Action, Bid, Calza, Challenge
 from .dice import DiceSource
 from .errors import ChanceError, GameOverError, IllegalActionError, NotYourTurnError, RulesError
 from .rules import Exact, Loss, Opener, Ordering, Rules
@@ -72,7 +72,12 @@ class RoundResult(NamedTuple):
     :ivar lost: per seat, the dice lost (0 for most), capped at the dice held.
     :ivar out: seats eliminated in this round, in seat order.
     :ivar next_opener: the seat that opens the next round, ``None`` if the game is over.
-    :ivar loser: the seat that lost the challenge (the challenger on a perfect bid).
+    :ivar loser: the seat that lost the challenge (the challenger on a perfect
+        bid, the caller of a wrong calza), ``None`` after a right calza.
+    :ivar calza: the round ended by a calza (``challenger`` is its caller).
+    :ivar gained: per seat, the dice gained (a right calza: one die for its
+        caller, none when already at their starting count).
+    :ivar palifico: the round was a palifico round (RULES.md ``perudo``).
     """
 
     bid: Bid
@@ -85,7 +90,10 @@ class RoundResult(NamedTuple):
     lost: tuple[int, ...]
     out: tuple[int, ...]
     next_opener: int | None
-    loser: int
+    loser: int | None
+    calza: bool = False
+    gained: tuple[int, ...] = ()
+    palifico: bool = False
 
 
 class RoundLog(NamedTuple):
@@ -172,11 +180,43 @@ class Game:
             raise RulesError(f"There is no seat {start!r}.")
         empty: tuple[Hand, ...] = ((),) * self.n_players
         opener = start if self.dice[start] > 0 else next_alive(self.dice, start)
-        state = State(self, self.dice, empty, empty, Phase.DEAL, opener, (), True, (), (), None, (), ())
+        state = State(self, self.dice, empty, empty, Phase.DEAL, opener, (), True, (), (), None, (), (), False, ())
         if len(_INITIAL) > 1024:
             _INITIAL.clear()
         _INITIAL[key] = state  # the entry keeps the game alive, so its id is not reused meanwhile
         return state
+
+    def position(
+        self, dice: Sequence[int], opener: int, *, palifico: bool = False, palifico_used: Sequence[int] = (),
+    ) -> "State":
+        """A state waiting for the deal of a later round: ``dice`` held per seat
+        now, ``opener`` to open, and the palifico facts (this round is palifico;
+        the seats that have had theirs). For callers that rebuild a position from
+        public facts (the bot protocol, the server); the starting counts (the
+        calza cap) stay :attr:`dice`.
+
+        :raises RulesError: for counts of the wrong length, below 0, above the
+            starting count, fewer than two players with dice, an opener with no
+            dice, or a palifico round under rules without palifico.
+        """
+        dice = tuple(dice)
+        n = self.n_players
+        if len(dice) != n or any(not isinstance(d, int) or isinstance(d, bool) or d < 0 for d in dice):
+            raise RulesError(f"A position needs a whole, non-negative dice count for each of the {n} seats.")
+        over = [self.players[s] for s in range(n) if dice[s] > self.dice[s]]
+        if over:
+            raise RulesError(f"{over[0]} cannot hold more dice than the {self.dice[self.players.index(over[0])]} they started with.")
+        if sum(1 for d in dice if d) < 2:
+            raise RulesError("At least two players must have dice for a round to be played.")
+        if not isinstance(opener, int) or not 0 <= opener < n or not dice[opener]:
+            raise RulesError(f"The opener must be a seat with dice, not {opener!r}.")
+        if palifico and not self.rules.palifico:
+            raise RulesError(f"{self.rules.name} has no palifico rounds.")
+        used = tuple(sorted(set(palifico_used)))
+        if any(not isinstance(s, int) or not 0 <= s < n for s in used):
+            raise RulesError("palifico_used names seats of this game.")
+        empty: tuple[Hand, ...] = ((),) * n
+        return State(self, dice, empty, empty, Phase.DEAL, opener, (), True, (), (), None, (), (), palifico, used)
 
 
 def next_alive(dice: tuple[int, ...], seat: int) -> int:
@@ -206,11 +246,12 @@ def _sub_multiset(hand: Hand, show: Hand) -> Hand | None:
 
 
 _STATE_FIELDS = (
-    "game dice hidden shown phase to_move bids wilds_active results logs winner moves deal_faces"
+    "game dice hidden shown phase to_move bids wilds_active results logs winner moves deal_faces "
+    "palifico palifico_used"
 )
 
 
-class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((),))):
+class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((), False, ()))):
     """An immutable position. Build one with :meth:`Game.initial_state`.
 
     A state is a named tuple of its fields, so a transition builds the next
@@ -234,6 +275,10 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((),))):
     :ivar winner: the winning seat once the game is over.
     :ivar moves: this round's moves with rerolls (god's-eye, for records).
     :ivar deal_faces: the faces dealt at this round's start (god's-eye, for records).
+    :ivar palifico: this round (or, in :attr:`Phase.DEAL`, the round about to be
+        dealt) is a palifico round: no wilds, a fixed face (RULES.md ``perudo``).
+    :ivar palifico_used: seats that have triggered their one palifico round,
+        ascending.
     """
 
     __slots__ = ()
@@ -321,8 +366,9 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((),))):
     def _dealt(self, hands: tuple[Hand, ...]) -> "State":
         game = self.game
         return _new(State, (
-            game, self.dice, hands, _empty(len(hands)), _BID, self.to_move, (), game.rules.wild_face is not None,
-            self.results, self.logs, None, (), hands,
+            game, self.dice, hands, _empty(len(hands)), _BID, self.to_move, (),
+            game.rules.wild_face is not None and not self.palifico,
+            self.results, self.logs, None, (), hands, self.palifico, self.palifico_used,
         ))
 
     def reroll(self, faces: Sequence[int]) -> "State":
@@ -356,7 +402,8 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((),))):
         moves = moves[:-1] + (Move(last.seat, last.action, last.show, faces),)
         return _new(State, (
             self.game, self.dice, hidden, self.shown, _BID, next_alive(self.dice, seat), self.bids,
-            self.wilds_active, self.results, self.logs, None, moves, self.deal_faces,
+            self.wilds_active, self.results, self.logs, None, moves, self.deal_faces, self.palifico,
+            self.palifico_used,
         ))
 
     def roll(self, source: DiceSource) -> "State":
@@ -393,6 +440,13 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((),))):
         change it); built from a cached bid ladder, so it costs one slice."""
         if self.phase is not _BID:
             return []
+        rules = self.game.rules
+        n = sum(self.dice)
+        if self.palifico or rules.calza:
+            return legal_actions(
+                rules, self.current_bid, n, palifico=self.palifico,
+                one_die=self.dice[self.to_move] == 1, calza=calza_allowed(rules, self.dice),
+            )
         bids = self.bids
         return legal_actions(self.game.rules, bids[-1][1] if bids else None, sum(self.dice))
 
@@ -461,6 +515,20 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((),))):
             if show:
                 raise IllegalActionError("Dice can only be shown right after a bid, not with a challenge.")
             return
+        if isinstance(action, Calza):
+            if not rules.calza:
+                raise IllegalActionError(f"{rules.name} has no calza: raise the bid or challenge it.")
+            if not self.bids:
+                raise IllegalActionError("There is no bid to call exact yet: the opener must bid.")
+            if not calza_allowed(rules, self.dice):
+                left = sum(1 for d in self.dice if d)
+                raise IllegalActionError(
+                    f"Calza needs at least {rules.calza_min_players} players still in, and only {left} are left: "
+                    "raise the bid or challenge it."
+                )
+            if show:
+                raise IllegalActionError("Dice can only be shown right after a bid, not with a calza.")
+            return
         if not isinstance(action, Bid):
             raise IllegalActionError(f"{action!r} is neither a bid nor a challenge.")
         q, f = action.quantity, action.face
@@ -472,7 +540,17 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((),))):
                 f"A bid's quantity runs from 1 to the {n} dice in play, so {q!r} is not allowed."
             )
         cur = self.current_bid
-        if cur is not None and rules.rank(q, f) <= rules.rank(cur.quantity, cur.face):
+        if self.palifico:
+            if cur is not None:
+                message = palifico_raise_message(rules, cur, action, n, self.dice[self.to_move] == 1)
+                if message:
+                    raise IllegalActionError(message)
+        elif cur is None:
+            if not rules.wild_opening and f == rules.wild_face:
+                noun = rules.face_noun(f)
+                when = f" (only a palifico round may open on {noun})" if rules.palifico else ""
+                raise IllegalActionError(f"A round cannot open on {noun}{when}: name another face.")
+        elif rules.rank(q, f) <= rules.rank(cur.quantity, cur.face):
             raise IllegalActionError(raise_message(rules, cur, action, n))
         if show:
             if not rules.show_and_reroll:
@@ -494,10 +572,16 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((),))):
         results for anything else."""
         seat = self.to_move
         assert seat is not None
-        if action.__class__ is Challenge:
+        cls = action.__class__
+        if cls is Challenge:
             return self._challenge(seat)
+        if cls is Calza:
+            return self._calza(seat)
         bids = self.bids
-        wilds = self.wilds_active if bids else self.game.rules.wilds_active_after_opening(action.face)  # type: ignore[union-attr]
+        if bids or self.palifico:
+            wilds = self.wilds_active
+        else:
+            wilds = self.game.rules.wilds_active_after_opening(action.face)  # type: ignore[union-attr]
         bids = bids + ((seat, action, show),)
         if show:
             hidden = self.hidden
@@ -508,6 +592,7 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((),))):
                 self.game, self.dice, hidden[:seat] + (rest,) + hidden[seat + 1 :],
                 shown[:seat] + (shown[seat] + show,) + shown[seat + 1 :], _REROLL, seat, bids, wilds,
                 self.results, self.logs, None, self.moves + (Move(seat, action, show),), self.deal_faces,
+                self.palifico, self.palifico_used,
             ))
         dice = self.dice
         n = len(dice)
@@ -517,6 +602,7 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((),))):
         return _new(State, (
             self.game, dice, self.hidden, self.shown, _BID, nxt, bids, wilds,
             self.results, self.logs, None, self.moves + (_new(Move, (seat, action, (), ())),), self.deal_faces,
+            self.palifico, self.palifico_used,
         ))
 
     def count(self, bid: Bid | None = None) -> int:  # type: ignore[override]
@@ -585,20 +671,67 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((),))):
             out = tuple([s for s in range(n) if held[s] and not new_dice[s]])
             alive = [s for s in range(n) if new_dice[s]]
             game_winner = alive[0] if len(alive) == 1 else (winner if rules.single_round else None)
+        side = loser if rules.next_opener is _LOSER else winner
+        return self._end_round(CHALLENGE, challenger, c, new_dice, lost, out, game_winner, side, loser, ())
+
+    def _calza(self, caller: int) -> "State":
+        """A calza (RULES.md ``perudo`` "Calza"): exact, the caller gains one
+        die up to their starting count and nobody loses; else the caller loses
+        one die. The caller opens the next round."""
+        bid = self.bids[-1][1]
+        c = self.count(bid)
+        held = self.dice
+        n = len(held)
+        zeros = _zeros(n)
+        if c == bid.quantity:
+            k = 1 if held[caller] < self.game.dice[caller] else 0
+            gained = zeros[:caller] + (k,) + zeros[caller + 1 :]
+            new_dice = held[:caller] + (held[caller] + k,) + held[caller + 1 :]
+            return self._end_round(CALZA, caller, c, new_dice, zeros, (), None, caller, None, gained)
+        left = held[caller] - 1
+        new_dice = held[:caller] + (left,) + held[caller + 1 :]
+        lost = zeros[:caller] + (1,) + zeros[caller + 1 :]
+        out: tuple[int, ...] = ()
+        game_winner = None
+        if not left:
+            out = (caller,)
+            alive = [s for s in range(n) if new_dice[s]]
+            game_winner = alive[0] if len(alive) == 1 else None
+        return self._end_round(CALZA, caller, c, new_dice, lost, out, game_winner, caller, caller, zeros)
+
+    def _end_round(
+        self, action: Action, caller: int, c: int, new_dice: tuple[int, ...], lost: tuple[int, ...],
+        out: tuple[int, ...], game_winner: int | None, side: int, loser: int | None, gained: tuple[int, ...],
+    ) -> "State":
+        """The state after a challenge or a calza: the result, the log, the next
+        opener (``side``, or the next player still in after it) and, under the
+        ``palifico`` option, whether the next round is palifico."""
+        rules = self.game.rules
+        bidder, bid, _ = self.bids[-1]
+        n = len(new_dice)
+        palifico = False
+        used = self.palifico_used
         if game_winner is not None:
             next_opener = None
         else:
-            side = loser if rules.next_opener is _LOSER else winner
             next_opener = side if new_dice[side] > 0 else next_alive(new_dice, side)
+            if rules.palifico and sum(1 for d in new_dice if d) > 2:
+                held = self.dice
+                for s in range(n):
+                    if new_dice[s] == 1 and held[s] > 1 and s not in used:
+                        palifico, next_opener = True, s
+                        used = tuple(sorted(used + (s,)))
+                        break
         revealed = tuple([h + s if s else h for h, s in zip(self.hidden, self.shown)])
         result = _new(RoundResult, (
-            bid, bidder, challenger, c, self.wilds_active, self.bids, revealed, lost, out, next_opener, loser,
+            bid, bidder, caller, c, self.wilds_active, self.bids, revealed, lost, out, next_opener, loser,
+            action is CALZA, gained or _zeros(n), self.palifico,
         ))
-        log = _new(RoundLog, (self.deal_faces, self.moves + (_new(Move, (challenger, CHALLENGE, (), ())),)))
+        log = _new(RoundLog, (self.deal_faces, self.moves + (_new(Move, (caller, action, (), ())),)))
         empty = _empty(n)
         return _new(State, (
             self.game, new_dice, empty, empty, _OVER if game_winner is not None else _DEAL, next_opener, (), True,
-            self.results + (result,), self.logs + (log,), game_winner, (), (),
+            self.results + (result,), self.logs + (log,), game_winner, (), (), palifico, used,
         ))
 
     # -- views --------------------------------------------------------------
@@ -614,7 +747,8 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((),))):
         game = self.game
         return _SeatView(
             game.rules, game.players, seat, self.dice, self.hidden[seat], self.shown, self.bids,
-            self.phase, self.to_move, self.wilds_active, self.results, self.winner,
+            self.phase, self.to_move, self.wilds_active, self.results, self.winner, self.palifico,
+            game.dice if game.rules.calza else (),
         )
 
 
@@ -658,7 +792,10 @@ class _Ladder:
         self.bids: list[Action] = list(bids)
         self.ranks = [rank(b.quantity, b.face) for b in bids]
         self.pos = {(b.quantity, b.face): i for i, b in enumerate(bids)}
-        self.opening: tuple[Action, ...] = tuple(bids)
+        if rules.wild_opening:
+            self.opening: tuple[Action, ...] = tuple(bids)
+        else:  # no opening on the wild face (RULES.md ``perudo`` "Opening")
+            self.opening = tuple(b for b in bids if b.face != rules.wild_face)
 
 
 _LADDERS: dict[tuple[int, int], _Ladder] = {}
@@ -677,25 +814,84 @@ def _ladder(rules: Rules, n: int) -> _Ladder:
     return lad
 
 
-def legal_actions(rules: Rules, current: Bid | None, dice_in_play: int) -> list[Action]:
-    """Every legal bid after ``current`` (any bid up to ``dice_in_play`` when
-    ``None``), in bid order, then the challenge when a bid stands. The one
-    enumeration of legal actions: :meth:`State.legal_actions` and
+def calza_allowed(rules: Rules, dice: Sequence[int]) -> bool:
+    """Whether the rules allow a calza with these dice held per seat (the
+    ``calza`` option and at least ``calza_min_players`` still in); a bid must
+    also stand."""
+    return rules.calza and sum(1 for d in dice if d) >= rules.calza_min_players
+
+
+def legal_actions(
+    rules: Rules, current: Bid | None, dice_in_play: int, *,
+    palifico: bool = False, one_die: bool = False, calza: bool = False,
+) -> list[Action]:
+    """Every legal bid after ``current`` (any opening bid up to ``dice_in_play``
+    when ``None``), in bid order, then the challenge when a bid stands, then
+    the calza when ``calza`` is true and a bid stands. The one enumeration of
+    legal actions: :meth:`State.legal_actions` and
     :meth:`SeatView.legal_actions <liars_dice.engine.view.SeatView.legal_actions>` delegate here.
+
+    :param palifico: a palifico round (RULES.md ``perudo``): the opening may
+        name any face, in plain order; a raise keeps the face unless
+        ``one_die`` (the player to move holds one die), then plain order.
+    :param calza: whether calza is allowed now (see :func:`calza_allowed`).
 
     A new list each call, sliced from a cached ladder of every bid.
     """
-    lad = _LADDERS.get((id(rules), dice_in_play))
-    if lad is None or lad.rules is not rules:
-        lad = _ladder(rules, dice_in_play)
-    if current is None:
-        return list(lad.opening)
-    i = lad.pos.get((current.quantity, current.face))
-    if i is None:  # a bid outside the ladder: find its place by rank
-        i = bisect_right(lad.ranks, rules.rank(current.quantity, current.face)) - 1
-    actions = lad.bids[i + 1 :]
-    actions.append(CHALLENGE)
+    if palifico:
+        actions = _palifico_bids(rules, current, dice_in_play, one_die)
+    else:
+        lad = _LADDERS.get((id(rules), dice_in_play))
+        if lad is None or lad.rules is not rules:
+            lad = _ladder(rules, dice_in_play)
+        if current is None:
+            return list(lad.opening)
+        i = lad.pos.get((current.quantity, current.face))
+        if i is None:  # a bid outside the ladder: find its place by rank
+            i = bisect_right(lad.ranks, rules.rank(current.quantity, current.face)) - 1
+        actions = lad.bids[i + 1 :]
+    if current is not None:
+        actions.append(CHALLENGE)
+        if calza:
+            actions.append(CALZA)
     return actions
+
+
+def _palifico_bids(rules: Rules, current: Bid | None, n: int, one_die: bool) -> list[Action]:
+    """Bids of a palifico round after ``current``: plain order (faces 1..faces,
+    no conversions) for an opening or a one-die player; else the same face
+    with a higher quantity."""
+    faces = rules.faces
+    if current is None:
+        return [Bid(q, f) for q in range(1, n + 1) for f in range(1, faces + 1)]
+    q0, f0 = current.quantity, current.face
+    if not one_die:
+        return [Bid(q, f0) for q in range(q0 + 1, n + 1)]
+    return [Bid(q0, f) for f in range(f0 + 1, faces + 1)] + [
+        Bid(q, f) for q in range(q0 + 1, n + 1) for f in range(1, faces + 1)
+    ]
+
+
+def palifico_raise_message(rules: Rules, current: Bid, bid: Bid, dice_in_play: int, one_die: bool) -> str | None:
+    """Why ``bid`` does not raise ``current`` in a palifico round, or ``None``
+    when it does (RULES.md ``perudo`` "Palifico")."""
+    new, old = rules.describe_bid(bid), rules.describe_bid(current)
+    noun = rules.face_noun(current.face)
+    if one_die:
+        if (bid.quantity, bid.face) > (current.quantity, current.face):
+            return None
+        return (
+            f"{new} does not raise the bid of {old}: in a palifico round with one die, raise the quantity, "
+            "or keep it and name a higher face (1 is the lowest face, and nothing is wild)."
+        )
+    if bid.face != current.face:
+        return (
+            f"{new} does not raise the bid of {old}: in a palifico round the face stays {noun}, and only a "
+            f"player holding one die may change it; raise the quantity of {noun}."
+        )
+    if bid.quantity > current.quantity:
+        return None
+    return f"{new} does not raise the bid of {old}: in a palifico round raise the quantity of {noun}."
 
 
 def legal_shows(hand: Hand) -> list[Hand]:
@@ -733,12 +929,16 @@ def raise_message(rules: Rules, current: Bid, bid: Bid, dice_in_play: int) -> st
     else:
         hint = f"no bid on {noun} is high enough with {dice_in_play} dice in play, so name another face or challenge"
     wild = rules.wild_face
-    if rules.ordering is Ordering.TRACK and bid.face == wild and current.face == wild:
+    converts = rules.ordering is not Ordering.PLAIN
+    late = rules.ordering is Ordering.HALF_UP
+    if converts and bid.face == wild and current.face == wild:
         rule = f"a bid on {rules.face_noun(wild)} must raise the quantity"  # type: ignore[arg-type]
-    elif rules.ordering is Ordering.TRACK and bid.face == wild:
-        rule = f"a bid on {rules.face_noun(wild)} needs more than half the quantity of a bid on another face"  # type: ignore[arg-type]
-    elif rules.ordering is Ordering.TRACK and current.face == wild:
-        rule = f"a bid on another face after {rules.face_noun(wild)} needs at least double the quantity"  # type: ignore[arg-type]
+    elif converts and bid.face == wild:
+        half = "at least half (rounded up)" if late else "more than half"
+        rule = f"a bid on {rules.face_noun(wild)} needs {half} the quantity of a bid on another face"  # type: ignore[arg-type]
+    elif converts and current.face == wild:
+        double = "more than double" if late else "at least double"
+        rule = f"a bid on another face after {rules.face_noun(wild)} needs {double} the quantity"  # type: ignore[arg-type]
     else:
         rule = "raise the quantity, or keep it and name a higher face"
     return f"{new} does not raise the bid of {old}: {rule}; {hint}."

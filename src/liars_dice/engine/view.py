@@ -13,7 +13,7 @@ from typing import Any
 
 from .actions import Action, Bid
 from .rules import Rules
-from .state import Hand, Phase, RoundResult, legal_actions, legal_shows
+from .state import Hand, Phase, RoundResult, calza_allowed, legal_actions, legal_shows
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +26,10 @@ class SeatView:
     :ivar dice: every seat's dice count.
     :ivar bids: this round's bids, ``(seat, bid, shown faces)``.
     :ivar results: past rounds' public results, with every revealed cup.
+    :ivar palifico: this round is a palifico round (RULES.md ``perudo``): no
+        wilds, and the face is fixed except for players holding one die.
+    :ivar start_dice: under rules with calza, every seat's starting dice count
+        (public; the most a right calza brings a player back to); else ``()``.
     """
 
     rules: Rules
@@ -40,6 +44,8 @@ class SeatView:
     wilds_active: bool
     results: tuple[RoundResult, ...]
     winner: int | None
+    palifico: bool = False
+    start_dice: tuple[int, ...] = ()
 
     @property
     def current_bid(self) -> Bid | None:
@@ -62,7 +68,13 @@ class SeatView:
         """The legal actions when it is this seat's turn, else ``[]``."""
         if not self.my_turn:
             return []
-        return legal_actions(self.rules, self.current_bid, self.dice_in_play)
+        rules = self.rules
+        if not (self.palifico or rules.calza):
+            return legal_actions(rules, self.current_bid, self.dice_in_play)
+        return legal_actions(
+            rules, self.current_bid, self.dice_in_play, palifico=self.palifico,
+            one_die=self.dice[self.seat] == 1, calza=calza_allowed(rules, self.dice),
+        )
 
     def legal_shows(self) -> list[Hand]:
         """The shows this seat may add to a bid now (``()`` = none)."""
@@ -90,6 +102,7 @@ class SeatView:
             "wilds_active": self.wilds_active,
             "results": [result_to_json(r, names) for r in self.results],
             "winner": names[self.winner] if self.winner is not None else None,
+            **({"palifico": self.palifico} if self.rules.palifico else {}),
         }
 
 
@@ -104,4 +117,20 @@ def result_to_json(r: RoundResult, names: tuple[str, ...]) -> dict[str, Any]:
         "out": [names[s] for s in r.out],
         "next": names[r.next_opener] if r.next_opener is not None else None,
         "revealed": {names[s]: list(h) for s, h in enumerate(r.revealed) if h},
+        **result_extras(r, names),
     }
+
+
+def result_extras(r: RoundResult, names: tuple[str, ...]) -> dict[str, Any]:
+    """The result fields only some rules have (RECORD-FORMAT.md, ``perudo``):
+    ``"calza": true`` after a calza, ``gained`` after a right calza that
+    brought a die back,
+    ``"palifico": true`` for a palifico round; empty otherwise."""
+    out: dict[str, Any] = {}
+    if r.calza:
+        out["calza"] = True
+    if any(r.gained):
+        out["gained"] = {names[s]: k for s, k in enumerate(r.gained) if k}
+    if r.palifico:
+        out["palifico"] = True
+    return out

@@ -19,7 +19,7 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any
 
-from ..engine import PRESETS, Bid, Game, Hand, LiarsDiceError, Phase, Rules, SeatView, State
+from ..engine import Bid, Game, Hand, LiarsDiceError, Phase, Rules, SeatView, State
 from ..records import rules_from_record
 from .messages import MoveModel, ProtocolError, Request
 
@@ -41,7 +41,7 @@ def rules_of(spec: str | dict[str, Any]) -> Rules:
 def rules_spec(rules: Rules) -> str | dict[str, Any]:
     """What a request's ``rules`` holds for ``rules``: the preset's name when
     it is one, else every option."""
-    return rules.name if PRESETS.get(rules.name) == rules else rules.to_dict()
+    return rules.to_json()
 
 
 def _minus(hand: list[int], sub: list[int]) -> list[int] | None:
@@ -70,6 +70,8 @@ def _play_round(
     hidden: dict[int, list[int]],
     opener: int,
     where: str,
+    start: tuple[int, ...] | None = None,
+    palifico: bool = False,
 ) -> State:
     """Replay one round's public moves from a deal made up to fit them.
 
@@ -104,15 +106,12 @@ def _play_round(
                 f" and {shown} shown."
             )
         rests.append(rest)
-    try:
-        game = Game.create(rules, names, counts)
-    except LiarsDiceError as e:
-        raise ProtocolError(f"{where}: {e.message}") from None
     if counts[opener] == 0:
         raise ProtocolError(f"{where}: {names[opener]} opens the round but has no dice.")
     deal = [sum(shows[s], []) + rests[s] for s in range(len(names))]
     try:
-        state = game.initial_state(opener).deal(deal)
+        game = Game.create(rules, names, start if start is not None else counts)
+        state = game.position(counts, opener, palifico=palifico).deal(deal)
     except LiarsDiceError as e:
         raise ProtocolError(f"{where}: {e.message}") from None
     done = [0] * len(names)
@@ -160,6 +159,15 @@ def view_from_request(request: Request, rules: Rules | None = None) -> SeatView:
     counts = tuple(request.dice[p] for p in names)
     if any(c < 0 for c in counts):
         raise ProtocolError("A dice count cannot be negative.")
+    start: tuple[int, ...] | None = None
+    if rules.calza:  # a right calza gains a die up to the starting count
+        given = request.start_dice or {}
+        for p in given:
+            if p not in index:
+                raise ProtocolError(f"The request gives a starting count to {p!r}, who is not a player.")
+        start = tuple(given.get(p, rules.dice_per_player) for p in names)
+    if request.palifico and not rules.palifico:
+        raise ProtocolError(f"{rules.name} has no palifico rounds, but the request says this round is one.")
     if counts[seat] == 0:
         raise ProtocolError(f"{request.seat} is out of the game and never moves again.")
     if sum(1 for c in counts if c) < 2:
@@ -172,7 +180,7 @@ def view_from_request(request: Request, rules: Rules | None = None) -> SeatView:
         for p in past.revealed:
             if p not in index:
                 raise ProtocolError(f"{where} reveals dice of {p!r}, who is not a player.")
-        if not past.moves[-1].challenge:
+        if not (past.moves[-1].challenge or past.moves[-1].calza):
             raise ProtocolError(f"{where} does not end with a challenge.")
         if past.moves[0].player not in index:
             raise ProtocolError(f"{where}: {past.moves[0].player!r} moves but is not a player.")
@@ -189,7 +197,11 @@ def view_from_request(request: Request, rules: Rules | None = None) -> SeatView:
             hidden[s] = rest
         if prev_counts is not None and round_counts != prev_counts:
             raise ProtocolError(f"{where} reveals dice counts that the round before does not leave.")
-        state = _play_round(rules, names, round_counts, list(past.moves), hidden, opener, where)
+        if past.palifico and not rules.palifico:
+            raise ProtocolError(f"{where} is a palifico round, but {rules.name} has none.")
+        state = _play_round(
+            rules, names, round_counts, list(past.moves), hidden, opener, where, start, bool(past.palifico)
+        )
         result = state.results[-1]
         if state.is_over:
             raise ProtocolError(f"{where} ends the game, so no round can follow it.")
@@ -201,7 +213,10 @@ def view_from_request(request: Request, rules: Rules | None = None) -> SeatView:
     opener = index[request.moves[0].player] if request.moves and request.moves[0].player in index else seat
     if expected_opener is not None and opener != expected_opener:
         raise ProtocolError(f"This round opens with {names[opener]}, but {names[expected_opener]} should open it.")
-    state = _play_round(rules, names, counts, list(request.moves), {seat: list(request.hand)}, opener, "This round")
+    state = _play_round(
+        rules, names, counts, list(request.moves), {seat: list(request.hand)}, opener, "This round", start,
+        bool(request.palifico),
+    )
     if state.phase is not Phase.BID:
         raise ProtocolError("This round already ended with a challenge, so nobody is to move.")
     if state.to_move != seat:
@@ -238,8 +253,16 @@ def request_from_view(view: SeatView) -> dict[str, Any]:
     history = []
     for r in view.results:
         moves = [_move_json(s, b, sh, names) for s, b, sh in r.bids]
-        moves.append({"player": names[r.challenger], "challenge": True})
-        history.append({"moves": moves, "revealed": {names[s]: list(h) for s, h in enumerate(r.revealed) if h}})
+        moves.append({"player": names[r.challenger], "calza" if r.calza else "challenge": True})
+        past: dict[str, Any] = {"moves": moves, "revealed": {names[s]: list(h) for s, h in enumerate(r.revealed) if h}}
+        if r.palifico:
+            past["palifico"] = True
+        history.append(past)
+    extra: dict[str, Any] = {}
+    if view.rules.calza and view.start_dice:
+        extra["start_dice"] = {names[s]: d for s, d in enumerate(view.start_dice)}
+    if view.palifico:
+        extra["palifico"] = True
     return {
         "rules": rules_spec(view.rules),
         "players": list(names),
@@ -249,5 +272,6 @@ def request_from_view(view: SeatView) -> dict[str, Any]:
         "shown": {names[s]: list(h) for s, h in enumerate(view.shown) if h},
         "moves": [_move_json(s, b, sh, names) for s, b, sh in view.bids],
         "history": history,
+        **extra,
     }
 

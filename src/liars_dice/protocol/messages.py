@@ -7,7 +7,8 @@ python-chess's ``chess.engine`` models it: typed requests, typed replies.
   challenge. ``moves`` (this round) and ``history`` (past rounds) use the
   record format's moves (``shared/RECORD-FORMAT.md``).
 * :class:`Reply`: ``{"bid": {"quantity", "face"}}`` optionally with
-  ``"show": [faces]``, or ``{"challenge": true}``, or ``{"error": "..."}``.
+  ``"show": [faces]``, or ``{"challenge": true}``, or ``{"calza": true}``
+  (rules with calza), or ``{"error": "..."}``.
 
 Everything is size-limited: a line holds at most :data:`MAX_LINE_BYTES` bytes
 and the lists inside at most the bounds below, so a request can never make a
@@ -21,7 +22,7 @@ from typing import Annotated, Any
 
 from pydantic import Field, StrictBool, StrictInt, StrictStr, ValidationError, field_validator, model_validator
 
-from ..engine import CHALLENGE, Action, Bid, Challenge, LiarsDiceError
+from ..engine import CALZA, CHALLENGE, Action, Bid, Calza, Challenge, LiarsDiceError
 from ..records.schema import BidModel, _Strict, check_move_kind  # the record format's pieces, shared
 
 #: Longest request or reply line, in bytes (1 MiB), newline excluded.
@@ -61,6 +62,7 @@ class MoveModel(_Strict):
     player: _Name
     bid: BidModel | None = None
     challenge: StrictBool | None = None
+    calza: StrictBool | None = None
     show: _Faces | None = None
     reroll: _Faces | None = None
 
@@ -71,15 +73,21 @@ class MoveModel(_Strict):
 
     @property
     def action(self) -> Action:
-        return CHALLENGE if self.challenge else Bid(self.bid.quantity, self.bid.face)  # type: ignore[union-attr]
+        if self.challenge:
+            return CHALLENGE
+        if self.calza:
+            return CALZA
+        return Bid(self.bid.quantity, self.bid.face)  # type: ignore[union-attr]
 
 
 class PastRound(_Strict):
-    """A finished round: its moves (the last one the challenge) and every die
-    revealed at the challenge, per player who held dice (hidden and shown)."""
+    """A finished round: its moves (the last one the challenge or the calza),
+    every die revealed at the end, per player who held dice (hidden and shown),
+    and ``"palifico": true`` for a palifico round."""
 
     moves: list[MoveModel] = Field(min_length=2, max_length=MAX_MOVES)
     revealed: dict[_Name, _Faces] = Field(max_length=MAX_PLAYERS)
+    palifico: StrictBool | None = None
 
 
 class Request(_Strict):
@@ -95,6 +103,11 @@ class Request(_Strict):
         and when given it must match the shows in ``moves``.
     :ivar moves: this round's moves, in record format, oldest first.
     :ivar history: optional past rounds, oldest first.
+    :ivar start_dice: under rules with calza, each player's starting dice count
+        (the most a right calza can bring back); optional, by default the rules'
+        ``dice_per_player``.
+    :ivar palifico: this round is a palifico round (rules with ``palifico``):
+        pacos are not wild and the face is fixed except for one-die players.
     """
 
     rules: StrictStr | dict[str, Any]
@@ -105,6 +118,8 @@ class Request(_Strict):
     shown: dict[_Name, _Faces] | None = Field(default=None, max_length=MAX_PLAYERS)
     moves: list[MoveModel] = Field(default_factory=list, max_length=MAX_MOVES)
     history: list[PastRound] = Field(default_factory=list, max_length=MAX_HISTORY)
+    start_dice: dict[_Name, _Count] | None = Field(default=None, max_length=MAX_PLAYERS)
+    palifico: StrictBool | None = None
 
     @field_validator("rules", mode="before")
     @classmethod
@@ -121,15 +136,18 @@ class Reply(_Strict):
     bid: BidModel | None = None
     show: _Faces | None = None
     challenge: StrictBool | None = None
+    calza: StrictBool | None = None
     error: StrictStr | None = None
 
     @model_validator(mode="after")
     def _one_kind(self) -> "Reply":
-        kinds = sum(x is not None for x in (self.bid, self.challenge, self.error))
+        kinds = sum(x is not None for x in (self.bid, self.challenge, self.calza, self.error))
         if kinds != 1:
-            raise ValueError('a reply is exactly one of "bid", "challenge" or "error"')
+            raise ValueError('a reply is exactly one of "bid", "challenge", "calza" or "error"')
         if self.challenge is not None and self.challenge is not True:
             raise ValueError('a challenge is written "challenge": true')
+        if self.calza is not None and self.calza is not True:
+            raise ValueError('a calza is written "calza": true')
         if self.show is not None and self.bid is None:
             raise ValueError("only a bid can show dice")
         return self
@@ -139,13 +157,19 @@ class Reply(_Strict):
         """The move; :raises ProtocolError: for an error reply."""
         if self.error is not None:
             raise ProtocolError(f"The bot answered with an error: {self.error}")
-        return CHALLENGE if self.challenge else Bid(self.bid.quantity, self.bid.face)  # type: ignore[union-attr]
+        if self.challenge:
+            return CHALLENGE
+        if self.calza:
+            return CALZA
+        return Bid(self.bid.quantity, self.bid.face)  # type: ignore[union-attr]
 
     @staticmethod
     def of(action: Action, show: tuple[int, ...] = ()) -> "Reply":
         """The reply for a move."""
         if isinstance(action, Challenge):
             return Reply(challenge=True)
+        if isinstance(action, Calza):
+            return Reply(calza=True)
         return Reply(bid=BidModel(quantity=action.quantity, face=action.face), show=list(show) if show else None)
 
     def to_line(self) -> str:

@@ -14,7 +14,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..engine import (
+    CALZA,
     CHALLENGE,
+    Action,
     Bid,
     Game,
     LiarsDiceError,
@@ -88,16 +90,13 @@ def round_result_json(r: RoundResult, names: tuple[str, ...]) -> dict[str, Any]:
 
 
 def rules_from_record(rules: str | dict[str, Any]) -> Rules:
-    """A preset name, or (extension) an object of rule options, optionally
-    ``{"preset": name, ...overrides}``.
+    """A preset name, or an object of rule options: ``{"preset": NAME, ...}``
+    with the options that differ from that preset, or every option
+    (RECORD-FORMAT.md "rules").
 
-    :raises RulesError: for an unknown preset or option.
+    :raises RulesError: for an unknown preset or option, or a bad value.
     """
-    if isinstance(rules, str):
-        return Rules.preset(rules)
-    opts = dict(rules)
-    base = Rules.preset(opts.pop("preset")) if "preset" in opts else Rules()
-    return base.with_options(**opts)
+    return Rules.from_json(rules)
 
 
 def parse_record(data: str | bytes | dict[str, Any]) -> RecordModel:
@@ -190,7 +189,12 @@ def _play_round(state: State, r: int, raw: Any) -> State:
         if move.player not in names:
             raise _Fault(state, RecordError(f"{move.player!r} is not a player in this game.", r, m_index))
         seat = names.index(move.player)
-        action = CHALLENGE if move.challenge else Bid(move.bid.quantity, move.bid.face)  # type: ignore[union-attr]
+        if move.challenge:
+            action: Action = CHALLENGE
+        elif move.calza:
+            action = CALZA
+        else:
+            action = Bid(move.bid.quantity, move.bid.face)  # type: ignore[union-attr]
         try:
             nxt = state.apply(action, tuple(move.show or ()), seat=seat)
             if move.show:

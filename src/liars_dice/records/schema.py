@@ -22,29 +22,34 @@ class BidModel(_Strict):
 
 def check_move_kind(move: Any, show_needs_bid: str) -> None:
     """The checks every move in record format shares (records and the bot
-    protocol): exactly one of a bid or a challenge, a challenge written
-    ``true``, no show or reroll on a challenge, no empty show.
+    protocol): exactly one of a bid, a challenge or a calza, a challenge or
+    calza written ``true``, no show or reroll on either, no empty show.
 
     :param show_needs_bid: the sentence for a challenge that shows or rerolls.
     :raises ValueError: naming the first check that fails (pydantic turns it
         into a validation error).
     """
-    if (move.bid is None) == (move.challenge is None):
-        raise ValueError("a move is exactly one of a bid or a challenge")
+    calza = getattr(move, "calza", None)
+    if (move.bid is not None) + (move.challenge is not None) + (calza is not None) != 1:
+        raise ValueError("a move is exactly one of a bid, a challenge or a calza")
     if move.challenge is not None and move.challenge is not True:
         raise ValueError('a challenge is written "challenge": true')
-    if move.challenge and (move.show is not None or move.reroll is not None):
+    if calza is not None and calza is not True:
+        raise ValueError('a calza is written "calza": true')
+    if (move.challenge or calza) and (move.show is not None or move.reroll is not None):
         raise ValueError(show_needs_bid)
     if move.show is not None and not move.show:
         raise ValueError("a show names at least one die")
 
 
 class MoveModel(_Strict):
-    """``{"player", "bid"[, "show", "reroll"]}`` or ``{"player", "challenge": true}``."""
+    """``{"player", "bid"[, "show", "reroll"]}``, ``{"player", "challenge": true}``
+    or ``{"player", "calza": true}``."""
 
     player: StrictStr
     bid: BidModel | None = None
     challenge: StrictBool | None = None
+    calza: StrictBool | None = None
     show: list[StrictInt] | None = None
     reroll: list[StrictInt] | None = None
 

@@ -5,13 +5,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..engine import PRESETS, Bid, Challenge, Move, Phase, State
+from ..engine import Bid, Calza, Challenge, Move, Phase, State
 from .schema import FORMAT
 
 
 def _move_json(m: Move, names: tuple[str, ...]) -> dict[str, Any]:
     if isinstance(m.action, Challenge):
         return {"player": names[m.seat], "challenge": True}
+    if isinstance(m.action, Calza):
+        return {"player": names[m.seat], "calza": True}
     assert isinstance(m.action, Bid)
     out: dict[str, Any] = {"player": names[m.seat], "bid": m.action.to_json()}
     if m.show:
@@ -44,7 +46,7 @@ def record_from_state(state: State, start: int | None = None) -> dict[str, Any]:
         else:
             start = 0
     rules = game.rules
-    rules_json: Any = rules.name if PRESETS.get(rules.name) == rules else rules.to_dict()
+    rules_json: Any = rules.to_json()
     return {
         "format": FORMAT,
         "rules": rules_json,
