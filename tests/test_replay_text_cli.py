@@ -58,3 +58,14 @@ def test_replay_text_of_a_broken_record_stops_at_the_fault(cli, tmp_path) -> Non
     lines = proc.stdout.splitlines()
     assert lines[-1].startswith("The record stops being a legal game at round 2, move 1: ")
     assert any(" challenges " in ln for ln in lines), "the first round is told"
+
+
+def test_replay_text_tells_a_calza(cli, tmp_path) -> None:
+    """RULES.md `perudo` worked case 8: a right calza gains the caller a die."""
+    from replay_helpers import ROOT
+
+    case = json.loads((ROOT / "tests" / "records" / "perudo-worked-case-8-calza-gains-a-die.json").read_text())
+    path = tmp_path / "calza.json"
+    path.write_text(json.dumps(case["record"]))
+    proc = _run(cli, "replay", "--text", str(path))
+    assert "  cy calls calza on bob's six 3s: the count is 6; cy gains 1 die." in proc.stdout.splitlines()

@@ -168,7 +168,11 @@ class PlaySession:
         elif before.phase is Phase.REROLL:
             self._rerolled(before.to_move)
         elif len(after.results) > len(before.results):
-            self._move(before.to_move, None, ())  # type: ignore[arg-type]
+            if after.results[-1].calza:
+                who = "You" if before.to_move == self.human else self.game.players[before.to_move]  # type: ignore[index]
+                self._print(Text.assemble((who, "bold"), " call calza!" if who == "You" else " calls calza!"))
+            else:
+                self._move(before.to_move, None, ())  # type: ignore[arg-type]
             self._after_challenge()
         else:
             seat, bid, show = after.bids[-1]

@@ -54,24 +54,28 @@ def bid_sentence(rules: Rules, who: str, bid: Bid, show: Hand = ()) -> str:
     return text + "."
 
 
-def losses_words(names: Sequence[str], lost: Sequence[int]) -> str:
-    """``ann loses 1 die``, ``ann loses 1 die, cy loses 2 dice``, or ``nobody loses a die``."""
+def losses_words(names: Sequence[str], lost: Sequence[int], gained: Sequence[int] = ()) -> str:
+    """``ann loses 1 die``, ``ann loses 1 die, cy loses 2 dice``, ``cy gains 1 die``
+    (a right calza), or ``nobody loses a die``."""
     parts = [f"{names[s]} loses {dice_words(k)}" for s, k in enumerate(lost) if k]
+    parts += [f"{names[s]} gains {dice_words(k)}" for s, k in enumerate(gained) if k]
     return ", ".join(parts) if parts else "nobody loses a die"
 
 
 def challenge_sentence(rules: Rules, names: Sequence[str], r: RoundResult) -> str:
-    """``bob challenges ann's two 3s: the count is 1; ann loses 1 die.``"""
+    """``bob challenges ann's two 3s: the count is 1; ann loses 1 die.``, or
+    for a calza (RULES.md ``perudo``): ``bob calls calza on ann's two 3s: ...``."""
+    verb = "calls calza on" if r.calza else "challenges"
     return (
-        f"{names[r.challenger]} challenges {names[r.bidder]}'s {rules.describe_bid(r.bid)}: "
-        f"the count is {r.count}; {losses_words(names, r.lost)}."
+        f"{names[r.challenger]} {verb} {names[r.bidder]}'s {rules.describe_bid(r.bid)}: "
+        f"the count is {r.count}; {losses_words(names, r.lost, r.gained)}."
     )
 
 
 def outcome_sentences(rules: Rules, names: Sequence[str], r: RoundResult) -> list[str]:
     """What followed a reveal: wilds suspended, Die Hard, who is out, who opens next."""
     out: list[str] = []
-    perfect = rules.exact is Exact.ALL_BUT_BIDDER and r.count == r.bid.quantity
+    perfect = rules.exact is Exact.ALL_BUT_BIDDER and r.count == r.bid.quantity and not r.calza
     if perfect:
         out.append("A perfect bid: everyone but the bidder loses a die.")
     if not r.wilds_active and rules.wild_face is not None:

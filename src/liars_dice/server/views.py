@@ -150,13 +150,13 @@ def replay_steps(game: Game, start: int, final: State) -> list[dict[str, Any]]:
         steps.append({"round": r, "move": None, "text": round_sentence(r + 1), "state": _snapshot(state)})
         for m in log.moves:
             who = names[m.seat]
-            if isinstance(m.action, Challenge):
+            if not isinstance(m.action, Bid):  # a challenge, or a calza (RULES.md perudo)
                 state = state.apply(m.action, seat=m.seat)
                 res = state.results[-1]
                 rj = result_json(res, names)
                 text = challenge_sentence(rules, names, res)
                 steps.append({
-                    "round": r, "move": {"player": who, "challenge": True}, "text": text,
+                    "round": r, "move": {"player": who, "calza" if res.calza else "challenge": True}, "text": text,
                     "state": _snapshot(state), "result": rj,
                 })
             else:
