@@ -10,22 +10,54 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..engine import Bid, Challenge, Game, Phase, RoundResult, State, result_to_json, view_bid_probability
+from ..engine import Bid, Challenge, Exact, Game, Phase, RoundResult, Rules, State, result_to_json, view_bid_probability
 from ..engine.narration import bid_sentence, challenge_sentence, round_sentence
 from .tables import Table
 
 _NO_LEGAL: dict[str, Any] = {"raises": [], "challenge": False, "shows": [[]]}
 
 
-def result_json(r: RoundResult, names: tuple[str, ...]) -> dict[str, Any]:
+def bid_words(rules: Rules, bid: Bid) -> dict[str, Any]:
+    """A bid as served: ``{"quantity", "face", "label": "3★", "words": "three stars"}``,
+    worded by the engine (:meth:`Rules.format_bid`, :meth:`Rules.describe_bid`);
+    the browser shows these and words nothing itself."""
+    return {"quantity": bid.quantity, "face": bid.face, "label": rules.format_bid(bid), "words": rules.describe_bid(bid)}
+
+
+def counted(rules: Rules, faces: Sequence[int], bid: Bid, wilds_active: bool) -> list[bool]:
+    """Per die, whether it counts toward ``bid`` (:meth:`Rules.matches`): the
+    browser highlights these and applies no wild rule itself."""
+    return [rules.matches(f, bid.face, wilds_active) for f in faces]
+
+
+def _chance(p: float) -> float:
+    """A probability as served: 6 places, so a tiny chance still reads "<1%"."""
+    return round(p, 6)
+
+
+def result_json(r: RoundResult, names: tuple[str, ...], rules: Rules) -> dict[str, Any]:
     """A round's public result as served: the engine's :func:`result_to_json`
-    plus ``wilds_active`` (whether the wild face counted in that round)."""
+    plus ``wilds_active`` (whether the wild face counted in that round), the
+    bid in words (``bid_words``, ``bid_label``), per revealed cup which dice
+    counted (``counted``), and whether it was a perfect bid (``perfect``, seed 000)."""
     out = result_to_json(r, names)
     out["wilds_active"] = r.wilds_active
+    words = bid_words(rules, r.bid)
+    out["bid_words"], out["bid_label"] = words["words"], words["label"]
+    out["counted"] = {names[s]: counted(rules, h, r.bid, r.wilds_active) for s, h in enumerate(r.revealed) if h}
+    out["perfect"] = rules.exact is Exact.ALL_BUT_BIDDER and r.count == r.bid.quantity and not r.calza
     return out
+
+
+def _word_bids(rules: Rules, out: dict[str, Any]) -> None:
+    """Add the engine's words to every bid of a view's ``bids``."""
+    for entry in out["bids"]:
+        b = entry["bid"]
+        entry.update({k: v for k, v in bid_words(rules, Bid(b["quantity"], b["face"])).items() if k in ("label", "words")})
 
 
 def _results(table: Table) -> tuple[list[dict[str, Any]], str]:
@@ -36,7 +68,7 @@ def _results(table: Table) -> tuple[list[dict[str, Any]], str]:
     cached = table.results_json
     if cached is None or cached[0] != n:
         names = state.game.players
-        data = [result_json(r, names) for r in state.results]
+        data = [result_json(r, names, state.rules) for r in state.results]
         cached = table.results_json = (n, data, json.dumps(data, separators=(",", ":"), ensure_ascii=False))
     return cached[1], cached[2]
 
@@ -58,16 +90,23 @@ def seat_view(table: Table, seat: int, with_results: bool = True) -> dict[str, A
     out = replace(v, results=()).to_json()
     if with_results:
         out["results"] = _results(table)[0]
+    rules = v.rules
     if v.my_turn:
         acts = v.legal_actions()
         out["legal"] = {
-            "raises": [a.to_json() for a in acts if isinstance(a, Bid)],
+            "raises": [
+                {**bid_words(rules, a), "chance": _chance(view_bid_probability(v, a))}
+                for a in acts if isinstance(a, Bid)
+            ],
             "challenge": any(isinstance(a, Challenge) for a in acts),
             "shows": [list(s) for s in v.legal_shows()],
         }
     else:
         out["legal"] = _NO_LEGAL
-    out["odds"] = round(view_bid_probability(v), 4) if v.bids and v.phase is Phase.BID else None
+    odds = _chance(view_bid_probability(v)) if v.bids and v.phase is Phase.BID else None
+    out["odds"] = odds
+    _word_bids(rules, out)
+    out["current"] = {**out["bids"][-1], "chance": odds} if v.bids else None
     out["seat_index"] = seat
     _common(table, out)
     return out
@@ -83,6 +122,8 @@ def public_view(table: Table, with_results: bool = True) -> dict[str, Any]:
     out["seat"] = None
     out["seat_index"] = None
     out["hand"] = []
+    _word_bids(state.rules, out)
+    out["current"] = {**out["bids"][-1], "chance": None} if out["bids"] else None
     _common(table, out)
     return out
 
@@ -124,13 +165,20 @@ def state_message_text(table: Table, seat: int | None) -> str:
 
 
 def _snapshot(state: State) -> dict[str, Any]:
-    names = state.game.players
+    names, rules = state.game.players, state.rules
+    cur = state.current_bid
     return {
         "dice": {names[s]: d for s, d in enumerate(state.dice)},
         "hands": {names[s]: list(h) for s, h in enumerate(state.hidden) if h},
         "shown": {names[s]: list(h) for s, h in enumerate(state.shown) if h},
+        # per hidden hand, which dice count toward the current bid (none before the opening bid)
+        "counted": {
+            names[s]: counted(rules, h, cur, state.wilds_active) for s, h in enumerate(state.hidden) if h and cur
+        },
         "bids": [
-            {"player": names[s], "bid": b.to_json(), **({"show": list(sh)} if sh else {})} for s, b, sh in state.bids
+            {"player": names[s], "bid": b.to_json(), "label": rules.format_bid(b), "words": rules.describe_bid(b),
+             **({"show": list(sh)} if sh else {})}
+            for s, b, sh in state.bids
         ],
         "to_move": names[state.to_move] if state.to_move is not None else None,
         "phase": state.phase.value,
@@ -153,7 +201,7 @@ def replay_steps(game: Game, start: int, final: State) -> list[dict[str, Any]]:
             if not isinstance(m.action, Bid):  # a challenge, or a calza (RULES.md perudo)
                 state = state.apply(m.action, seat=m.seat)
                 res = state.results[-1]
-                rj = result_json(res, names)
+                rj = result_json(res, names, rules)
                 text = challenge_sentence(rules, names, res)
                 steps.append({
                     "round": r, "move": {"player": who, "calza" if res.calza else "challenge": True}, "text": text,
