@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import secrets
 import sys
 
 import typer
@@ -46,6 +45,8 @@ def arena_command(
     openskill rating (Plackett-Luce ordinal, from each game's finishing order).
     When one bot fills several seats, each seat reports as NAME, NAME#2, ...
     """
+    import secrets
+
     from ..engine import LiarsDiceError
     from ..protocol import ProtocolError, rules_of
 
