@@ -106,3 +106,39 @@ def test_finished_game_record_replay_and_player_listing(client: TestClient) -> N
     assert [g["code"] for g in games] == [code]  # the closed table is not a game played
     mine = client.post("/api/my-games", json={"tokens": [t["token"]]}).json()["games"]
     assert mine[0]["code"] == code and mine[0]["status"] == "finished"
+
+
+def test_config_serves_the_limits_of_the_settings_and_create_keeps_them(db_url: str) -> None:
+    """Issue 7: every limit lives in Settings and /api/config serves it (it
+    used to hard-code numbers the settings could change)."""
+    from helpers import running
+
+    from liars_dice.server import Settings
+
+    s = Settings(db_url=db_url, chat_max=120, seats_max=4, turn_timer_min=10, max_message_bytes=2048, grace=30.0)
+    with running(s) as client:
+        cfg = client.get("/api/config").json()
+        assert cfg["seats"] == {"min": 2, "max": 4}
+        assert cfg["turn_timer"]["min"] == 10
+        assert cfg["limits"]["chat_max"] == 120 and cfg["limits"]["message_max_bytes"] == 2048
+        assert cfg["limits"]["grace"] == 30.0
+        for body in ({"nickname": "ann", "seats": 5}, {"nickname": "ann", "turn_timer": 5}):
+            err = client.post("/api/tables", json=body).json()["error"]
+            assert err["code"] == "table/invalid" and err["message"].endswith("."), err
+
+
+def test_one_error_tree_with_documented_codes() -> None:
+    """Every server error is a LiarsDiceError with its own stable code, and
+    docs/server-protocol.md lists every code."""
+    from pathlib import Path
+
+    from liars_dice.engine import LiarsDiceError
+    from liars_dice.server import errors
+
+    classes = [c for c in vars(errors).values() if isinstance(c, type) and issubclass(c, errors.ServerError)
+               and c is not errors.ServerError]
+    codes = [c.code for c in classes]
+    assert len(codes) == len(set(codes)) and all(issubclass(c, LiarsDiceError) for c in classes)
+    doc = (Path(__file__).parents[2] / "docs" / "server-protocol.md").read_text()
+    missing = [c for c in codes + ["message/too_large"] if f"`{c}`" not in doc]
+    assert not missing, missing

@@ -14,7 +14,7 @@ import pytest
 from helpers import Player, create, is_state, join
 from starlette.testclient import TestClient
 
-from liars_dice.engine import CHALLENGE, Bid, Game, Rules, State
+from liars_dice.engine import CHALLENGE, Bid, Game, PublicView, Rules, State
 
 #: Keys a view may hold beyond the engine's ``SeatView.to_json()``; none holds dice
 #: but ``legal.shows`` (sub-multisets of the seat's own hand, checked below).
@@ -107,9 +107,11 @@ def check_messages(received: list[dict[str, Any]], seat: int | None, truth: dict
         st = truth[v["move_number"]]
         if st.is_chance:  # pragma: no cover - the server never shows a chance state
             raise AssertionError("a chance state was sent")
-        expected = st.view(seat if seat is not None else 0).to_json()
+        # A seat gets the engine's view of that seat; a spectator the engine's
+        # public view (no seat, no hand), never another seat's view blanked.
+        expected = st.view(seat).to_json() if seat is not None else PublicView.of(st).to_json()
         if seat is None:
-            expected["seat"], expected["hand"] = None, []
+            assert v["seat"] is None and v["hand"] == [] and "legal" not in v and "odds" not in v
         extra = SERVER_KEYS if seat is not None else SERVER_KEYS - {"legal", "odds"}
         assert set(v) == set(expected) | extra, set(v) ^ (set(expected) | extra)
         for k, val in expected.items():

@@ -44,13 +44,13 @@ from .state import (
     palifico_raise_message,
     raise_message,
 )
-from .view import SeatView, result_extras, result_to_json
+from .view import PublicView, SeatView, result_extras, result_to_json
 
 __all__ = [
     "Action", "Bid", "CALZA", "CHALLENGE", "Calza", "Challenge", "PERUDO", "calza_allowed",
     "palifico_raise_message", "result_extras", "binomial_pmf", "exact_probability", "view_exact_probability", "ChanceError", "DiceSource", "Exact", "Game",
     "GameOverError", "Hand", "IllegalActionError", "InvalidBidError", "LiarsDiceError", "Loss",
-    "Move", "NotYourTurnError", "Opener", "Ordering", "PRESETS", "Phase", "RoundLog", "RoundResult",
+    "Move", "NotYourTurnError", "Opener", "Ordering", "PRESETS", "Phase", "PublicView", "RoundLog", "RoundResult",
     "Rules", "RulesError", "SEED_PRESETS", "ScriptedDice", "SeatView", "SecureDice", "SeededDice",
     "State", "bid_probability", "binomial_tail", "legal_actions", "legal_shows", "match_probability", "next_alive",
     "number_word", "parse_action", "raise_message", "result_to_json", "view_bid_probability",

@@ -106,6 +106,72 @@ class SeatView:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class PublicView:
+    """What anyone may see, with no seat: a spectator's view (boardgame.io's
+    ``playerView`` with a ``null`` player). Every dice count, every shown die,
+    this round's bids and the past rounds' public results; no hidden die of
+    anyone. Build one with :meth:`of`.
+
+    :ivar shown: every seat's shown faces this round.
+    :ivar dice: every seat's dice count.
+    :ivar bids: this round's bids, ``(seat, bid, shown faces)``.
+    :ivar results: past rounds' public results, with every revealed cup.
+    :ivar palifico: this round is a palifico round (as :class:`SeatView`).
+    :ivar start_dice: under rules with calza, every seat's starting dice count; else ``()``.
+    """
+
+    rules: Rules
+    players: tuple[str, ...]
+    dice: tuple[int, ...]
+    shown: tuple[Hand, ...]
+    bids: tuple[tuple[int, Bid, Hand], ...]
+    phase: Phase
+    to_move: int | None
+    wilds_active: bool
+    results: tuple[RoundResult, ...]
+    winner: int | None
+    palifico: bool = False
+    start_dice: tuple[int, ...] = ()
+
+    @classmethod
+    def of(cls, state: Any) -> "PublicView":
+        """The public part of ``state`` (a :class:`~liars_dice.engine.State`)."""
+        game = state.game
+        return cls(
+            game.rules, game.players, state.dice, state.shown, state.bids, state.phase, state.to_move,
+            state.wilds_active, state.results, state.winner, state.palifico,
+            game.dice if game.rules.calza else (),
+        )
+
+    @property
+    def current_bid(self) -> Bid | None:
+        return self.bids[-1][1] if self.bids else None
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready form, in :meth:`SeatView.to_json`'s shape with ``seat``
+        ``None`` and an empty ``hand`` (so one client reads both)."""
+        names = self.players
+        return {
+            "rules": self.rules.name,
+            "players": list(names),
+            "seat": None,
+            "dice": {names[s]: d for s, d in enumerate(self.dice)},
+            "hand": [],
+            "shown": {names[s]: list(h) for s, h in enumerate(self.shown) if h},
+            "bids": [
+                {"player": names[s], "bid": b.to_json(), **({"show": list(sh)} if sh else {})}
+                for s, b, sh in self.bids
+            ],
+            "phase": self.phase.value,
+            "to_move": names[self.to_move] if self.to_move is not None else None,
+            "wilds_active": self.wilds_active,
+            "results": [result_to_json(r, names) for r in self.results],
+            "winner": names[self.winner] if self.winner is not None else None,
+            **({"palifico": self.palifico} if self.rules.palifico else {}),
+        }
+
+
 def result_to_json(r: RoundResult, names: tuple[str, ...]) -> dict[str, Any]:
     """A round's public result in RECORD-FORMAT.md's result shape, plus the reveal."""
     return {

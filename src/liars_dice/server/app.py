@@ -21,15 +21,16 @@ from fastapi.staticfiles import StaticFiles
 from ..engine import LiarsDiceError
 from .config import Settings
 from .db import make_engine, migrate
-from .hub import Conn
-from .messages import CreateTable, Hello, JoinTable, MessageError, MyGames, parse_client_message
+from .errors import AuthRequired, MessageInvalid, RateLimited, http_status
+from .conn import Conn
+from .hub import Broadcaster
+from .messages import CreateTable, Hello, JoinTable, MyGames, parse_client_message
 from .security import RateLimiter
-from .service import ServiceError, TableService, config_json
+from .service import TableService, config_json
 from .store import Store
+from .timers import Scheduler
 
 STATIC = Path(__file__).resolve().parent / "static"
-#: Seconds a new websocket has to say hello.
-HELLO_TIMEOUT = 30.0
 
 log = logging.getLogger("liars_dice.server")
 
@@ -48,7 +49,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         engine = make_engine(settings.db_url, durable=settings.durable)
         await asyncio.to_thread(migrate, engine)
         store = Store(engine)
-        service = TableService(settings, store)
+        service = TableService(settings, store, Scheduler(), Broadcaster(settings.presence_interval, settings.presence_fanout))
         app.state.service = service
         await service.startup()
         try:
@@ -63,15 +64,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def svc(request: Request | WebSocket) -> TableService:
         return request.app.state.service  # type: ignore[no-any-return]
 
-    @app.exception_handler(ServiceError)
-    async def _service_error(_: Request, e: ServiceError) -> JSONResponse:
-        return _error(e.code, e.message, e.status)
+    @app.exception_handler(LiarsDiceError)
+    async def _refused(_: Request, e: LiarsDiceError) -> JSONResponse:
+        return _error(e.code, e.message, http_status(e))
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(_: Request, e: RequestValidationError) -> JSONResponse:
         err = e.errors()[0] if e.errors() else {}
         where = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
-        return _error("message/invalid", f"Bad request ({where}): {err.get('msg', 'invalid')}.", 422)
+        return _error(MessageInvalid.code, f"Bad request ({where}): {err.get('msg', 'invalid')}.", 422)
 
     # -- HTTP API -------------------------------------------------------------
 
@@ -81,7 +82,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/config")
     async def get_config() -> dict[str, Any]:
-        return config_json()
+        return config_json(settings)
 
     @app.post("/api/tables", status_code=201)
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
@@ -94,7 +95,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/tables/{code}")
     async def get_table(code: str, request: Request) -> dict[str, Any]:
-        return (await svc(request).get_table(code)).summary()
+        return (await svc(request).get_room(code)).summary()
 
     @app.post("/api/tables/{code}/join")
     async def join(code: str, body: JoinTable, request: Request) -> dict[str, Any]:
@@ -131,29 +132,30 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         service = svc(ws)
         await ws.accept()
         try:
-            table = await service.get_table(code)
-        except ServiceError as e:
+            room = await service.get_room(code)
+        except LiarsDiceError as e:
             await ws.send_text(json.dumps({"type": "error", "code": e.code, "message": e.message, "id": None}))
             await ws.close(code=4404)
             return
-        conn = Conn(ws, RateLimiter(settings.rate, settings.burst))
+        conn = Conn(ws, RateLimiter(settings.rate, settings.burst), settings.send_queue_max)
         conn.start()
+        say_hello = "Say hello first: {\"type\": \"hello\", \"token\": ...}."
         try:
             while not conn.closed:
                 try:
-                    timeout = None if conn.hello_done else HELLO_TIMEOUT
+                    timeout = None if conn.hello_done else settings.hello_timeout
                     frame = await asyncio.wait_for(ws.receive(), timeout)
                 except asyncio.TimeoutError:
-                    conn.error("auth/required", "Say hello first: {\"type\": \"hello\", \"token\": ...}.")
+                    conn.error(AuthRequired.code, say_hello)
                     break
                 if frame["type"] == "websocket.disconnect":
                     break
                 text = frame.get("text")
                 if text is None:
-                    conn.error("message/invalid", "Messages are JSON text frames.")
+                    conn.error(MessageInvalid.code, "Messages are JSON text frames.")
                     continue
                 if not conn.limiter.allow():
-                    conn.error("rate/limited", "Too many messages: slow down.")
+                    conn.error(RateLimited.code, "Too many messages: slow down.")
                     continue
                 msg_id = None
                 try:
@@ -161,22 +163,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     msg_id = msg.id
                     if not conn.hello_done:
                         if not isinstance(msg, Hello):
-                            raise ServiceError("auth/required", "Say hello first: {\"type\": \"hello\", \"token\": ...}.")
-                        await service.hello(table, conn, msg)
+                            raise AuthRequired(say_hello)
+                        await service.hello(room, conn, msg)
                     else:
-                        await service.handle(table, conn, msg)
-                except MessageError as e:
-                    conn.error(e.code, e.message, e.msg_id)
-                except ServiceError as e:
-                    conn.error(e.code, e.message, msg_id)
-                except LiarsDiceError as e:
-                    conn.error(e.code, e.message, msg_id)
+                        await service.handle(room, conn, msg)
+                except LiarsDiceError as e:  # every refusal: nothing changed
+                    conn.error(e.code, e.message, getattr(e, "msg_id", None) if msg_id is None else msg_id)
         except WebSocketDisconnect:
             pass
         except Exception:  # noqa: BLE001 - log, then drop this client only
             log.exception("websocket failure at table %s", code)
         finally:
-            service.goodbye(table, conn)
+            service.goodbye(room, conn)
             # Let queued messages go out before the sender stops.
             conn.queue.put_nowait(None)
             if conn.sender is not None:

@@ -1,124 +1,83 @@
-"""Websocket connections: one :class:`Conn` per client, each with its own send
-queue and sender task, so a slow client never holds up a table."""
+"""Telling a room's clients what changed.
+
+The :class:`Broadcaster` sends each client its own view (built once per
+seat), the table summary, chat, and presence, which is coalesced: connects
+and disconnects within ``presence_interval`` seconds make one ``presence``
+message per client, and the interval grows with the room's size, so a crowd
+arriving costs a number of messages linear in its size, not its square.
+"""
 
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any
 
-from typing import TYPE_CHECKING
-
-from starlette.websockets import WebSocket
-
-from .security import RateLimiter
-
-if TYPE_CHECKING:
-    from .tables import Table
-
-#: Messages queued for one client before it counts as stuck and is closed.
-QUEUE_LIMIT = 256
+from .conn import dumps
+from .room import Room
+from .tables import SeatKind
+from .views import state_message_text
 
 
-class Conn:
-    """One websocket client. ``seat`` is ``None`` for a visitor (or before ``hello``)."""
+class Broadcaster:
+    """Tells a room's clients (those past ``hello``) what changed.
 
-    __slots__ = ("ws", "seat", "limiter", "queue", "sender", "closed", "hello_done")
+    :param presence_interval: seconds over which presence changes are gathered
+        into one message (0: one message per change, sent at once).
+    :param presence_fanout: clients a room may have before its interval grows
+        in proportion: a room of ``n > presence_fanout`` clients waits
+        ``presence_interval * n / presence_fanout`` seconds, so presence costs
+        at most ``presence_fanout / presence_interval`` sends a second per room,
+        and a crowd of ``n`` arriving costs O(n) sends in all, not O(n^2).
+    """
 
-    def __init__(self, ws: WebSocket, limiter: RateLimiter) -> None:
-        self.ws = ws
-        self.seat: int | None = None
-        self.limiter = limiter
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
-        self.sender: asyncio.Task[None] | None = None
-        self.closed = False
-        self.hello_done = False
+    def __init__(self, presence_interval: float = 0.25, presence_fanout: int = 200) -> None:
+        self.presence_interval = presence_interval
+        self.presence_fanout = presence_fanout
 
-    def start(self) -> None:
-        self.sender = asyncio.create_task(self._send_loop())
-
-    def send(self, msg: dict[str, Any]) -> None:
-        """Queue one message (serialised here)."""
-        self.send_text(json.dumps(msg, separators=(",", ":"), ensure_ascii=False))
-
-    def send_text(self, text: str) -> None:
-        if self.closed:
+    def state(self, room: Room) -> None:
+        """Each client its own seat's ``state`` message, visitors the spectators'
+        one; each distinct message is built and serialised once."""
+        if room.table.state is None:
             return
-        if self.queue.qsize() >= QUEUE_LIMIT:
-            self.closed = True
-            self.queue.put_nowait(None)
-            return
-        self.queue.put_nowait(text)
-
-    def error(self, code: str, message: str, msg_id: Any = None) -> None:
-        self.send({"type": "error", "code": code, "message": message, "id": msg_id})
-
-    async def _send_loop(self) -> None:
-        text: str | None = ""
-        try:
-            while True:
-                text = await self.queue.get()
-                if text is None:
-                    break
-                await self.ws.send_text(text)
-        except Exception:  # noqa: BLE001 - the client went away
-            pass
-        finally:
-            self.closed = True
+        cache: dict[int | None, str] = {}
+        for c in list(room.conns):
+            text = cache.get(c.seat)
             if text is None:
-                try:
-                    await self.ws.close(code=1008)
-                except Exception:  # noqa: BLE001
-                    pass
-
-    async def stop(self) -> None:
-        self.closed = True
-        if self.sender is not None:
-            self.sender.cancel()
-            try:
-                await self.sender
-            except (asyncio.CancelledError, Exception):  # noqa: BLE001
-                pass
-
-
-# -- telling a table's clients --------------------------------------------------
-
-
-def _dumps(msg: dict[str, Any]) -> str:
-    return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
-
-
-def broadcast_state(table: "Table") -> None:
-    """Send each client its own seat's state message (visitors the public one);
-    each distinct message is built and serialised once."""
-    from .views import state_message_text
-
-    cache: dict[int | None, str] = {}
-    for c in list(table.conns):
-        if not c.hello_done:
-            continue
-        text = cache.get(c.seat)
-        if text is None:
-            text = cache[c.seat] = state_message_text(table, c.seat)
-        c.send_text(text)
-
-
-def broadcast(table: "Table", msg: dict[str, Any]) -> None:
-    """The same message to every client of ``table``."""
-    text = _dumps(msg)
-    for c in list(table.conns):
-        if c.hello_done:
+                text = cache[c.seat] = state_message_text(room, c.seat)
             c.send_text(text)
 
+    def send_all(self, room: Room, msg: dict[str, Any]) -> None:
+        """The same message to every client of ``room``."""
+        text = dumps(msg)
+        for c in list(room.conns):
+            c.send_text(text)
 
-def broadcast_table(table: "Table") -> None:
-    broadcast(table, {"type": "table", "table": table.summary()})
+    def table(self, room: Room) -> None:
+        self.send_all(room, {"type": "table", "table": room.summary()})
 
+    def chat(self, room: Room, line: dict[str, Any]) -> None:
+        self.send_all(room, {"type": "chat", **line})
 
-def broadcast_presence(table: "Table") -> None:
-    connected = table.connected_seats()
-    broadcast(table, {
-        "type": "presence",
-        "seats": [{"seat": s.index, "connected": s.kind == "bot" or s.index in connected} for s in table.seats],
-        "visitors": table.visitors(),
-    })
+    def presence(self, room: Room) -> None:
+        """Presence changed: one ``presence`` message to every client within
+        ``presence_interval`` seconds, however many changes come meanwhile."""
+        if self.presence_interval <= 0:
+            self._flush_presence(room)
+            return
+        if room.presence_pending:
+            return
+        room.presence_pending = True
+        delay = self.presence_interval * max(1.0, len(room.conns) / self.presence_fanout)
+        asyncio.get_running_loop().call_later(delay, self._flush_presence, room)
+
+    def _flush_presence(self, room: Room) -> None:
+        room.presence_pending = False
+        connected = room.connected_seats()
+        self.send_all(room, {
+            "type": "presence",
+            "seats": [
+                {"seat": s.index, "connected": s.kind is SeatKind.BOT or s.index in connected}
+                for s in room.table.seats
+            ],
+            "visitors": room.visitors,
+        })

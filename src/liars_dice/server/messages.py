@@ -13,6 +13,8 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter, ValidationError
 
+from .errors import MessageInvalid
+
 MsgId = Union[StrictInt, Annotated[StrictStr, Field(max_length=64)], None]
 
 
@@ -72,13 +74,13 @@ ClientMessage = Annotated[
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
 
-class MessageError(Exception):
-    """A refused client message. :ivar code: stable error code. :ivar message: one sentence."""
+class MessageError(MessageInvalid):
+    """A refused client message. :ivar code: ``message/invalid`` or
+    ``message/too_large``. :ivar message: one sentence. :ivar msg_id: the message's ``id``, if read."""
 
     def __init__(self, code: str, message: str, msg_id: Any = None) -> None:
         super().__init__(message)
         self.code = code
-        self.message = message
         self.msg_id = msg_id
 
 

@@ -1,39 +1,48 @@
 """The tables service: creating, joining, playing, and everything that follows
-a change (storing, bots, timers, telling the clients).
+a change (storing, timers, telling the clients).
 
-Every change follows one path, under the table's lock: check the request
-(nothing changes if it is refused), make the events, store them (committed),
-apply them to the table (:meth:`Table.apply_event`), then schedule what comes
-next and send every client its own view.
+Every change follows one path, under the room's lock (:meth:`TableService._run`):
+the command becomes events by :func:`~liars_dice.server.commands.step` (checked;
+nothing changes if it is refused), the events are stored (committed), the
+room's table becomes the new value, then :meth:`TableService._after` schedules
+what comes next and tells the clients. The scheduler and the broadcaster are
+passed in.
+
+Seats are claimed by connecting: a person's seat whose owner has no websocket
+(never said ``hello`` since joining, or every socket closed) is given up after
+``Settings.grace`` seconds: freed before the start, played by a bot after it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import secrets
+import time
 import unicodedata
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from ..bots import REGISTRY, Bot
-from ..engine import (
-    CHALLENGE,
-    PRESETS,
-    SEED_PRESETS,
-    Action,
-    Bid,
-    LiarsDiceError,
-    Phase,
-    Rules,
-    SecureDice,
-)
+from ..engine import CHALLENGE, PRESETS, SEED_PRESETS, Bid, DiceSource, LiarsDiceError, Phase, Rules, SecureDice
 from ..records import record_from_state
-from . import bots_runner, hub
+from . import bots_runner
 from .bots_runner import bot_names
 from .config import Settings
-from .hub import Conn
+from .errors import (
+    BadToken,
+    GameNotFinished,
+    MessageInvalid,
+    NameInvalid,
+    ServerBusy,
+    SeatVisitor,
+    TableInvalid,
+    TableNotFound,
+    TokenRevoked,
+)
+from .conn import Conn
+from .hub import Broadcaster
 from .messages import (
     AddBotMsg,
     BidMsg,
@@ -47,51 +56,88 @@ from .messages import (
     RemoveBotMsg,
     StartMsg,
 )
+from .room import Room
 from .security import hash_token, new_code, new_token, normalize_code
 from .store import Op, Store, utcnow
-from .tables import Table
-from .timers import TurnScheduler
-from .views import replay_steps, state_message
+from .commands import AddBot, Chat, Command, Join, Leave, Move, RemoveSeat, Return, Settle, Stale, Start, step
+from .tables import Departure, Event, EventKind, SeatKind, TableStatus, created, rebuild
+from .timers import Scheduler
+from .views import replay_steps, state_message_text
 
-log = logging.getLogger("liars_dice.server")
+log = logging.getLogger(__name__)
 
-NICKNAME_MAX = 24
-MAX_DICE_PER_PLAYER = 10
-#: Finished tables with nobody watching leave memory after this many seconds.
-FINISHED_TTL = 300.0
-
-
-class ServiceError(Exception):
-    """A refused request. :ivar code: stable code. :ivar status: HTTP status."""
-
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.status = status
+#: Events after which the table summary changes.
+_TABLE_EVENTS = frozenset({
+    EventKind.JOINED, EventKind.BOT_ADDED, EventKind.SEAT_FREED, EventKind.HOST, EventKind.CLOSED,
+    EventKind.STARTED, EventKind.REPLACED, EventKind.RETURNED, EventKind.FINISHED,
+})
+#: Events after which the game view changes.
+_GAME_EVENTS = frozenset({
+    EventKind.STARTED, EventKind.DEALT, EventKind.MOVE, EventKind.REPLACED, EventKind.RETURNED, EventKind.FINISHED,
+})
 
 
-def clean_nickname(raw: str) -> str:
-    """A nickname trimmed, 1-24 printable characters.
+def clean_nickname(raw: str, max_len: int = 24) -> str:
+    """A nickname with its white space folded: 1 to ``max_len`` printable characters.
 
-    :raises ServiceError: ``name/invalid`` otherwise.
+    :raises NameInvalid: otherwise.
     """
     name = " ".join(raw.split())
-    if not 1 <= len(name) <= NICKNAME_MAX or any(unicodedata.category(ch)[0] == "C" for ch in name):
-        raise ServiceError("name/invalid", f"A nickname has 1 to {NICKNAME_MAX} printable characters.")
+    if not 1 <= len(name) <= max_len or any(unicodedata.category(ch)[0] == "C" for ch in name):
+        raise NameInvalid(f"A nickname has 1 to {max_len} printable characters.")
     return name
 
 
-class TableService(TurnScheduler):
-    """Holds the live tables and runs them. One per app."""
+def clean_chat(raw: str, max_len: int = 300) -> str:
+    """A chat line with its white space folded: 1 to ``max_len`` printable characters.
 
-    def __init__(self, settings: Settings, store: Store) -> None:
+    :raises MessageInvalid: otherwise.
+    """
+    text = " ".join(raw.split())
+    if not text or any(unicodedata.category(ch) == "Cc" for ch in text):
+        raise MessageInvalid("A chat line needs some printable text.")
+    if len(text) > max_len:
+        raise MessageInvalid(f"A chat line holds at most {max_len} characters.")
+    return text
+
+
+def _ops(table_id: str, first_seq: int, events: Sequence[Event]) -> list[Op]:
+    """The database writes for ``events`` numbered from ``first_seq``: the
+    events, plus the ``seats`` rows and ``tables`` row updates they imply."""
+    ops = [Store.op_event(table_id, first_seq + i, e.kind.value, e.payload) for i, e in enumerate(events)]
+    for e in events:
+        p = e.payload
+        if e.kind is EventKind.JOINED:
+            ops.append(Store.op_seat(table_id, p["seat"], p["name"], p["token_hash"]))
+        elif e.kind is EventKind.STARTED:
+            ops.append(Store.op_update_table(table_id, status=TableStatus.PLAYING.value, players=p["players"]))
+        elif e.kind is EventKind.FINISHED:
+            ops.append(Store.op_update_table(
+                table_id, status=TableStatus.FINISHED.value, winner=p["winner"], finished_at=utcnow()
+            ))
+        elif e.kind is EventKind.CLOSED:
+            ops.append(Store.op_update_table(table_id, status=TableStatus.CLOSED.value))
+    return ops
+
+
+class TableService:
+    """Holds the live rooms and runs them. One per app.
+
+    :param scheduler: runs the timers (a new :class:`Scheduler` if ``None``).
+    :param broadcaster: tells the clients (a new :class:`Broadcaster` if ``None``).
+    :param dice: where every die comes from (:class:`SecureDice` if ``None``).
+    """
+
+    def __init__(
+        self, settings: Settings, store: Store, scheduler: Scheduler | None = None,
+        broadcaster: Broadcaster | None = None, dice: DiceSource | None = None,
+    ) -> None:
         self.settings = settings
         self.store = store
-        self.tables: dict[str, Table] = {}
-        self.dice = SecureDice()
-        self._stand_ins: dict[str, Bot] = {}
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self.scheduler = scheduler or Scheduler()
+        self.tell = broadcaster or Broadcaster(settings.presence_interval, settings.presence_fanout)
+        self.dice: DiceSource = dice or SecureDice()
+        self.rooms: dict[str, Room] = {}
 
     # -- life cycle -------------------------------------------------------------
 
@@ -99,104 +145,181 @@ class TableService(TurnScheduler):
         """Rebuild every unfinished table from its events and resume it."""
         ids = await asyncio.to_thread(self.store.unfinished_table_ids)
         for table_id in ids:
-            events = await asyncio.to_thread(self.store.events, table_id)
-            table = Table.rebuild(events)
-            self.tables[table.code] = table
-            await self._resume(table)
+            room = Room(rebuild(await asyncio.to_thread(self.store.events, table_id), self.settings.chat_history))
+            self.rooms[room.code] = room
+            await self._run(room, Settle())  # a deal due (never: a round's events are stored together)
+            for seat in room.table.humans():
+                self._start_grace(room, seat)
+            self._schedule_turn(room)
         if ids:
             log.info("resumed %d tables", len(ids))
 
-    async def _resume(self, table: Table) -> None:
-        async with table.lock:
-            if table.status == "playing" and table.waiting_for_dice:  # pragma: no cover - events are stored together
-                assert table.state is not None
-                nxt = table.state.roll(self.dice)
-                await self._commit(table, [("dealt", {"hands": [list(h) for h in nxt.deal_faces]})])
-        for s in table.seats:
-            if s.kind == "human" and table.status in ("open", "playing"):
-                self._start_grace(table, s.index)
-        self._schedule(table)
-
     async def shutdown(self) -> None:
-        for table in self.tables.values():
-            for t in [table.turn_task, *table.grace_tasks.values()]:
-                if t is not None:
-                    t.cancel()
-        for t in list(self._tasks):
-            t.cancel()
+        await self.scheduler.shutdown()
 
-    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
-        task = asyncio.create_task(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        return task
+    # -- the one path of a change --------------------------------------------------
 
-    # -- storing ----------------------------------------------------------------
+    async def _run(self, room: Room, command: Command) -> list[Event]:
+        """Check ``command``, store its events, apply them, then tell and schedule.
 
-    async def _commit(
-        self,
-        table: Table,
-        events: Sequence[tuple[str, dict[str, Any]]],
-        pre_ops: Iterable[Op] = (),
-        post_ops: Iterable[Op] = (),
-    ) -> None:
-        """Store ``events`` (committed), then apply them. Call under ``table.lock``.
-        If storing fails, nothing changes."""
-        ops = list(pre_ops)
-        seq = table.seq
-        for kind, payload in events:
-            seq += 1
-            ops.append(Store.op_event(table.id, seq, kind, payload))
-        ops.extend(post_ops)
-        await self.store.write(ops)
-        for kind, payload in events:
-            table.apply_event(kind, payload)
-        table.seq = seq
+        :raises LiarsDiceError: the command is refused; nothing changed.
+        :raises Stale: a timer's move for a move that has passed.
+        """
+        async with room.lock:
+            new, events = step(room.table, command, self.dice)
+            if not events:
+                return events
+            await self.store.write(_ops(new.id, room.table.seq + 1, events))
+            room.table = new
+        self._after(room, events)
+        return events
+
+    def _after(self, room: Room, events: Sequence[Event]) -> None:
+        """What follows stored ``events``: seats given up lose their clients'
+        view and timers, the turn is scheduled, the clients are told."""
+        t = room.table
+        kinds = {e.kind for e in events}
+        unseated = False
+        for e in events:
+            if e.kind is EventKind.JOINED:
+                self._start_grace(room, e.payload["seat"])
+            elif e.kind is EventKind.SEAT_FREED or (
+                e.kind is EventKind.REPLACED and e.payload.get("reason") != Departure.GRACE
+            ):
+                self.scheduler.cancel(room, ("grace", e.payload["seat"]))
+                for conn in room.unseat(e.payload["seat"]):
+                    unseated = True
+                    conn.send({"type": "unseated", "seat": e.payload["seat"], "message": (
+                        "You left this game: a bot plays your seat, and you are watching."
+                        if e.kind is EventKind.REPLACED else "You no longer hold a seat here: you are watching."
+                    )})
+            elif e.kind is EventKind.RETURNED:
+                self.scheduler.cancel(room, ("grace", e.payload["seat"]))
+        if not t.is_live:
+            for seat in range(t.n_seats):
+                self.scheduler.cancel(room, ("grace", seat))
+            self._evict_later(room)
+        if kinds & _GAME_EVENTS:
+            self._schedule_turn(room)
+        if kinds & _TABLE_EVENTS:
+            self.tell.table(room)
+        if unseated:
+            self.tell.presence(room)
+        if kinds & _GAME_EVENTS or unseated:
+            self.tell.state(room)
+        for e in events:
+            if e.kind is EventKind.CHAT:
+                self.tell.chat(room, e.payload)
+
+    # -- timers ---------------------------------------------------------------------
+
+    def _start_grace(self, room: Room, seat: int) -> None:
+        """The grace period of ``seat``'s person, unless they are connected or it runs."""
+        if room.is_connected(seat) or self.scheduler.pending(room, ("grace", seat)):
+            return
+        self.scheduler.after(room, ("grace", seat), self.settings.grace, lambda: self._grace_over(room, seat))
+
+    async def _grace_over(self, room: Room, seat: int) -> None:
+        if not room.is_connected(seat) and room.table.seats[seat].kind is SeatKind.HUMAN:
+            await self.leave(room, seat, Departure.GRACE)
+
+    def _schedule_turn(self, room: Room) -> None:
+        """Who moves next, and when: a bot after its pause, or the turn timer's
+        stand-in for a person. Sets ``room.deadline`` for the views."""
+        t = room.table
+        want: tuple[int, int, str | None] | None = None  # (move number, seat, bot or None: the timer)
+        if t.status is TableStatus.PLAYING and t.state is not None and t.state.phase is Phase.BID:
+            seat = t.state.to_move
+            assert seat is not None
+            s = t.seats[seat]
+            if s.kind is SeatKind.BOT or t.turn_timer:
+                want = (t.move_number, seat, s.bot if s.kind is SeatKind.BOT else None)
+        if want == room.turn_for and (want is None or self.scheduler.pending(room, "turn")):
+            return
+        room.turn_for = want
+        room.deadline = None
+        if want is None:
+            self.scheduler.cancel(room, "turn")
+            return
+        mn, seat, bot_name = want
+        if bot_name is not None:
+            bot, by_bot, delay = room.bot(seat), t.seats[seat].replaced, self.settings.bot_delay
+        else:
+            assert t.turn_timer is not None
+            bot, by_bot, delay = room.stand_in(self._stand_in_name()), True, float(t.turn_timer)
+            room.deadline = time.time() + delay
+        self.scheduler.after(room, "turn", delay, lambda: self._bot_turn(room, seat, mn, bot, by_bot))
+
+    async def _bot_turn(self, room: Room, seat: int, expect: int, bot: Any, by_bot: bool) -> None:
+        """A bot's move for ``seat``, unless the game moved on."""
+        t = room.table
+        if t.move_number != expect or t.status is not TableStatus.PLAYING or t.state is None:
+            return
+        view = t.state.view(seat)
+        d = await bots_runner.decide(bot, view, f"at table {t.code}")
+        try:
+            await self.move(room, seat, d.action, d.show, by_bot=by_bot, expect_move=expect)
+        except LiarsDiceError:
+            log.exception("bot %s made an illegal move at table %s", getattr(bot, "name", bot), t.code)
+            acts = view.legal_actions()
+            await self.move(room, seat, random.choice(acts), (), by_bot=by_bot, expect_move=expect)
+
+    def _evict_later(self, room: Room) -> None:
+        """A finished or closed table leaves memory ``finished_ttl`` seconds after
+        its last client (it is reloaded from the database when asked for)."""
+        if room.conns:
+            return
+
+        async def evict() -> None:
+            if not room.conns and not room.table.is_live and self.rooms.get(room.code) is room:
+                del self.rooms[room.code]
+
+        self.scheduler.after(room, "evict", self.settings.finished_ttl, evict)
+
+    def _stand_in_name(self) -> str:
+        return bots_runner.stand_in_name(self.settings.timeout_bot)
 
     # -- tables -------------------------------------------------------------------
 
-    async def get_table(self, code: str) -> Table:
-        """The table with join code ``code`` (loaded from the database if it is
-        finished and not in memory).
+    async def get_room(self, code: str) -> Room:
+        """The room of join code ``code`` (loaded from the database if it is not
+        in memory: a finished or closed table).
 
-        :raises ServiceError: ``table/not_found``.
+        :raises TableNotFound: no table has that code.
         """
         code = normalize_code(code)
-        table = self.tables.get(code)
-        if table is not None:
-            return table
+        room = self.rooms.get(code)
+        if room is not None:
+            return room
         if len(code) > 16:
-            raise ServiceError("table/not_found", "There is no table with that code.", 404)
+            raise TableNotFound("There is no table with that code.")
         table_id = await asyncio.to_thread(self.store.table_id_for_code, code)
         if table_id is None:
-            raise ServiceError("table/not_found", f"There is no table with code {code}.", 404)
+            raise TableNotFound(f"There is no table with code {code}.")
         events = await asyncio.to_thread(self.store.events, table_id)
-        table = self.tables.setdefault(code, Table.rebuild(events))
-        table.finished_at = utcnow()
-        return table
+        room = self.rooms.get(code)
+        if room is None:
+            room = self.rooms[code] = Room(rebuild(events, self.settings.chat_history))
+            self._evict_later(room)
+        return room
 
     def lobby(self) -> list[dict[str, Any]]:
         """Open public tables with an empty seat, newest first."""
-        open_tables = [
-            t for t in self.tables.values() if t.status == "open" and not t.private and t.empty_seats()
+        rooms = [
+            r for r in self.rooms.values()
+            if r.table.status is TableStatus.OPEN and not r.table.private and r.table.empty_seats()
         ]
-        open_tables.sort(key=lambda t: t.created_at, reverse=True)
-        return [t.summary() for t in open_tables[:200]]
-
-    def _sweep(self) -> None:
-        now = utcnow()
-        for code, t in list(self.tables.items()):
-            if t.status in ("finished", "closed") and not t.conns:
-                if t.finished_at is None:
-                    t.finished_at = now
-                elif (now - t.finished_at).total_seconds() > FINISHED_TTL:
-                    del self.tables[code]
+        rooms.sort(key=lambda r: r.table.created_at, reverse=True)
+        return [r.summary() for r in rooms[: self.settings.lobby_max]]
 
     def _rules_for(self, req: CreateTable) -> Rules:
+        """The rules of a create request, within the settings' limits.
+
+        :raises TableInvalid: naming what does not fit.
+        """
+        st = self.settings
         if req.preset not in PRESETS:
-            raise ServiceError(
-                "table/invalid", f"There is no rule set called {req.preset!r}; choose from {', '.join(PRESETS)}."
-            )
+            raise TableInvalid(f"There is no rule set called {req.preset!r}; choose from {', '.join(PRESETS)}.")
         rules = PRESETS[req.preset]
         if req.options:
             opts = {k: v for k, v in req.options.items() if k != "name"}
@@ -204,81 +327,64 @@ class TableService(TurnScheduler):
                 rules = rules.with_options(**opts)
             except (LiarsDiceError, TypeError, ValueError) as e:
                 msg = e.message if isinstance(e, LiarsDiceError) else f"Bad rule option: {e}."
-                raise ServiceError("table/invalid", msg) from None
-            if not isinstance(rules.dice_per_player, int) or not 1 <= rules.dice_per_player <= MAX_DICE_PER_PLAYER:
-                raise ServiceError("table/invalid", f"Each player starts with 1 to {MAX_DICE_PER_PLAYER} dice here.")
-        if not rules.min_players <= req.seats <= rules.max_players:
-            raise ServiceError(
-                "table/invalid",
-                f"{rules.name} is played by {rules.min_players} to {rules.max_players} players, not {req.seats}.",
+                raise TableInvalid(msg) from None
+            dpp = rules.dice_per_player
+            if not isinstance(dpp, int) or not 1 <= dpp <= st.dice_per_player_max:
+                raise TableInvalid(f"Each player starts with 1 to {st.dice_per_player_max} dice here.")
+        lo, hi = max(rules.min_players, st.seats_min), min(rules.max_players, st.seats_max)
+        if not lo <= req.seats <= hi:
+            raise TableInvalid(f"{rules.name} is played here by {lo} to {hi} players, not {req.seats}.")
+        if req.turn_timer is not None and not st.turn_timer_min <= req.turn_timer <= st.turn_timer_max:
+            raise TableInvalid(
+                f"A turn timer runs {st.turn_timer_min} to {st.turn_timer_max} seconds, not {req.turn_timer}."
             )
         return rules
 
     async def create_table(self, req: CreateTable, base_url: str) -> dict[str, Any]:
-        """``POST /api/tables``. :raises ServiceError: on a bad request."""
-        name = clean_nickname(req.nickname)
+        """``POST /api/tables``: a new open table with its creator in seat 0 (the host).
+
+        :raises ServerError: on a bad request (nothing is stored).
+        """
+        name = clean_nickname(req.nickname, self.settings.nickname_max)
         rules = self._rules_for(req)
-        self._sweep()
         for _ in range(20):
             code = new_code()
-            if code not in self.tables and await asyncio.to_thread(self.store.table_id_for_code, code) is None:
+            if code not in self.rooms and await asyncio.to_thread(self.store.table_id_for_code, code) is None:
                 break
         else:  # pragma: no cover - 31^6 codes
-            raise ServiceError("table/invalid", "No free join code was found; try again.", 503)
+            raise ServerBusy("No free join code was found; try again.")
         created_at = utcnow()
-        created = {
+        payload = {
             "id": uuid.uuid4().hex, "code": code, "preset": req.preset, "rules": rules.to_dict(),
             "n_seats": req.seats, "turn_timer": req.turn_timer, "private": req.private,
             "created_at": created_at.isoformat(),
         }
-        table = Table.from_created(created)
+        table = created(payload, self.settings.chat_history)
         token = new_token()
-        th = hash_token(token)
+        new, events = step(table, Join(name, hash_token(token), 0), self.dice)
         row = {
-            "id": table.id, "code": code, "created_at": created_at, "status": "open", "private": req.private,
-            "preset": req.preset, "n_seats": req.seats, "turn_timer": req.turn_timer,
+            "id": table.id, "code": code, "created_at": created_at, "status": TableStatus.OPEN.value,
+            "private": req.private, "preset": req.preset, "n_seats": req.seats, "turn_timer": req.turn_timer,
         }
-        async with table.lock:
-            await self._commit(
-                table,
-                [("joined", {"seat": 0, "name": name, "token_hash": th})],
-                pre_ops=[Store.op_insert_table(row), Store.op_event(table.id, 1, "created", created)],
-                post_ops=[Store.op_seat(table.id, 0, name, th)],
-            )
-        self.tables[code] = table
+        await self.store.write([
+            Store.op_insert_table(row), Store.op_event(table.id, 1, EventKind.CREATED.value, payload),
+            *_ops(table.id, 2, events),
+        ])
+        room = self.rooms[code] = Room(new)
+        self._after(room, events)
         return {
             "code": code, "share_url": f"{base_url.rstrip('/')}/#/table/{code}", "seat": 0, "token": token,
-            "table": table.summary(),
+            "table": room.summary(),
         }
 
     async def join(self, code: str, req: JoinTable) -> dict[str, Any]:
-        """``POST /api/tables/{code}/join``. :raises ServiceError: on a refusal."""
-        table = await self.get_table(code)
-        name = clean_nickname(req.nickname)
-        async with table.lock:
-            if table.status != "open":
-                raise ServiceError("table/started", "This game has already started: you can watch it.", 409)
-            empty = table.empty_seats()
-            if not empty:
-                raise ServiceError("table/full", "Every seat at this table is taken: you can watch.", 409)
-            if req.seat is not None:
-                if req.seat >= table.n_seats:
-                    raise ServiceError("seat/taken", f"This table has seats 0 to {table.n_seats - 1}.", 409)
-                if req.seat not in empty:
-                    raise ServiceError("seat/taken", f"Seat {req.seat} is taken.", 409)
-                seat = req.seat
-            else:
-                seat = empty[0]
-            if name in table.names:
-                raise ServiceError("name/taken", f"Someone at this table is already called {name!r}.", 409)
-            token = new_token()
-            th = hash_token(token)
-            await self._commit(
-                table, [("joined", {"seat": seat, "name": name, "token_hash": th})],
-                post_ops=[Store.op_seat(table.id, seat, name, th)],
-            )
-        hub.broadcast_table(table)
-        return {"code": table.code, "seat": seat, "token": token, "table": table.summary()}
+        """``POST /api/tables/{code}/join``: a seat, claimed by connecting within
+        the grace period. :raises ServerError: on a refusal."""
+        room = await self.get_room(code)
+        name = clean_nickname(req.nickname, self.settings.nickname_max)
+        token = new_token()
+        events = await self._run(room, Join(name, hash_token(token), req.seat))
+        return {"code": room.code, "seat": events[0].payload["seat"], "token": token, "table": room.summary()}
 
     async def games_of_name(self, name: str) -> list[dict[str, Any]]:
         return await asyncio.to_thread(self.store.games_of, name=name)
@@ -289,252 +395,140 @@ class TableService(TurnScheduler):
             return []
         return await asyncio.to_thread(self.store.games_of, token_hashes=hashes)
 
+    async def _finished(self, code: str, what: str) -> Room:
+        room = await self.get_room(code)
+        if room.table.status is not TableStatus.FINISHED or room.table.state is None:
+            raise GameNotFinished(f"The {what} is available once the game is over.")
+        return room
+
     async def record(self, code: str) -> dict[str, Any]:
-        """The finished game's record (RECORD-FORMAT.md). :raises ServiceError: before the end."""
-        table = await self.get_table(code)
-        if table.status != "finished" or table.state is None:
-            raise ServiceError("game/not_finished", "The record is available once the game is over.", 409)
-        return record_from_state(table.state, start=table.start)
+        """The finished game's record (RECORD-FORMAT.md). :raises GameNotFinished: before the end."""
+        t = (await self._finished(code, "record")).table
+        assert t.state is not None
+        return record_from_state(t.state, start=t.start)
 
     async def replay(self, code: str) -> dict[str, Any]:
-        table = await self.get_table(code)
-        if table.status != "finished" or table.state is None or table.game is None:
-            raise ServiceError("game/not_finished", "The replay is available once the game is over.", 409)
-        st = table.state
+        """The replay page's data. :raises GameNotFinished: before the end."""
+        t = (await self._finished(code, "replay")).table
+        st = t.state
+        assert st is not None
         return {
-            "record": record_from_state(st, start=table.start),
-            "rules": table.rules_dict,
-            "players": list(table.game.players),
-            "steps": replay_steps(table.game, table.start, st),
-            "winner": table.game.players[st.winner] if st.winner is not None else None,
+            "record": record_from_state(st, start=t.start),
+            "rules": t.rules_dict,
+            "players": list(st.game.players),
+            "steps": replay_steps(st.game, t.start, st),
+            "winner": t.winner,
         }
 
     # -- connections --------------------------------------------------------------
 
-    async def hello(self, table: Table, conn: Conn, msg: Hello) -> None:
-        """Attach ``conn`` to its seat (token) or as a visitor."""
+    async def hello(self, room: Room, conn: Conn, msg: Hello) -> None:
+        """Attach ``conn`` to its token's seat (claiming it), or as a spectator.
+
+        :raises BadToken: the token never held a seat here.
+        :raises TokenRevoked: the token's seat was given up.
+        """
         seat: int | None = None
         if msg.token is not None:
-            seat = table.seat_of_token(hash_token(msg.token))
+            th = hash_token(msg.token)
+            seat = room.table.seat_of_token(th)
             if seat is None:
-                raise ServiceError("auth/bad_token", "That token holds no seat at this table.")
-        if seat is not None:
-            self._cancel_grace(table, seat)
-            s = table.seats[seat]
-            if s.returnable and table.status == "playing":
-                async with table.lock:
-                    if s.returnable and table.status == "playing":
-                        await self._commit(table, [("returned", {"seat": seat})])
-                self._after_change(table, table_changed=True)
-        conn.seat = seat
+                how = room.table.revoked_by(th)
+                if how is EventKind.REPLACED:
+                    raise TokenRevoked("You left this game: a bot plays that seat now, and this token holds no seat.")
+                if how is EventKind.SEAT_FREED:
+                    raise TokenRevoked(
+                        "That seat was given up before the start (left, removed by the host, or not "
+                        "connected within the grace period); join again to play."
+                    )
+                raise BadToken("That token holds no seat at this table.")
+            self.scheduler.cancel(room, ("grace", seat))
+            if room.table.seats[seat].returnable:
+                await self._run(room, Return(seat))
+        room.attach(conn, seat)
         conn.hello_done = True
-        table.conns.add(conn)
+        t = room.table
         conn.send({
-            "type": "welcome", "seat": seat, "name": table.seats[seat].name if seat is not None else None,
-            "host": seat == table.host, "table": table.summary(), "id": msg.id,
+            "type": "welcome", "seat": seat, "name": t.seats[seat].name if seat is not None else None,
+            "host": seat == t.host, "table": room.summary(), "id": msg.id,
         })
-        for line in table.chat:
+        for line in t.chat:
             conn.send({"type": "chat", **line, "history": True})
-        if table.state is not None:
-            ev = table.last_event
-            table.last_event = {"kind": "sync"}
-            try:
-                conn.send(state_message(table, seat))
-            finally:
-                table.last_event = ev
-        hub.broadcast_presence(table)
+        if t.state is not None:
+            conn.send_text(state_message_text(room, seat, sync=True))
+        self.tell.presence(room)
 
-    def goodbye(self, table: Table, conn: Conn) -> None:
-        """``conn`` closed: presence, and the grace period for a seat left with no client."""
-        table.conns.discard(conn)
-        if not conn.hello_done:
+    def goodbye(self, room: Room, conn: Conn) -> None:
+        """``conn`` closed: presence, and the grace period of a seat left with no client."""
+        if not room.detach(conn):
             return
         seat = conn.seat
-        if seat is not None and table.seats[seat].kind == "human" and seat not in table.connected_seats():
-            if table.status in ("open", "playing"):
-                self._start_grace(table, seat)
-        hub.broadcast_presence(table)
+        t = room.table
+        if seat is not None and t.is_live and t.seats[seat].kind is SeatKind.HUMAN:
+            self._start_grace(room, seat)
+        if not t.is_live:
+            self._evict_later(room)
+        self.tell.presence(room)
 
-    async def handle(self, table: Table, conn: Conn, msg: Any) -> None:
-        """One parsed client message after ``hello``.
+    async def handle(self, room: Room, conn: Conn, msg: Any) -> None:
+        """One parsed client message after ``hello``; an ``ack`` when done.
 
-        :raises ServiceError: or :class:`LiarsDiceError` when refused (nothing changed).
+        :raises LiarsDiceError: when refused (nothing changed).
         """
         if isinstance(msg, PingMsg):
             conn.send({"type": "pong", "id": msg.id})
             return
         if isinstance(msg, Hello):
-            raise ServiceError("message/invalid", "This connection has already said hello.")
+            raise MessageInvalid("This connection has already said hello.")
         seat = conn.seat
         if seat is None:
-            raise ServiceError("seat/visitor", "Visitors watch: take a seat to play or chat.")
+            raise SeatVisitor("Spectators watch: take a seat to play or chat.")
         if isinstance(msg, BidMsg):
-            await self.move(table, seat, Bid(msg.quantity, msg.face), tuple(msg.show), client=True)
+            await self.move(room, seat, Bid(msg.quantity, msg.face), tuple(msg.show), client=True)
         elif isinstance(msg, ChallengeMsg):
-            await self.move(table, seat, CHALLENGE, (), client=True)
+            await self.move(room, seat, CHALLENGE, (), client=True)
         elif isinstance(msg, ChatMsg):
-            await self.chat(table, seat, msg.text)
+            text = clean_chat(msg.text, self.settings.chat_max)
+            await self._run(room, Chat(seat, text, utcnow().isoformat()))
         elif isinstance(msg, AddBotMsg):
-            await self.add_bot(table, seat, msg.bot, msg.seat)
+            await self._run(room, AddBot(seat, msg.bot, msg.seat))
         elif isinstance(msg, RemoveBotMsg):
-            await self.remove_bot(table, seat, msg.seat)
+            await self._run(room, RemoveSeat(seat, msg.seat))
         elif isinstance(msg, StartMsg):
-            await self.start(table, seat)
+            await self._run(room, Start(seat, secrets.randbelow(room.table.n_seats)))
         elif isinstance(msg, LeaveMsg):
-            await self.leave(table, seat, "leave")
+            await self.leave(room, seat, Departure.LEAVE)
         else:  # pragma: no cover - the message union is closed
-            raise ServiceError("message/invalid", "Unknown message.")
+            raise MessageInvalid("Unknown message.")
         conn.send({"type": "ack", "id": msg.id})
 
-    # -- lobby actions ------------------------------------------------------------
-
-    def _require_host(self, table: Table, seat: int) -> None:
-        if seat != table.host:
-            raise ServiceError("table/not_host", "Only the host can do that.")
-        if table.status != "open":
-            raise ServiceError("table/started", "The game has already started.")
-
-    async def add_bot(self, table: Table, seat: int, bot: str, where: int | None) -> None:
-        async with table.lock:
-            self._require_host(table, seat)
-            if bot not in REGISTRY:
-                raise ServiceError("bot/unknown", f"There is no bot called {bot!r}; choose from {', '.join(bot_names())}.")
-            empty = table.empty_seats()
-            if where is None:
-                if not empty:
-                    raise ServiceError("table/full", "Every seat is taken.")
-                where = empty[0]
-            elif where >= table.n_seats or where not in empty:
-                raise ServiceError("seat/taken", f"Seat {where} is not an empty seat.")
-            name = f"{bot} bot {where + 1}"
-            while name in table.names:
-                name += "'"
-            await self._commit(table, [("bot_added", {"seat": where, "bot": bot, "name": name})])
-        hub.broadcast_table(table)
-
-    async def remove_bot(self, table: Table, seat: int, where: int) -> None:
-        async with table.lock:
-            self._require_host(table, seat)
-            if where >= table.n_seats or table.seats[where].kind != "bot":
-                raise ServiceError("seat/taken", f"Seat {where} holds no bot.")
-            await self._commit(table, [("seat_freed", {"seat": where})])
-        hub.broadcast_table(table)
-
-    async def start(self, table: Table, seat: int) -> None:
-        async with table.lock:
-            self._require_host(table, seat)
-            if table.empty_seats():
-                raise ServiceError("table/seats_empty", "Fill every seat (invite players or add bots) before the start.")
-            players = [s.name for s in table.seats]
-            first = secrets.randbelow(table.n_seats)
-            assert all(players)
-            # Trial run: the engine accepts these players (nothing stored yet).
-            from ..engine import Game
-
-            hands = Game.create(table.rules, players).initial_state(first).roll(self.dice).deal_faces
-            await self._commit(
-                table,
-                [("started", {"players": players, "start": first}), ("dealt", {"hands": [list(h) for h in hands]})],
-                post_ops=[Store.op_update_table(table.id, status="playing", players=players)],
-            )
-        self._after_change(table, table_changed=True)
-
-    async def leave(self, table: Table, seat: int, reason: str) -> None:
-        """Leave for good (``reason`` ``leave``) or gone past the grace period (``grace``)."""
-        async with table.lock:
-            s = table.seats[seat]
-            if s.kind != "human":
-                return
-            if table.status == "open":
-                events: list[tuple[str, dict[str, Any]]] = [("seat_freed", {"seat": seat})]
-                post: list[Op] = []
-                if seat == table.host:
-                    humans = [x.index for x in table.seats if x.kind == "human" and x.index != seat]
-                    if humans:
-                        events.append(("host", {"seat": humans[0]}))
-                    else:
-                        events.append(("closed", {}))
-                        post.append(Store.op_update_table(table.id, status="closed"))
-                await self._commit(table, events, post_ops=post)
-                for c in table.conns:
-                    if c.seat == seat:
-                        c.seat = None  # the seat is free again: its clients now watch
-            elif table.status == "playing":
-                await self._commit(table, [("replaced", {"seat": seat, "bot": bots_runner.stand_in_name(self.settings.timeout_bot), "reason": reason})])
-            else:
-                return
-        self._after_change(table, table_changed=True)
-
-    async def chat(self, table: Table, seat: int, text: str) -> None:
-        text = " ".join(text.split())
-        if not text or any(unicodedata.category(ch) == "Cc" for ch in text):
-            raise ServiceError("message/invalid", "A chat line needs some printable text.")
-        async with table.lock:
-            line = {"seat": seat, "name": table.seats[seat].name, "text": text, "at": utcnow().isoformat()}
-            await self._commit(table, [("chat", line)])
-        hub.broadcast(table, {"type": "chat", **line})
-
-    # -- play -------------------------------------------------------------------------
+    async def leave(self, room: Room, seat: int, reason: Departure) -> None:
+        """``seat``'s person gives it up: for good (``LEAVE``: the token is
+        revoked), or unconnected past the grace period (``GRACE``)."""
+        await self._run(room, Leave(seat, reason, self._stand_in_name()))
 
     async def move(
-        self, table: Table, seat: int, action: Action, show: tuple[int, ...], *, by_bot: bool = False,
+        self, room: Room, seat: int, action: Any, show: tuple[int, ...], *, by_bot: bool = False,
         expect_move: int | None = None, client: bool = False,
     ) -> bool:
-        """A bid or challenge for ``seat``: checked by the engine, the dice of any
-        reroll and of the next deal rolled by :class:`SecureDice` (the OS's secure source), stored, applied.
+        """A bid or challenge for ``seat``: checked by the engine (once), the dice
+        of any reroll and of the next deal rolled, stored, applied, told.
 
         :param client: the move came from a person's client (refused for a seat a bot took over).
-        :returns: False when ``expect_move`` no longer matches (a stale bot move).
-        :raises ServiceError: before the start or after the end.
-        :raises LiarsDiceError: when the engine refuses the move.
+        :returns: False when ``expect_move`` no longer matches (a stale timer's move).
+        :raises LiarsDiceError: when refused (nothing changed).
         """
-        async with table.lock:
-            if expect_move is not None and table.move_number != expect_move:
-                return False
-            if table.status == "finished":
-                raise ServiceError("game/over", "The game is over.")
-            if table.status != "playing" or table.state is None:
-                raise ServiceError("table/not_started", "The game has not started yet.")
-            if client and table.seats[seat].kind == "bot":
-                raise ServiceError("seat/replaced", "A bot has taken over this seat.")
-            state = table.state
-            nxt = state.apply(action, show, seat=seat)
-            payload: dict[str, Any] = {
-                "seat": seat, "bid": action.to_json() if isinstance(action, Bid) else None,
-                "challenge": not isinstance(action, Bid), "show": list(show), "reroll": [], "by_bot": by_bot,
-            }
-            if nxt.phase is Phase.REROLL:
-                nxt = nxt.roll(self.dice)
-                payload["reroll"] = list(nxt.moves[-1].reroll)
-            events: list[tuple[str, dict[str, Any]]] = [("move", payload)]
-            post: list[Op] = []
-            if nxt.phase is Phase.DEAL:
-                nxt = nxt.roll(self.dice)
-                events.append(("dealt", {"hands": [list(h) for h in nxt.deal_faces]}))
-            finished = nxt.is_over
-            if finished:
-                assert nxt.winner is not None
-                winner = nxt.game.players[nxt.winner]
-                events.append(("finished", {"winner": winner}))
-                post.append(Store.op_update_table(table.id, status="finished", winner=winner, finished_at=utcnow()))
-            await self._commit(table, events, post_ops=post)
-            if finished:
-                table.finished_at = utcnow()
-        self._after_change(table, table_changed=finished)
+        try:
+            await self._run(room, Move(seat, action, show, by_bot, client, expect_move))
+        except Stale:
+            return False
         return True
 
-    # -- telling the clients ----------------------------------------------------------
 
-    def _after_change(self, table: Table, *, table_changed: bool = False) -> None:
-        self._schedule(table)
-        if table_changed:
-            hub.broadcast_table(table)
-        if table.state is not None:
-            hub.broadcast_state(table)
-
-
-def config_json() -> dict[str, Any]:
-    """``GET /api/config``."""
+def config_json(settings: Settings) -> dict[str, Any]:
+    """``GET /api/config``: the rule sets, bots and every limit a client needs,
+    read from ``settings``."""
+    s = settings
     return {
         "presets": {name: r.to_dict() for name, r in PRESETS.items()},
         "seed_presets": list(SEED_PRESETS),
@@ -543,8 +537,11 @@ def config_json() -> dict[str, Any]:
             "exact": ["challenger_loses", "all_but_bidder"], "next_opener": ["loser", "winner"],
         },
         "bots": bot_names(),
-        "seats": {"min": 2, "max": 6},
-        "turn_timer": {"min": 5, "max": 600, "choices": [None, 15, 30, 60, 120]},
-        "limits": {"nickname_max": NICKNAME_MAX, "chat_max": 300, "message_max_bytes": 4096,
-                   "dice_per_player_max": MAX_DICE_PER_PLAYER},
+        "seats": {"min": s.seats_min, "max": s.seats_max},
+        "turn_timer": {"min": s.turn_timer_min, "max": s.turn_timer_max, "choices": list(s.turn_timer_choices)},
+        "limits": {
+            "nickname_max": s.nickname_max, "chat_max": s.chat_max, "chat_history": s.chat_history,
+            "message_max_bytes": s.max_message_bytes, "dice_per_player_max": s.dice_per_player_max,
+            "rate": s.rate, "burst": s.burst, "grace": s.grace, "hello_timeout": s.hello_timeout,
+        },
     }

@@ -1,62 +1,107 @@
-"""A table in memory, and the events that change it.
+"""A table as a pure value, and the one function that changes it.
 
-A :class:`Table` changes only through :meth:`Table.apply_event`, both live and
-when a restarted server rebuilds it from the stored events: the same code path,
-so a table rebuilt after a kill is the table that was running, at the same move
-with the same dice. Validation happens before an event is made (see
-:mod:`liars_dice.server.service`); ``apply_event`` trusts its events except
-that game moves still go through the engine's checked :meth:`State.apply`.
+This is the state half of boardgame.io's reducer shape (the other half,
+``decide``, is :mod:`~liars_dice.server.commands`):
 
-Event kinds and payloads (stored as JSON in ``events``):
+* :func:`apply` ``(table, event) -> table`` is the only way a table changes.
+  It runs the engine's checked transition for a move: once per move, and it
+  raises if the move is illegal, before anything is stored.
+* :func:`rebuild` folds :func:`apply` over the stored events after a restart,
+  so a rebuilt table is the table that ran.
+
+A :class:`Table` holds no connection, lock, task or bot object: those live
+in the runtime :class:`~liars_dice.server.room.Room`.
+
+Event kinds and payloads (stored as JSON in ``events``; unchanged since the
+first version of the server):
 
 ==============  ==============================================================
 ``created``     ``id, code, preset, rules (every option), n_seats, turn_timer, private, created_at``
 ``joined``      ``seat, name, token_hash``
 ``bot_added``   ``seat, bot, name``
-``seat_freed``  ``seat`` (a leave or bot removal before the start)
+``seat_freed``  ``seat`` (a leave, a removal by the host, or a seat not claimed in time, before the start)
 ``host``        ``seat`` (the host left before the start)
 ``closed``      (every person left before the start)
 ``started``     ``players, start`` (first opener)
 ``dealt``       ``hands`` (every seat's faces, ``[]`` for seats out)
-``move``        ``seat, bid ({quantity, face} or null), challenge, show, reroll, by_bot``
+``move``        ``seat, bid ({quantity, face} or null), challenge, show, reroll, by_bot`` (and ``calza: true`` for a calza)
 ``replaced``    ``seat, bot, reason`` (a bot takes a person's seat: ``leave`` for good, or ``grace``)
 ``returned``    ``seat`` (a person replaced after the grace period came back)
 ``chat``        ``seat, name, text, at``
 ``finished``    ``winner``
 ==============  ==============================================================
 """
-
 from __future__ import annotations
 
-import asyncio
-from collections import deque
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from enum import StrEnum
+from typing import Any
 
-from ..bots import Bot, make_bot
-from ..engine import CHALLENGE, Bid, Game, Phase, Rules, State
-
-if TYPE_CHECKING:
-    from .hub import Conn
+from ..engine import CALZA, CHALLENGE, Bid, Game, Rules, State
 
 
-@dataclass(slots=True)
+class TableStatus(StrEnum):
+    OPEN = "open"  #: seats are being filled
+    PLAYING = "playing"
+    FINISHED = "finished"
+    CLOSED = "closed"  #: every person left before the start
+
+
+class SeatKind(StrEnum):
+    EMPTY = "empty"
+    HUMAN = "human"
+    BOT = "bot"
+
+
+class EventKind(StrEnum):
+    CREATED = "created"
+    JOINED = "joined"
+    BOT_ADDED = "bot_added"
+    SEAT_FREED = "seat_freed"
+    HOST = "host"
+    CLOSED = "closed"
+    STARTED = "started"
+    DEALT = "dealt"
+    MOVE = "move"
+    REPLACED = "replaced"
+    RETURNED = "returned"
+    CHAT = "chat"
+    FINISHED = "finished"
+
+
+class Departure(StrEnum):
+    """Why a person loses a seat (the ``reason`` of ``replaced``)."""
+
+    LEAVE = "leave"  #: for good: the token is revoked
+    GRACE = "grace"  #: unconnected past the grace period: they may come back
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One stored event: its kind and its JSON payload (see the module's table)."""
+
+    kind: EventKind
+    payload: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
 class Seat:
-    """One seat. ``kind`` is ``empty``, ``human`` or ``bot``; ``replaced`` marks a
-    person's seat a bot has taken over."""
+    """One seat. ``replaced`` marks a person's seat a bot has taken over;
+    ``returnable`` that the person may come back (replaced after the grace period)."""
 
     index: int
-    kind: str = "empty"
+    kind: SeatKind = SeatKind.EMPTY
     name: str | None = None
     bot: str | None = None
     token_hash: str | None = None
     replaced: bool = False
-    returnable: bool = False  #: replaced after the grace period: the person may come back
+    returnable: bool = False
 
     def summary(self, connected: bool) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "seat": self.index, "name": self.name, "kind": self.kind, "bot": self.bot,
+            "seat": self.index, "name": self.name, "kind": self.kind.value, "bot": self.bot,
             "connected": connected,
         }
         if self.replaced:
@@ -64,10 +109,16 @@ class Seat:
         return out
 
 
-@dataclass(eq=False)
+@dataclass(frozen=True, slots=True)
 class Table:
-    """One table: settings, seats, the game state, and its runtime parts
-    (connections, bots, pending tasks), which are never stored."""
+    """One table: its settings, seats and game state. Immutable; see :func:`apply`.
+
+    :ivar seq: the number of the last event applied.
+    :ivar last_event: what the last move was, for the clients (``{"kind": "sync"}`` after a rebuild).
+    :ivar chat: the last ``chat_kept`` chat lines.
+    :ivar revoked: token hashes that gave their seat up for good, each with the
+        event kind that did it (``seat_freed`` before the start, ``replaced`` after).
+    """
 
     id: str
     code: str
@@ -77,63 +128,40 @@ class Table:
     turn_timer: int | None
     private: bool
     created_at: datetime
-    status: str = "open"  #: open, playing, finished, closed
+    rules_dict: dict[str, Any] = field(compare=False, repr=False)  #: ``rules.to_dict()``, computed once
+    chat_kept: int = 50
+    status: TableStatus = TableStatus.OPEN
     host: int = 0
-    seats: list[Seat] = field(default_factory=list)
-    game: Game | None = None
+    seats: tuple[Seat, ...] = ()
     state: State | None = None
     start: int = 0
-    seq: int = 0  #: the last stored event's number
+    seq: int = 0
     move_number: int = 0
     last_event: dict[str, Any] = field(default_factory=lambda: {"kind": "sync"})
-    chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=50))
-    # runtime only
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    conns: set["Conn"] = field(default_factory=set)
-    bots: dict[int, Bot] = field(default_factory=dict)
-    deadline: float | None = None
-    turn_task: asyncio.Task[None] | None = None
-    grace_tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
-    finished_at: datetime | None = None
-    rules_dict: dict[str, Any] = field(default_factory=dict)  #: ``rules.to_dict()``, computed once
-    results_json: tuple[int, list[dict[str, Any]], str] | None = None  #: (rounds, their results, as JSON), see views
-
-    # -- construction ----------------------------------------------------------
-
-    @staticmethod
-    def from_created(payload: dict[str, Any]) -> "Table":
-        t = Table(
-            id=payload["id"], code=payload["code"], preset=payload["preset"],
-            rules=Rules.from_dict(payload["rules"]), n_seats=payload["n_seats"],
-            turn_timer=payload["turn_timer"], private=payload["private"],
-            created_at=datetime.fromisoformat(payload["created_at"]),
-        )
-        t.seats = [Seat(i) for i in range(t.n_seats)]
-        t.rules_dict = t.rules.to_dict()
-        t.seq = 1
-        return t
-
-    @staticmethod
-    def rebuild(events: list[tuple[int, str, dict[str, Any]]]) -> "Table":
-        """The table after its stored events, oldest first (the first is ``created``)."""
-        seq, kind, payload = events[0]
-        assert kind == "created", kind
-        t = Table.from_created(payload)
-        t.seq = seq
-        for seq, kind, payload in events[1:]:
-            t.apply_event(kind, payload)
-            t.seq = seq
-        t.last_event = {"kind": "sync"}
-        return t
+    chat: tuple[dict[str, Any], ...] = ()
+    revoked: tuple[tuple[str, EventKind], ...] = ()
 
     # -- facts -------------------------------------------------------------------
+
+    @property
+    def game(self) -> Game | None:
+        return self.state.game if self.state is not None else None
+
+    @property
+    def is_live(self) -> bool:
+        """Open or playing: seats and timers still matter."""
+        return self.status is TableStatus.OPEN or self.status is TableStatus.PLAYING
 
     @property
     def names(self) -> set[str]:
         return {s.name for s in self.seats if s.name is not None}
 
     def empty_seats(self) -> list[int]:
-        return [s.index for s in self.seats if s.kind == "empty"]
+        return [s.index for s in self.seats if s.kind is SeatKind.EMPTY]
+
+    def humans(self) -> list[int]:
+        """Seats held by a person (not taken over by a bot)."""
+        return [s.index for s in self.seats if s.kind is SeatKind.HUMAN]
 
     def seat_of_token(self, token_hash: str) -> int | None:
         for s in self.seats:
@@ -141,105 +169,142 @@ class Table:
                 return s.index
         return None
 
-    def connected_seats(self) -> set[int]:
-        return {c.seat for c in self.conns if c.seat is not None}
-
-    def visitors(self) -> int:
-        return sum(1 for c in self.conns if c.seat is None)
+    def revoked_by(self, token_hash: str) -> EventKind | None:
+        """The event kind that revoked ``token_hash``, or ``None``."""
+        for th, kind in self.revoked:
+            if th == token_hash:
+                return kind
+        return None
 
     @property
     def round(self) -> int:
-        return len(self.state.results) + (0 if self.state.is_over else 1) if self.state else 0
+        st = self.state
+        return len(st.results) + (0 if st.is_over else 1) if st is not None else 0
 
-    def summary(self) -> dict[str, Any]:
-        """The table summary of ``docs/server-protocol.md``."""
-        connected = self.connected_seats()
-        winner = None
-        if self.state is not None and self.state.winner is not None:
-            winner = self.state.game.players[self.state.winner]
+    @property
+    def winner(self) -> str | None:
+        st = self.state
+        return st.game.players[st.winner] if st is not None and st.winner is not None else None
+
+    def summary(self, connected: set[int], visitors: int) -> dict[str, Any]:
+        """The table summary of ``docs/server-protocol.md``; ``connected`` are the
+        seats with a client, ``visitors`` the clients with no seat."""
         return {
             "code": self.code,
-            "status": self.status,
+            "status": self.status.value,
             "rules": self.rules_dict,
             "preset": self.preset,
             "n_seats": self.n_seats,
             "turn_timer": self.turn_timer,
             "private": self.private,
             "host": self.host,
-            "seats": [s.summary(s.kind == "bot" or s.index in connected) for s in self.seats],
-            "visitors": self.visitors(),
+            "seats": [s.summary(s.kind is SeatKind.BOT or s.index in connected) for s in self.seats],
+            "visitors": visitors,
             "created_at": self.created_at.isoformat().replace("+00:00", "Z"),
-            "winner": winner,
+            "winner": self.winner,
         }
 
-    # -- the one way a table changes ---------------------------------------------
 
-    def apply_event(self, kind: str, p: dict[str, Any]) -> None:
-        """Apply one stored event.
+def created(payload: dict[str, Any], chat_kept: int = 50) -> Table:
+    """The table a ``created`` event makes."""
+    rules = Rules.from_dict(payload["rules"])
+    return Table(
+        id=payload["id"], code=payload["code"], preset=payload["preset"], rules=rules,
+        n_seats=payload["n_seats"], turn_timer=payload["turn_timer"], private=payload["private"],
+        created_at=datetime.fromisoformat(payload["created_at"]), rules_dict=rules.to_dict(),
+        chat_kept=chat_kept, seats=tuple(Seat(i) for i in range(payload["n_seats"])), seq=1,
+    )
 
-        :raises liars_dice.engine.LiarsDiceError: when a game event does not fit
-            the state (never for events this server made).
-        """
-        if kind == "joined":
-            s = self.seats[p["seat"]]
-            s.kind, s.name, s.bot, s.token_hash, s.replaced = "human", p["name"], None, p["token_hash"], False
-        elif kind == "bot_added":
-            s = self.seats[p["seat"]]
-            s.kind, s.name, s.bot, s.token_hash, s.replaced = "bot", p["name"], p["bot"], None, False
-            self.bots[s.index] = make_bot(p["bot"])
-        elif kind == "seat_freed":
-            self.seats[p["seat"]] = Seat(p["seat"])
-            self.bots.pop(p["seat"], None)
-        elif kind == "host":
-            self.host = p["seat"]
-        elif kind == "closed":
-            self.status = "closed"
-        elif kind == "started":
-            self.game = Game.create(self.rules, p["players"])
-            self.start = p["start"]
-            self.state = self.game.initial_state(self.start)
-            self.status = "playing"
-            self.last_event = {"kind": "start"}
-        elif kind == "dealt":
-            assert self.state is not None
-            self.state = self.state.deal(p["hands"])
-        elif kind == "move":
-            assert self.state is not None
-            seat = p["seat"]
-            name = self.state.game.players[seat]
-            if p.get("challenge"):
-                self.state = self.state.apply(CHALLENGE, seat=seat)
-                self.last_event = {
-                    "kind": "challenge", "player": name, "by_bot": bool(p.get("by_bot")),
-                    "result_index": len(self.state.results) - 1,
-                }
-            else:
-                bid = Bid(p["bid"]["quantity"], p["bid"]["face"])
-                show = tuple(p.get("show") or ())
-                self.state = self.state.apply(bid, show, seat=seat)
-                if show:
-                    self.state = self.state.reroll(p["reroll"])
-                ev: dict[str, Any] = {"kind": "bid", "player": name, "bid": bid.to_json(), "by_bot": bool(p.get("by_bot"))}
-                if show:
-                    ev["show"] = list(show)
-                self.last_event = ev
-            self.move_number += 1
-        elif kind == "replaced":
-            s = self.seats[p["seat"]]
-            s.kind, s.bot, s.replaced = "bot", p["bot"], True
-            s.returnable = p.get("reason") == "grace"
-            self.bots[s.index] = make_bot(p["bot"])
-        elif kind == "returned":
-            s = self.seats[p["seat"]]
-            s.kind, s.bot, s.replaced, s.returnable = "human", None, False, False
-            self.bots.pop(s.index, None)
-        elif kind == "chat":
-            self.chat.append({"seat": p["seat"], "name": p["name"], "text": p["text"], "at": p["at"]})
-        elif kind == "finished":
-            self.status = "finished"
-        else:  # pragma: no cover - an unknown kind means a newer server wrote it
-            raise ValueError(f"Unknown table event {kind!r}.")
 
-    @property
-    def waiting_for_dice(self) -> bool:
-        return self.state is not None and self.state.phase in (Phase.DEAL, Phase.REROLL)
+def rebuild(events: Iterable[tuple[int, str, dict[str, Any]]], chat_kept: int = 50) -> Table:
+    """The table after its stored events ``(seq, kind, payload)``, oldest first
+    (the first is ``created``): :func:`apply` folded over them.
+
+    :raises ValueError: when the first event is not ``created``.
+    """
+    it = iter(events)
+    seq, kind, payload = next(it)
+    if kind != EventKind.CREATED:
+        raise ValueError(f"A table's first event is 'created', not {kind!r}.")
+    t = created(payload, chat_kept)
+    t = replace(t, seq=seq)
+    for seq, kind, payload in it:
+        t = replace(apply(t, Event(EventKind(kind), payload)), seq=seq)
+    return replace(t, last_event={"kind": "sync"})
+
+
+# -- the one way a table changes ----------------------------------------------------
+
+
+def _seat(t: Table, i: int, **changes: Any) -> tuple[Seat, ...]:
+    seats = list(t.seats)
+    seats[i] = replace(seats[i], **changes) if changes else Seat(i)
+    return tuple(seats)
+
+
+def apply(t: Table, e: Event) -> Table:
+    """The table after event ``e`` (``seq`` is the caller's to set).
+
+    :raises liars_dice.engine.LiarsDiceError: when a ``move`` is illegal in the
+        state (the engine's checked transition; nothing has changed).
+    """
+    p = e.payload
+    k = e.kind
+    if k is EventKind.MOVE:
+        state = t.state
+        assert state is not None
+        seat = p["seat"]
+        name = state.game.players[seat]
+        if p.get("challenge") or p.get("calza"):
+            calza = bool(p.get("calza"))
+            state = state.apply(CALZA if calza else CHALLENGE, seat=seat)
+            last: dict[str, Any] = {
+                "kind": "calza" if calza else "challenge", "player": name, "by_bot": bool(p.get("by_bot")),
+                "result_index": len(state.results) - 1,
+            }
+        else:
+            bid = Bid(p["bid"]["quantity"], p["bid"]["face"])
+            show = tuple(p.get("show") or ())
+            state = state.apply(bid, show, seat=seat)
+            if show:
+                state = state.reroll(p["reroll"])
+            last = {"kind": "bid", "player": name, "bid": bid.to_json(), "by_bot": bool(p.get("by_bot"))}
+            if show:
+                last["show"] = list(show)
+        return replace(t, state=state, last_event=last, move_number=t.move_number + 1)
+    if k is EventKind.DEALT:
+        assert t.state is not None
+        return replace(t, state=t.state.deal(p["hands"]))
+    if k is EventKind.JOINED:
+        return replace(t, seats=_seat(t, p["seat"], kind=SeatKind.HUMAN, name=p["name"], bot=None,
+                                       token_hash=p["token_hash"], replaced=False, returnable=False))
+    if k is EventKind.BOT_ADDED:
+        return replace(t, seats=_seat(t, p["seat"], kind=SeatKind.BOT, name=p["name"], bot=p["bot"],
+                                       token_hash=None, replaced=False, returnable=False))
+    if k is EventKind.SEAT_FREED:
+        th = t.seats[p["seat"]].token_hash
+        revoked = t.revoked + ((th, k),) if th is not None else t.revoked
+        return replace(t, seats=_seat(t, p["seat"]), revoked=revoked)
+    if k is EventKind.HOST:
+        return replace(t, host=p["seat"])
+    if k is EventKind.CLOSED:
+        return replace(t, status=TableStatus.CLOSED)
+    if k is EventKind.STARTED:
+        state = Game.create(t.rules, p["players"]).initial_state(p["start"])
+        return replace(t, state=state, start=p["start"], status=TableStatus.PLAYING, last_event={"kind": "start"})
+    if k is EventKind.REPLACED:
+        s = t.seats[p["seat"]]
+        for_good = p.get("reason") != Departure.GRACE
+        revoked = t.revoked + ((s.token_hash, k),) if for_good and s.token_hash is not None else t.revoked
+        return replace(t, revoked=revoked, seats=_seat(
+            t, s.index, kind=SeatKind.BOT, bot=p["bot"], replaced=True, returnable=not for_good,
+            token_hash=None if for_good else s.token_hash,
+        ))
+    if k is EventKind.RETURNED:
+        return replace(t, seats=_seat(t, p["seat"], kind=SeatKind.HUMAN, bot=None, replaced=False, returnable=False))
+    if k is EventKind.CHAT:
+        line = {"seat": p["seat"], "name": p["name"], "text": p["text"], "at": p["at"]}
+        return replace(t, chat=(t.chat + (line,))[-t.chat_kept:])
+    if k is EventKind.FINISHED:
+        return replace(t, status=TableStatus.FINISHED)
+    raise ValueError(f"A table cannot apply a {k.value!r} event.")  # ``created`` starts a table

@@ -1,9 +1,10 @@
-"""What leaves the server about a game: a seat's view, the visitors' view, and
-replay steps of a finished game.
+"""What leaves the server about a game: a seat's view, the spectators' view,
+and replay steps of a finished game.
 
 Every game message built for a client goes through :func:`seat_view` or
-:func:`public_view`, both built on the engine's :meth:`State.view`, which never
-holds another seat's hidden dice (boardgame.io's ``playerView``).
+:func:`public_view`, built on the engine's :meth:`State.view` (one seat) and
+:class:`~liars_dice.engine.PublicView` (no seat), which never hold another
+seat's hidden dice (boardgame.io's ``playerView``, ``null`` for spectators).
 """
 
 from __future__ import annotations
@@ -14,9 +15,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..engine import Bid, Challenge, Exact, Game, Phase, RoundResult, Rules, State, result_to_json, view_bid_probability
+from ..engine import (
+    Bid, Challenge, Exact, Game, Phase, PublicView, RoundResult, Rules, State, result_to_json, view_bid_probability,
+)
 from ..engine.narration import bid_sentence, challenge_sentence, round_sentence
-from .tables import Table
+from .room import Room
 
 _NO_LEGAL: dict[str, Any] = {"raises": [], "challenge": False, "shows": [[]]}
 
@@ -60,36 +63,38 @@ def _word_bids(rules: Rules, out: dict[str, Any]) -> None:
         entry.update({k: v for k, v in bid_words(rules, Bid(b["quantity"], b["face"])).items() if k in ("label", "words")})
 
 
-def _results(table: Table) -> tuple[list[dict[str, Any]], str]:
+def _results(room: Room) -> tuple[list[dict[str, Any]], str]:
     """Every past round's result, as data and as JSON text, built once per round."""
-    state = table.state
+    state = room.table.state
     assert state is not None
     n = len(state.results)
-    cached = table.results_json
+    cached = room.results_cache
     if cached is None or cached[0] != n:
         names = state.game.players
         data = [result_json(r, names, state.rules) for r in state.results]
-        cached = table.results_json = (n, data, json.dumps(data, separators=(",", ":"), ensure_ascii=False))
+        cached = room.results_cache = (n, data, json.dumps(data, separators=(",", ":"), ensure_ascii=False))
     return cached[1], cached[2]
 
 
-def _event_json(table: Table) -> dict[str, Any]:
-    ev = dict(table.last_event)
+def _event_json(room: Room, sync: bool = False) -> dict[str, Any]:
+    if sync:
+        return {"kind": "sync"}
+    ev = dict(room.table.last_event)
     idx = ev.pop("result_index", None)
-    if idx is not None and table.state is not None:
-        ev["result"] = _results(table)[0][idx]
+    if idx is not None and room.table.state is not None:
+        ev["result"] = _results(room)[0][idx]
     return ev
 
 
-def seat_view(table: Table, seat: int, with_results: bool = True) -> dict[str, Any]:
+def seat_view(room: Room, seat: int, with_results: bool = True) -> dict[str, Any]:
     """The ``state.view`` of ``docs/server-protocol.md`` for ``seat``
     (``results`` left empty when not ``with_results``)."""
-    state = table.state
+    state = room.table.state
     assert state is not None
     v = state.view(seat)
     out = replace(v, results=()).to_json()
     if with_results:
-        out["results"] = _results(table)[0]
+        out["results"] = _results(room)[0]
     rules = v.rules
     if v.my_turn:
         acts = v.legal_actions()
@@ -108,38 +113,39 @@ def seat_view(table: Table, seat: int, with_results: bool = True) -> dict[str, A
     _word_bids(rules, out)
     out["current"] = {**out["bids"][-1], "chance": odds} if v.bids else None
     out["seat_index"] = seat
-    _common(table, out)
+    _common(room, out)
     return out
 
 
-def public_view(table: Table, with_results: bool = True) -> dict[str, Any]:
-    """The visitors' view: every public fact, no hidden die of anyone."""
-    state = table.state
+def public_view(room: Room, with_results: bool = True) -> dict[str, Any]:
+    """The spectators' view: the engine's :class:`PublicView` (every public
+    fact, no hidden die of anyone), no ``legal`` and no ``odds``."""
+    state = room.table.state
     assert state is not None
-    out = replace(state.view(0), results=()).to_json()
+    out = replace(PublicView.of(state), results=()).to_json()
     if with_results:
-        out["results"] = _results(table)[0]
-    out["seat"] = None
+        out["results"] = _results(room)[0]
     out["seat_index"] = None
-    out["hand"] = []
     _word_bids(state.rules, out)
     out["current"] = {**out["bids"][-1], "chance": None} if out["bids"] else None
-    _common(table, out)
+    _common(room, out)
     return out
 
 
-def _common(table: Table, out: dict[str, Any]) -> None:
-    out["rules_options"] = table.rules_dict
-    out["round"] = table.round
-    out["move_number"] = table.move_number
-    out["deadline"] = table.deadline
-    out["turn_timer"] = table.turn_timer
+def _common(room: Room, out: dict[str, Any]) -> None:
+    t = room.table
+    out["rules_options"] = t.rules_dict
+    out["round"] = t.round
+    out["move_number"] = t.move_number
+    out["deadline"] = room.deadline
+    out["turn_timer"] = t.turn_timer
 
 
-def state_message(table: Table, seat: int | None) -> dict[str, Any]:
-    """The ``state`` message for ``seat`` (``None``: a visitor)."""
-    view = seat_view(table, seat) if seat is not None else public_view(table)
-    return {"type": "state", "view": view, "event": _event_json(table), "server_time": time.time()}
+def state_message(room: Room, seat: int | None, sync: bool = False) -> dict[str, Any]:
+    """The ``state`` message for ``seat`` (``None``: a spectator); ``sync``: the
+    event is ``{"kind": "sync"}`` (a client catching up)."""
+    view = seat_view(room, seat) if seat is not None else public_view(room)
+    return {"type": "state", "view": view, "event": _event_json(room, sync), "server_time": time.time()}
 
 
 #: Stands in for the results while a message is encoded. Nicknames hold no
@@ -148,17 +154,15 @@ _RESULTS_SLOT = "\x00results"
 _RESULTS_SLOT_JSON = json.dumps(_RESULTS_SLOT)
 
 
-def state_message_text(table: Table, seat: int | None) -> str:
+def state_message_text(room: Room, seat: int | None, sync: bool = False) -> str:
     """:func:`state_message` as JSON text. The past rounds' results (the same
     for every seat, and growing all game) are encoded once per round and
     spliced in, not rebuilt and re-encoded for every seat at every move."""
-    state = table.state
-    assert state is not None
-    view = seat_view(table, seat, False) if seat is not None else public_view(table, False)
+    view = seat_view(room, seat, False) if seat is not None else public_view(room, False)
     view["results"] = _RESULTS_SLOT
-    msg = {"type": "state", "view": view, "event": _event_json(table), "server_time": time.time()}
+    msg = {"type": "state", "view": view, "event": _event_json(room, sync), "server_time": time.time()}
     out = json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
-    return out.replace(_RESULTS_SLOT_JSON, _results(table)[1], 1)
+    return out.replace(_RESULTS_SLOT_JSON, _results(room)[1], 1)
 
 
 # -- replay ----------------------------------------------------------------------

@@ -55,7 +55,9 @@ export function replayPage({ root, toast }, code) {
     counter.textContent = `${step + 1} / ${data.steps.length}`;
     root.querySelector("#first").disabled = root.querySelector("#prev").disabled = step === 0;
     root.querySelector("#next").disabled = root.querySelector("#last").disabled = step === data.steps.length - 1;
-    fill(narration, h("div", { class: "narration-round muted small" }, `Round ${s.round + 1}`), h("div", { class: "narration-text", id: "step-text" }, s.text));
+    // A deal's text names its round ("Round 2: the dice are rolled."): the round label heads the moves only.
+    fill(narration, s.move ? h("div", { class: "narration-round muted small" }, `Round ${s.round + 1}`) : null,
+      h("div", { class: "narration-text", id: "step-text" }, s.text));
 
     const result = s.result || null;
     const seats = data.players.map((name) => {

@@ -99,6 +99,14 @@ export function tablePage({ root, toast }, code) {
           renderSeats();
         }
         break;
+      case "unseated":
+        // The seat was given up (left, removed by the host, not claimed in time): watch from now on.
+        forgetSeatToken(code);
+        S.seat = null;
+        S.host = false;
+        toast(msg.message, "info");
+        renderAll();
+        break;
       case "error":
         if (msg.code === "table/not_found") {
           S.socket.close();
@@ -107,7 +115,7 @@ export function tablePage({ root, toast }, code) {
           fill(el.banner, h("div", { class: "banner banner-over", id: "not-found" }, msg.message || `There is no table ${code}.`, " ", h("a", { href: "#/" }, "Back to the lobby")));
           return;
         }
-        if (msg.code === "auth/bad_token") {
+        if (msg.code === "auth/bad_token" || msg.code === "auth/revoked") {
           forgetSeatToken(code);
           toast("This browser's seat at the table is no longer valid; you are watching.");
           connect();
@@ -187,7 +195,7 @@ export function tablePage({ root, toast }, code) {
   function renderHead() {
     const t = S.table;
     const r = rules();
-    const statusWords = { open: "waiting for players", playing: "playing", finished: "game over", closed: "closed" };
+    const statusWords = { open: "open", playing: "playing", finished: "game over", closed: "closed" };
     fill(el.head,
       h("div", { class: "head-main" },
         h("div", { class: "head-code" },
@@ -289,7 +297,10 @@ export function tablePage({ root, toast }, code) {
         body = h("div", { class: "seat-body muted" }, "Empty seat", S.host && t.status === "open" ? botAdder(i) : null);
       } else if (v) {
         const shown = (v.shown && v.shown[name]) || [];
-        const hidden = mine ? v.hand : null;
+        // At the end no cup is hidden: draw the faces of the final reveal, so the card shows the dice it counts.
+        const last = v.phase === "over" && v.results && v.results.length ? v.results[v.results.length - 1] : null;
+        const finalCup = last && last.revealed && last.revealed[name] && last.revealed[name].length === count ? last.revealed[name] : null;
+        const hidden = finalCup || (mine && v.phase !== "over" ? v.hand : null);
         const row = h("span", { class: "dice-row seat-dice" });
         if (out) row.appendChild(h("span", { class: "muted small" }, "out"));
         else {
@@ -309,7 +320,9 @@ export function tablePage({ root, toast }, code) {
           h("div", { class: "seat-count muted" }, info.kind === "bot" || info.connected ? "ready" : "not connected"),
           S.host && t.status === "open" && info.kind === "bot"
             ? h("button", { class: "btn btn-small btn-ghost", dataset: { removeBot: i }, onclick: () => send({ type: "remove_bot", seat: i }) }, "Remove bot")
-            : null);
+            : S.host && t.status === "open" && info.kind === "human" && i !== S.seat
+              ? h("button", { class: "btn btn-small btn-ghost", dataset: { removeSeat: i }, onclick: () => send({ type: "remove_bot", seat: i }) }, "Remove")
+              : null);
       }
       cards.push(h("div", { class: classes.join(" "), dataset: { seat: i, name: name || "" } },
         h("div", { class: "seat-head" },
@@ -356,7 +369,8 @@ export function tablePage({ root, toast }, code) {
     const v = S.view;
     const r = rules();
     if (!v) {
-      fill(el.center, h("div", { class: "center-line" }, S.table && S.table.status === "open" ? "The game starts when the host says so." : "Connecting to the table…"));
+      // Before the start the banner says what the table waits for (once).
+      fill(el.center, S.table && S.table.status === "open" ? null : h("div", { class: "center-line" }, "Connecting to the table…"));
       return;
     }
     if (v.phase === "over") {
@@ -469,7 +483,7 @@ export function tablePage({ root, toast }, code) {
             empty ? `Start (fill ${empty} more ${empty === 1 ? "seat" : "seats"} first)` : "Start the game"),
           leaveButton());
       } else if (S.seat !== null) {
-        fill(el.actions, h("p", { class: "muted" }, "Waiting for the host to start."), leaveButton());
+        fill(el.actions, leaveButton()); // the banner says what we wait for
       } else {
         el.actions.hidden = true;
       }

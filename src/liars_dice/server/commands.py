@@ -1,0 +1,273 @@
+"""What is asked of a table, and what it makes: the decision half of
+boardgame.io's reducer shape (the other half is :func:`~liars_dice.server.tables.apply`).
+
+* :func:`decide` ``(table, command, dice) -> events`` checks a command against
+  the table and makes the events it causes, rolling any dice it needs. It
+  raises (a :class:`~liars_dice.engine.LiarsDiceError`) and makes nothing when
+  the command is refused; a move's legality is the engine's, checked once by
+  :func:`~liars_dice.server.tables.apply`.
+* :func:`settle` ``(table, dice) -> event or None``: what follows on its own
+  (the next deal after a challenge, the end of the game).
+* :func:`step` chains :func:`decide`, ``apply`` and :func:`settle`: the one
+  path of every change, pure (the caller stores the events, then keeps the table).
+
+The dice of a round are rolled in one place, :func:`roll_deal` (and
+:func:`roll_reroll` for a show-and-reroll).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Union
+
+from ..bots import REGISTRY
+from ..engine import Action, Bid, Calza, Challenge, DiceSource, GameOverError, Phase, State
+from .errors import (
+    BotUnknown,
+    NameTaken,
+    NotHost,
+    SeatEmpty,
+    SeatIsHost,
+    SeatReplaced,
+    SeatsEmpty,
+    SeatTaken,
+    TableFull,
+    TableNotStarted,
+    TableStarted,
+)
+from .tables import Departure, Event, EventKind, SeatKind, Table, TableStatus, apply
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    """A person takes ``seat`` (``None``: the first empty one)."""
+
+    name: str
+    token_hash: str
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AddBot:
+    by: int
+    bot: str
+    where: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveSeat:
+    """The host frees a seat before the start: a bot's, or a waiting person's."""
+
+    by: int
+    where: int
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    by: int
+    first: int  #: the first opener
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """``seat``'s person gives the seat up: for good (``LEAVE``), or by being
+    unconnected past the grace period (``GRACE``)."""
+
+    seat: int
+    reason: Departure
+    stand_in: str  #: the bot that takes the seat over if the game is on
+
+
+@dataclass(frozen=True, slots=True)
+class Return:
+    """A person replaced after the grace period is back."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Chat:
+    seat: int
+    text: str
+    at: str
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A bid (with an optional show) or a challenge for ``seat``.
+
+    :ivar client: it came from a person's client (refused for a seat a bot took over).
+    :ivar expect_move: for a timer's or a bot's move, the move number it was made for.
+    """
+
+    seat: int
+    action: Action
+    show: tuple[int, ...] = ()
+    by_bot: bool = False
+    client: bool = False
+    expect_move: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Settle:
+    """Nothing but what follows on its own (a restarted server's first step)."""
+
+
+Command = Union[Join, AddBot, RemoveSeat, Start, Leave, Return, Chat, Move, Settle]
+
+
+class Stale(Exception):
+    """A timer's move arrived after the game moved on: nothing to do."""
+
+
+def _host_only(t: Table, by: int) -> None:
+    if by != t.host:
+        raise NotHost("Only the host can do that.")
+    if t.status is not TableStatus.OPEN:
+        raise TableStarted("The game has already started.")
+
+
+def decide(t: Table, c: Command, dice: DiceSource) -> list[Event]:
+    """The events command ``c`` makes at table ``t`` (``[]``: nothing to do).
+
+    :raises liars_dice.engine.LiarsDiceError: the command is refused (a
+        :mod:`~liars_dice.server.errors` class, or the engine's when
+        :func:`apply` refuses a move). Nothing changes.
+    :raises Stale: a move for a move number that has passed.
+    """
+    E = Event
+    if isinstance(c, Move):
+        if c.expect_move is not None and c.expect_move != t.move_number:
+            raise Stale
+        if t.status is TableStatus.FINISHED:
+            raise GameOverError("The game is over.")
+        if t.status is not TableStatus.PLAYING or t.state is None:
+            raise TableNotStarted("The game has not started yet.")
+        if c.client and t.seats[c.seat].kind is SeatKind.BOT:
+            raise SeatReplaced("A bot has taken over this seat.")
+        bid = c.action if isinstance(c.action, Bid) else None
+        reroll: list[int] = []
+        if bid is not None and c.show:
+            reroll = roll_reroll(t.state, c.seat, len(c.show), dice)
+        payload = {
+            "seat": c.seat, "bid": bid.to_json() if bid is not None else None,
+            "challenge": isinstance(c.action, Challenge), "show": list(c.show), "reroll": reroll, "by_bot": c.by_bot,
+        }
+        if isinstance(c.action, Calza):
+            payload["calza"] = True  # only calza moves carry the key: other payloads are as they always were
+        return [E(EventKind.MOVE, payload)]
+    if isinstance(c, Chat):
+        return [E(EventKind.CHAT, {"seat": c.seat, "name": t.seats[c.seat].name, "text": c.text, "at": c.at})]
+    if isinstance(c, Join):
+        if t.status is not TableStatus.OPEN:
+            raise TableStarted("This game has already started: you can watch it.")
+        empty = t.empty_seats()
+        if not empty:
+            raise TableFull("Every seat at this table is taken: you can watch.")
+        seat = empty[0] if c.seat is None else c.seat
+        if c.seat is not None and c.seat >= t.n_seats:
+            raise SeatTaken(f"This table has seats 0 to {t.n_seats - 1}.")
+        if seat not in empty:
+            raise SeatTaken(f"Seat {seat} is taken.")
+        if c.name in t.names:
+            raise NameTaken(f"Someone at this table is already called {c.name!r}.")
+        return [E(EventKind.JOINED, {"seat": seat, "name": c.name, "token_hash": c.token_hash})]
+    if isinstance(c, AddBot):
+        _host_only(t, c.by)
+        if c.bot not in REGISTRY:
+            raise BotUnknown(f"There is no bot called {c.bot!r}; choose from {', '.join(sorted(REGISTRY))}.")
+        empty = t.empty_seats()
+        if c.where is None and not empty:
+            raise TableFull("Every seat is taken.")
+        where = empty[0] if c.where is None else c.where
+        if where not in empty:
+            raise SeatTaken(f"Seat {where} is not an empty seat.")
+        name = f"{c.bot} bot {where + 1}"
+        while name in t.names:
+            name += "'"
+        return [E(EventKind.BOT_ADDED, {"seat": where, "bot": c.bot, "name": name})]
+    if isinstance(c, RemoveSeat):
+        _host_only(t, c.by)
+        if not 0 <= c.where < t.n_seats or t.seats[c.where].kind is SeatKind.EMPTY:
+            raise SeatEmpty(f"Seat {c.where} is already empty.")
+        if c.where == c.by:
+            raise SeatIsHost("The host cannot remove their own seat; leave the table instead.")
+        return [E(EventKind.SEAT_FREED, {"seat": c.where})]
+    if isinstance(c, Start):
+        _host_only(t, c.by)
+        if t.empty_seats():
+            raise SeatsEmpty("Fill every seat (invite players or add bots) before the start.")
+        # ``apply`` makes the game: the engine refuses players it cannot seat, before anything is stored.
+        return [E(EventKind.STARTED, {"players": [s.name for s in t.seats], "start": c.first})]
+    if isinstance(c, Leave):
+        if t.seats[c.seat].kind is not SeatKind.HUMAN:
+            return []
+        if t.status is TableStatus.OPEN:
+            events = [E(EventKind.SEAT_FREED, {"seat": c.seat})]
+            if c.seat == t.host:
+                others = [i for i in t.humans() if i != c.seat]
+                events.append(E(EventKind.HOST, {"seat": others[0]}) if others else E(EventKind.CLOSED, {}))
+            return events
+        if t.status is TableStatus.PLAYING:
+            return [E(EventKind.REPLACED, {"seat": c.seat, "bot": c.stand_in, "reason": c.reason.value})]
+        return []
+    if isinstance(c, Return):
+        s = t.seats[c.seat]
+        if s.returnable and t.status is TableStatus.PLAYING:
+            return [E(EventKind.RETURNED, {"seat": c.seat})]
+        return []
+    if isinstance(c, Settle):
+        return []
+    raise TypeError(f"Not a table command: {c!r}")  # pragma: no cover - Command is closed
+
+
+def settle(t: Table, dice: DiceSource) -> Event | None:
+    """The event that follows on its own, if any: the deal of a round once the
+    game waits for it, or the end once it has a winner."""
+    if t.status is not TableStatus.PLAYING or t.state is None:
+        return None
+    if t.state.phase is Phase.DEAL:
+        return Event(EventKind.DEALT, {"hands": roll_deal(t.state, dice)})
+    if t.state.is_over:
+        return Event(EventKind.FINISHED, {"winner": t.winner})
+    return None
+
+
+def step(t: Table, c: Command, dice: DiceSource) -> tuple[Table, list[Event]]:
+    """:func:`decide`, :func:`apply` each event, then :func:`settle` until
+    nothing follows. Returns the new table and the events to store (``seq``
+    advanced by their number). Pure: ``t`` is unchanged, whatever is raised.
+
+    :raises: as :func:`decide` and :func:`apply`.
+    """
+    events = decide(t, c, dice)
+    for e in events:
+        t = apply(t, e)
+    while (e := settle(t, dice)) is not None:
+        events.append(e)
+        t = apply(t, e)
+    return replace(t, seq=t.seq + len(events)), events
+
+
+# -- the dice ----------------------------------------------------------------------
+
+
+def roll_deal(state: State, dice: DiceSource) -> list[list[int]]:
+    """The faces of a new round, one hand per seat (``[]`` for a seat out),
+    from ``dice``: one draw for the whole deal, split seat by seat in seating
+    order (as :meth:`State.roll` does). The one place a round's dice are rolled."""
+    faces = state.rules.faces
+    rolled = list(dice.roll(sum(state.dice), faces))
+    hands: list[list[int]] = []
+    i = 0
+    for d in state.dice:
+        hands.append(rolled[i : i + d])
+        i += d
+    return hands
+
+
+def roll_reroll(state: State, seat: int, n_shown: int, dice: DiceSource) -> list[int]:
+    """The new faces for ``seat``'s hidden dice after it shows ``n_shown`` of
+    them (``[]`` when that would leave none hidden: the engine then refuses the show)."""
+    n = len(state.hidden[seat]) - n_shown
+    return list(dice.roll(n, state.rules.faces)) if n >= 1 and state.to_move == seat else []

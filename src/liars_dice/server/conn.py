@@ -1,0 +1,81 @@
+"""One websocket client: its seat, its rate limit, and its own send queue
+and sender task, so a slow client never holds up a table."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from starlette.websockets import WebSocket
+
+from .security import RateLimiter
+
+
+def dumps(msg: dict[str, Any]) -> str:
+    return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+
+
+class Conn:
+    """One websocket client. ``seat`` is ``None`` for a visitor (or before ``hello``).
+
+    :param queue_max: messages queued before the client counts as stuck and is closed.
+    """
+
+    __slots__ = ("ws", "seat", "limiter", "queue", "queue_max", "sender", "closed", "hello_done")
+
+    def __init__(self, ws: WebSocket, limiter: RateLimiter, queue_max: int = 256) -> None:
+        self.ws = ws
+        self.seat: int | None = None
+        self.limiter = limiter
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.queue_max = queue_max
+        self.sender: asyncio.Task[None] | None = None
+        self.closed = False
+        self.hello_done = False
+
+    def start(self) -> None:
+        self.sender = asyncio.create_task(self._send_loop())
+
+    def send(self, msg: dict[str, Any]) -> None:
+        """Queue one message (serialised here)."""
+        self.send_text(dumps(msg))
+
+    def send_text(self, text: str) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() >= self.queue_max:
+            self.closed = True
+            self.queue.put_nowait(None)
+            return
+        self.queue.put_nowait(text)
+
+    def error(self, code: str, message: str, msg_id: Any = None) -> None:
+        self.send({"type": "error", "code": code, "message": message, "id": msg_id})
+
+    async def _send_loop(self) -> None:
+        text: str | None = ""
+        try:
+            while True:
+                text = await self.queue.get()
+                if text is None:
+                    break
+                await self.ws.send_text(text)
+        except Exception:  # noqa: BLE001 - the client went away
+            pass
+        finally:
+            self.closed = True
+            if text is None:
+                try:
+                    await self.ws.close(code=1008)
+                except Exception:  # noqa: BLE001
+                    pass
+
+    async def stop(self) -> None:
+        self.closed = True
+        if self.sender is not None:
+            self.sender.cancel()
+            try:
+                await self.sender
+            except (asyncio.CancelledError, Exception):  # noqa: BLE001
+                pass

@@ -1,0 +1,169 @@
+"""The server's errors: one tree with the engine's.
+
+Every error the server answers with is a :class:`~liars_dice.engine.LiarsDiceError`
+(engine errors such as ``action/illegal`` pass through as they are), so one
+handler serves them all: over HTTP ``{"error": {"code", "message"}}`` with
+:attr:`ServerError.status` (400 for an engine error), over a websocket an
+``error`` message. The codes are stable (boardgame.io's ``src/core/errors.ts``);
+``docs/server-protocol.md`` lists them all.
+"""
+
+from __future__ import annotations
+
+from ..engine import LiarsDiceError
+
+
+class ServerError(LiarsDiceError):
+    """Base of the server's refusals. :ivar status: the HTTP status."""
+
+    code = "server/error"
+    status = 400
+
+
+# -- messages and connections ------------------------------------------------------
+
+
+class MessageInvalid(ServerError):
+    """A frame or body that is not one well-formed message of the protocol."""
+
+    code = "message/invalid"
+    status = 422
+
+
+class AuthRequired(ServerError):
+    """A websocket message before ``hello``."""
+
+    code = "auth/required"
+
+
+class BadToken(ServerError):
+    """A ``hello`` token that never held a seat at this table."""
+
+    code = "auth/bad_token"
+
+
+class TokenRevoked(ServerError):
+    """A ``hello`` token whose seat was given up: its owner left, the host
+    removed them, or they never connected within the grace period."""
+
+    code = "auth/revoked"
+
+
+# -- names -------------------------------------------------------------------------------
+
+
+class NameInvalid(ServerError):
+    code = "name/invalid"
+
+
+class NameTaken(ServerError):
+    code = "name/taken"
+    status = 409
+
+
+# -- tables ----------------------------------------------------------------------------
+
+
+class TableInvalid(ServerError):
+    """A create request whose rules or settings do not make a game."""
+
+    code = "table/invalid"
+
+
+class TableNotFound(ServerError):
+    code = "table/not_found"
+    status = 404
+
+
+class TableFull(ServerError):
+    code = "table/full"
+    status = 409
+
+
+class TableStarted(ServerError):
+    """A join, or a host's action, once the game has started."""
+
+    code = "table/started"
+    status = 409
+
+
+class TableNotStarted(ServerError):
+    code = "table/not_started"
+    status = 409
+
+
+class NotHost(ServerError):
+    code = "table/not_host"
+    status = 403
+
+
+class SeatsEmpty(ServerError):
+    code = "table/seats_empty"
+    status = 409
+
+
+class ServerBusy(ServerError):
+    """No free join code was found (31^6 codes: practically never)."""
+
+    code = "server/busy"
+    status = 503
+
+
+# -- seats -------------------------------------------------------------------------------
+
+
+class SeatTaken(ServerError):
+    code = "seat/taken"
+    status = 409
+
+
+class SeatEmpty(ServerError):
+    """The host asked to remove a seat nobody holds."""
+
+    code = "seat/empty"
+    status = 409
+
+
+class SeatIsHost(ServerError):
+    """The host asked to remove their own seat (``leave`` does that)."""
+
+    code = "seat/host"
+    status = 409
+
+
+class SeatVisitor(ServerError):
+    """A visitor (no seat) asked to play or chat."""
+
+    code = "seat/visitor"
+    status = 403
+
+
+class SeatReplaced(ServerError):
+    """A person's client moved for a seat a bot has taken over."""
+
+    code = "seat/replaced"
+    status = 409
+
+
+class BotUnknown(ServerError):
+    code = "bot/unknown"
+
+
+# -- games -------------------------------------------------------------------------------
+
+
+class GameNotFinished(ServerError):
+    """A record or replay asked for before the game is over."""
+
+    code = "game/not_finished"
+    status = 409
+
+
+class RateLimited(ServerError):
+    code = "rate/limited"
+    status = 429
+
+
+def http_status(e: LiarsDiceError) -> int:
+    """The HTTP status for ``e``: its own for a server error, 400 for an engine error."""
+    return e.status if isinstance(e, ServerError) else 400

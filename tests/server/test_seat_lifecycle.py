@@ -1,0 +1,162 @@
+"""Seats are claimed by connecting; leaving revokes the token; presence is
+coalesced (issue 7, faults 3, 5 and 6).
+
+Each test here fails on the server before issue 7 (checked against that
+checkout): seats joined over HTTP were held for ever, the host could not
+remove a waiting person, a token kept its seat (and its dice) after ``leave``,
+and every connect sent presence to every connection.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from helpers import Player, create, is_state, join, running, wait_until
+from starlette.testclient import TestClient
+
+from liars_dice.server import Settings
+
+
+def reply(p: Player, msg_id: Any) -> dict[str, Any]:
+    return p.wait(lambda m: m["type"] in ("ack", "error", "pong") and m.get("id") == msg_id)
+
+
+def summary(client: TestClient, code: str) -> dict[str, Any]:
+    return client.get(f"/api/tables/{code}").json()
+
+
+def lobby_codes(client: TestClient) -> list[str]:
+    return [t["code"] for t in client.get("/api/tables").json()["tables"]]
+
+
+# -- fault 3: seats whose owner never connects ---------------------------------------
+
+
+def test_joined_seats_nobody_connects_to_are_freed_before_the_start(db_url: str) -> None:
+    """Three HTTP-only joins no longer fill a 4-seat table for good: after the
+    grace period their seats are free, the real friend joins, and the joiners'
+    tokens are refused with a clear error."""
+    with running(Settings(db_url=db_url, bot_delay=0.0, grace=0.5)) as client:
+        t = create(client, "ann", seats=4)
+        code = t["code"]
+        ann = Player(client, code, t["token"])  # the host connects: her seat stays
+        squatters = [join(client, code, f"squat{i}") for i in range(3)]
+        r = client.post(f"/api/tables/{code}/join", json={"nickname": "friend"})
+        assert r.json()["error"]["code"] == "table/full"
+        wait_until(lambda: [s["kind"] for s in summary(client, code)["seats"]] == ["human", "empty", "empty", "empty"],
+                   timeout=10)
+        assert join(client, code, "friend")["seat"] == 1
+        late = Player(client, code, squatters[0]["token"])
+        assert late.welcome["type"] == "error" and late.welcome["code"] == "auth/revoked"
+        assert "grace period" in late.welcome["message"]
+        assert ann.welcome["seat"] == 0
+
+
+def test_an_open_table_nobody_connects_to_expires_and_leaves_the_lobby(db_url: str) -> None:
+    with running(Settings(db_url=db_url, bot_delay=0.0, grace=0.5)) as client:
+        t = create(client, "ann", seats=3)
+        assert t["code"] in lobby_codes(client)
+        wait_until(lambda: summary(client, t["code"])["status"] == "closed", timeout=10)
+        assert t["code"] not in lobby_codes(client)
+
+
+def test_a_started_game_whose_player_never_connected_is_played_by_a_bot(db_url: str) -> None:
+    """No turn timer, and bob joined but never connected: after the grace period
+    a bot plays his seat, so the game does not wait for ever."""
+    with running(Settings(db_url=db_url, bot_delay=0.0, grace=1.0)) as client:
+        t = create(client, "ann", seats=2)
+        code = t["code"]
+        bob = join(client, code, "bob")
+        ann = Player(client, code, t["token"])
+        ann.send({"type": "start", "id": "s"})
+        assert reply(ann, "s")["type"] == "ack"
+        wait_until(lambda: summary(client, code)["seats"][1]["kind"] == "bot", timeout=10)
+        assert summary(client, code)["seats"][1].get("replaced") is True
+        # He may still come back: the seat is his again.
+        again = Player(client, code, bob["token"])
+        assert again.welcome["seat"] == 1
+        wait_until(lambda: summary(client, code)["seats"][1]["kind"] == "human", timeout=10)
+
+
+def test_the_host_can_remove_a_waiting_person(client: TestClient) -> None:
+    t = create(client, "ann", seats=3)
+    code = t["code"]
+    bob = join(client, code, "bob")
+    ann = Player(client, code, t["token"])
+    bob_ws = Player(client, code, bob["token"])
+    bob_ws.send({"type": "remove_bot", "seat": 0, "id": 1})
+    assert reply(bob_ws, 1)["code"] == "table/not_host"
+    ann.send({"type": "remove_bot", "seat": 0, "id": 2})
+    assert reply(ann, 2)["code"] == "seat/host"
+    ann.send({"type": "remove_bot", "seat": 2, "id": 3})
+    assert reply(ann, 3)["code"] == "seat/empty"
+    ann.send({"type": "remove_bot", "seat": 1, "id": 4})
+    assert reply(ann, 4)["type"] == "ack"
+    assert summary(client, code)["seats"][1]["kind"] == "empty"
+    told = bob_ws.wait(lambda m: m["type"] == "unseated")
+    assert told["seat"] == 1
+    bob_ws.send({"type": "chat", "text": "still here", "id": 5})
+    assert reply(bob_ws, 5)["code"] == "seat/visitor"
+    again = Player(client, code, bob["token"])
+    assert again.welcome["code"] == "auth/revoked"
+
+
+# -- fault 6: leaving revokes the token ------------------------------------------------
+
+
+def test_leave_revokes_the_token_dice_chat_and_hello(client: TestClient) -> None:
+    """bob leaves mid-game and keeps his socket open: from then on he gets the
+    spectators' view (no dice, also of the next deal), cannot chat, and a new
+    hello with his token is refused."""
+    t = create(client, "ann", seats=2, options={"dice_per_player": 2})
+    code = t["code"]
+    j = join(client, code, "bob")
+    ann, bob = Player(client, code, t["token"]), Player(client, code, j["token"])
+    ann.send({"type": "start", "id": "s"})
+    assert reply(ann, "s")["type"] == "ack"
+    first = bob.wait(is_state)["view"]
+    assert first["hand"] and first["seat"] == "bob"
+    bob.send({"type": "leave", "id": "l"})
+    assert reply(bob, "l")["type"] == "ack"
+    mark = len(bob.received)
+    # ann plays on against the bot until a new round is dealt (fresh hidden dice).
+    round0 = first["round"]
+    for _ in range(200):
+        v = ann.wait(is_state)["view"]
+        if v["round"] > round0 or v["phase"] == "over":
+            break
+        if v["to_move"] == "ann":
+            legal = v["legal"]
+            ann.send({"type": "challenge"} if legal["challenge"] else {"type": "bid", **legal["raises"][0]})
+    else:
+        raise AssertionError("no new round")
+    mn = v["move_number"]
+    bob.wait(lambda m: is_state(m) and m["view"]["move_number"] >= mn)
+    after = [m for m in bob.received[mark - 1:] if m["type"] == "state"]
+    assert after and all(m["view"]["seat"] is None and m["view"]["hand"] == [] for m in after)
+    assert all("legal" not in m["view"] for m in after)
+    bob.send({"type": "chat", "text": "hello?", "id": "c"})
+    assert reply(bob, "c")["code"] == "seat/visitor"
+    again = Player(client, code, j["token"])
+    assert again.welcome["type"] == "error" and again.welcome["code"] == "auth/revoked"
+    assert "left" in again.welcome["message"]
+    assert any(m["type"] == "unseated" for m in bob.received)  # the open socket was told
+
+
+# -- fault 5: presence is coalesced ----------------------------------------------------
+
+
+def test_presence_is_coalesced_not_one_broadcast_per_connect(client: TestClient) -> None:
+    """40 spectators arrive one after another: the first of them gets a few
+    presence messages (one per ``presence_interval``), not one per arrival; the
+    last one it gets counts everybody."""
+    t = create(client, "ann", seats=2)
+    code = t["code"]
+    ann = Player(client, code, t["token"])
+    watchers = [Player(client, code, None) for _ in range(40)]
+    first = watchers[0]
+    last = first.wait(lambda m: m["type"] == "presence" and m["visitors"] == 40)
+    assert last["seats"][0]["connected"] is True
+    n = sum(1 for m in first.received if m["type"] == "presence")
+    assert n <= 10, n
+    ann.close()
