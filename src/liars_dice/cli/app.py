@@ -28,12 +28,10 @@ def _version(value: bool) -> None:
 
 
 def installed_version() -> str:
-    """The version of the installed distribution that holds this package (its
-    metadata is the one place the version is read from at run time)."""
-    from importlib.metadata import packages_distributions, version
-
-    names = packages_distributions().get("liars_dice") or ["liars-dice"]
-    return version(names[0])
+    """The package's ``__version__``. The root package is always imported before
+    this sub-package, so reading it costs no import (the layers never import
+    the root package; its metadata is no layer)."""
+    return str(sys.modules[__name__.partition(".")[0]].__version__)
 
 
 @app.callback()

@@ -45,7 +45,13 @@ def solve_command(
     """Solve one two-player round of a preset to a target exploitability (CFR+).
 
     The value is player 0's expected payoff (+1 win, -1 loss), player 0 opening
-    as in OpenSpiel. Exits 2 with one sentence on bad input.
+    as in OpenSpiel. Exits 2 with one sentence on bad input. At a terminal a
+    progress bar shows the iterations, the exploitability and the time left.
+
+    How long: 1 vs 1 takes seconds. The largest trees the exact solver takes
+    (3 dice in play with six faces: --dice 2 1 or 1 2) take minutes:
+    wild-stars 2 1 needed 340 iterations and 310 CPU seconds (about 5 min on
+    an idle core; 25 min of wall time on a busy shared machine).
     """
     from ..engine import Rules, RulesError
     from ..solver import SolverError, solve
