@@ -335,3 +335,64 @@ def test_without_a_terminal_a_person_out_sees_the_bots_finish() -> None:
     session = PlaySession(console, game, bots, SeededDice(3), 0, ask=ask)
     session.run()
     assert "You are out; the bots play on to the end." in buf.getvalue()
+
+
+def _lose_fast(child: pexpect.spawn, max_steps: int = 200) -> str:
+    """At every bid prompt bid the highest bid (every die a 6), which a bot calls and
+    which is a lie; answer every other prompt. Returns the prompt the game stops at:
+    'again' (game over) or 'out' (out, others still playing)."""
+    for _ in range(max_steps):
+        i = child.expect([BID_PROMPT, PAUSE_PROMPT, OUT_PROMPT, AGAIN_PROMPT])
+        if i == 0:
+            dice = re.findall(r"(\d+) dice in play", ANSI.sub("", child.before))
+            n = int(dice[-1]) if dice else None
+            before = ANSI.sub("", child.before)
+            if n is None:  # the header scrolled past: challenge if we may, else open low
+                child.sendline("liar" if "Bids: none yet" not in before else "1x2")
+            else:
+                child.sendline(f"{n}x6")
+        elif i == 1:
+            child.sendline("")
+        elif i == 2:
+            return "out"
+        else:
+            return "again"
+    raise AssertionError("the game did not end")
+
+
+def test_play_again_with_the_same_settings(cli, tmp_path) -> None:
+    """Issue 8 "What a player expects": at game over, another game with the same
+    settings; with --seed N the next game uses N+1, and --record saves it as
+    game-2.json."""
+    path = tmp_path / "game.json"
+    child = _spawn(cli, "--players", "2", "--seed", "5", "--start", "you", "--record", str(path))
+    assert _lose_fast(child) == "again"
+    child.sendline("y")
+    child.expect(r"Round 1 · classic · 10 dice in play")
+    child.expect([BID_PROMPT, PAUSE_PROMPT])
+    child.sendline("q")
+    child.expect("Game stopped before the end")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    first, second = json.loads(path.read_text()), json.loads((tmp_path / "game-2.json").read_text())
+    assert first["players"] == second["players"] == ["you", "ann"]
+    assert first["rules"] == second["rules"]
+    assert first["rounds"][0]["dice"] != second["rounds"][0]["dice"], "the next seed deals other dice"
+
+
+def test_out_player_watches_the_rest_at_a_readable_pace(cli) -> None:
+    """Issue 8: once out, the person chooses to watch the rest (bots move at a
+    readable pace) or to skip to the result; skipping prints no more moves."""
+    child = _spawn(cli, "--players", "3", "--seed", "8", "--start", "you")
+    assert _lose_fast(child) == "out"
+    child.sendline("s")
+    child.expect("Skipping to the result")
+    child.expect(AGAIN_PROMPT)
+    skipped = ANSI.sub("", child.before)
+    assert " bids " not in skipped.split("Skipping to the result", 1)[-1].split("Game over", 1)[0]
+    assert re.search(r"^\w+ wins\r?$", skipped, re.M)
+    child.sendline("n")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
