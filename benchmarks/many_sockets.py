@@ -98,9 +98,15 @@ async def run(args: argparse.Namespace, src: str | None) -> dict[str, float]:
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     if src:
         env["PYTHONPATH"] = src
+    # This branch caps websockets per address and per table, and rates lookups
+    # (issue 7): lift them here, where one address plays a crowd on purpose.
+    lift = [] if src else [
+        "--limit", f"sockets_per_address={args.sockets + 10}", "--limit", f"sockets_per_table={args.sockets + 10}",
+        "--limit", "lookup_rate=1000000/minute",
+    ]
     proc = subprocess.Popen(
         [sys.executable, "-c", "from liars_dice.cli import main; main()", "serve", "--port", "0",
-         "--db", f"sqlite:///{tmp}/db.sqlite", "--log-level", "error"],
+         "--db", f"sqlite:///{tmp}/db.sqlite", "--log-level", "error", *lift],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
     )
     try:

@@ -17,9 +17,22 @@ Reports (from the clients' clocks):
   start-up) / tables, in KiB (includes each table's websocket connections);
 * the server's CPU use (share of one core) over the window.
 
+With ``--attack`` (issue 7: honest players under attack) the measured time
+has three windows of ``--duration`` seconds each: before, during and after an
+attacker process. The attacker, from one address, creates tables as fast as
+it can, opens ``--attack-sockets`` websockets to an honest table, floods chat
+from a table of its own and sends malformed frames (deep nesting, garbage,
+binary, oversized). The report gives the honest round trip p50/p99 and the
+server RSS in each window, and what the attacker got through.
+
+Each honest table's players come from an address of their own (an
+``X-Forwarded-For`` header, which the server trusts from loopback as from a
+reverse proxy), as real players would; the attacker from another one.
+
 Usage::
 
     .venv/bin/python benchmarks/server_load.py --tables 200 --seats 4 --duration 60 --think 1.0
+    .venv/bin/python benchmarks/server_load.py --tables 200 --seats 4 --duration 30 --think 1.0 --attack
 """
 
 from __future__ import annotations
@@ -56,9 +69,20 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+#: The attacker's address (TEST-NET-2).
+ATTACKER = "198.51.100.7"
+
+
+def honest_address(i: int) -> dict[str, str]:
+    """The headers of honest table ``i``'s players: an address of their own."""
+    return {"X-Forwarded-For": f"10.{i // 250}.{i % 250}.1"}
+
+
 class Stats:
     def __init__(self) -> None:
         self.rtts: list[float] = []
+        self.by_phase: dict[str, list[float]] = {}
+        self.phase = ""
         self.moves = 0
         self.measuring = False
         self.games = 0
@@ -66,9 +90,10 @@ class Stats:
 
 
 async def player(base: str, code: str, token: str, name: str, stats: Stats, rng: random.Random,
-                 think: float, stop: asyncio.Event, ready: asyncio.Event | None = None) -> None:
+                 think: float, stop: asyncio.Event, ready: asyncio.Event | None = None,
+                 headers: dict[str, str] | None = None) -> None:
     url = base.replace("http://", "ws://") + f"ws/tables/{code}"
-    async with connect(url, max_size=2**20, open_timeout=60, ping_interval=None) as ws:
+    async with connect(url, max_size=2**20, open_timeout=60, ping_interval=None, additional_headers=headers) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         if ready is not None:
             ready.set()
@@ -88,6 +113,7 @@ async def player(base: str, code: str, token: str, name: str, stats: Stats, rng:
             if sent_at is not None and mn > sent_mn:
                 if stats.measuring:
                     stats.rtts.append(time.perf_counter() - sent_at)
+                    stats.by_phase.setdefault(stats.phase, []).append(time.perf_counter() - sent_at)
                     stats.moves += 1
                 sent_at = None
             if v["phase"] == "over" or stop.is_set():
@@ -108,25 +134,32 @@ async def player(base: str, code: str, token: str, name: str, stats: Stats, rng:
 
 
 async def table_worker(i: int, base: str, http: httpx.AsyncClient, args: argparse.Namespace, stats: Stats,
-                       stop: asyncio.Event, first_ready: asyncio.Event, counter: list[int]) -> None:
+                       stop: asyncio.Event, first_ready: asyncio.Event, counter: list[int],
+                       codes: list[str] | None = None) -> None:
     rng = random.Random(i)
     first = True
+    headers = honest_address(i)
     while not stop.is_set():
-        r = await http.post("/api/tables", json={"nickname": "p0", "preset": args.preset, "seats": args.seats})
+        r = await http.post("/api/tables", json={"nickname": "p0", "preset": args.preset, "seats": args.seats},
+                            headers=headers)
         t = r.json()
         code = t["code"]
+        if codes is not None:
+            codes.append(code)
         tokens = [t["token"]]
         for k in range(1, args.seats):
-            j = await http.post(f"/api/tables/{code}/join", json={"nickname": f"p{k}"})
+            j = await http.post(f"/api/tables/{code}/join", json={"nickname": f"p{k}"}, headers=headers)
             tokens.append(j.json()["token"])
         readies = [asyncio.Event() for _ in tokens]
         tasks = [
-            asyncio.create_task(player(base, code, tok, f"p{k}", stats, random.Random(rng.random()), args.think, stop, readies[k]))
+            asyncio.create_task(player(base, code, tok, f"p{k}", stats, random.Random(rng.random()), args.think, stop,
+                                       readies[k], headers))
             for k, tok in enumerate(tokens)
         ]
         await asyncio.gather(*(e.wait() for e in readies))
         # The host starts over its own websocket.
-        async with connect(base.replace("http://", "ws://") + f"ws/tables/{code}", open_timeout=60) as ws:
+        async with connect(base.replace("http://", "ws://") + f"ws/tables/{code}", open_timeout=60,
+                           additional_headers=headers) as ws:
             await ws.send(json.dumps({"type": "hello", "token": tokens[0]}))
             await ws.send(json.dumps({"type": "start", "id": 1}))
             async for raw in ws:
@@ -167,8 +200,10 @@ async def main(args: argparse.Namespace) -> None:
         async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
             t_setup = time.perf_counter()
             workers = []
+            codes: list[str] = []
             for i in range(args.tables):
-                workers.append(asyncio.create_task(table_worker(i, base, http, args, stats, stop, all_ready, counter)))
+                workers.append(asyncio.create_task(table_worker(i, base, http, args, stats, stop, all_ready, counter,
+                                                                codes)))
                 if i % 10 == 9:
                     await asyncio.sleep(0.05)
             try:
@@ -181,7 +216,10 @@ async def main(args: argparse.Namespace) -> None:
             cpu0, w0 = cpu_seconds(proc.pid), time.perf_counter()
             ru0 = resource.getrusage(resource.RUSAGE_SELF)
             stats.measuring = True
-            await asyncio.sleep(args.duration)
+            if args.attack:
+                phases = await attack_windows(args, base, proc.pid, stats, codes)
+            else:
+                await asyncio.sleep(args.duration)
             stats.measuring = False
             cpu1, w1 = cpu_seconds(proc.pid), time.perf_counter()
             ru1 = resource.getrusage(resource.RUSAGE_SELF)
@@ -202,6 +240,14 @@ async def main(args: argparse.Namespace) -> None:
         print(f"move round trip ms: p50 {q[49]:.1f}  p90 {q[89]:.1f}  p99 {q[98]:.1f}  max {rtts[-1] if rtts else float('nan'):.1f}")
         print(f"server RSS: start {rss0 / 1024:.1f} MiB, live {max(rss1, rss2) / 1024:.1f} MiB, "
               f"per table {(max(rss1, rss2) - rss0) / args.tables:.0f} KiB")
+        if args.attack:
+            for name, (rss, info) in phases.items():
+                xs = sorted(x * 1000 for x in stats.by_phase.get(name, []))
+                qq = statistics.quantiles(xs, n=100) if len(xs) >= 100 else [float("nan")] * 99
+                print(f"  {name:>6}: {len(xs)} honest moves, round trip p50 {qq[49]:.1f} ms, p99 {qq[98]:.1f} ms; "
+                      f"server RSS {rss / 1024:.1f} MiB{info}")
+            rb, ra = phases["before"][0], phases["after"][0]
+            print(f"  memory after vs before: {(ra - rb) / rb * 100:+.1f}%")
         if server_log:
             print(f"server log ({len(server_log)} lines), last: {server_log[-1].rstrip()}")
         print(f"server CPU: {(cpu1 - cpu0) / window * 100:.0f}% of one core; clients' CPU: "
@@ -214,6 +260,139 @@ async def main(args: argparse.Namespace) -> None:
             proc.kill()
 
 
+async def attack_windows(args: argparse.Namespace, base: str, pid: int, stats: Stats,
+                         codes: list[str]) -> dict[str, tuple[int, str]]:
+    """Three windows of ``args.duration`` s: before, during and after the attacker.
+    Returns ``{window: (server RSS KiB at its end (max during the attack), note)}``."""
+    out: dict[str, tuple[int, str]] = {}
+    stats.phase = "before"
+    await asyncio.sleep(args.duration)
+    out["before"] = (rss_kib(pid), "")
+    stats.phase = "during"
+    attacker = None
+    if not args.no_attacker:
+        attacker = await asyncio.create_subprocess_exec(
+            sys.executable, __file__, "--attacker-of", base, "--target", codes[0], "--duration", str(args.duration),
+            "--attack-sockets", str(args.attack_sockets), stdout=asyncio.subprocess.PIPE,
+        )
+    peak = 0
+    end = time.perf_counter() + args.duration
+    while time.perf_counter() < end:
+        await asyncio.sleep(1.0)
+        peak = max(peak, rss_kib(pid))
+    if attacker is not None:
+        raw, _ = await attacker.communicate()
+        report = raw.decode().strip().splitlines()[-1] if raw.strip() else "{}"
+    else:
+        report = "none (control run)"
+    out["during"] = (peak, f" (peak); attacker: {report}")
+    stats.phase = "settle"
+    await asyncio.sleep(args.settle)
+    stats.phase = "after"
+    await asyncio.sleep(args.duration)
+    out["after"] = (rss_kib(pid), f" ({args.settle:.0f} s after the attack ended)")
+    return out
+
+
+async def attacker_main(args: argparse.Namespace) -> None:
+    """The attacker process: one address, four attacks at once, for ``--duration`` s.
+    Prints one JSON line of counts."""
+    from collections import Counter
+
+    base, code = args.attacker_of, args.target
+    ws_base = base.replace("http://", "ws://")
+    headers = {"X-Forwarded-For": ATTACKER}
+    end = time.monotonic() + args.duration
+    counts: Counter[str] = Counter()
+    own: list[dict] = []
+
+    async def creator() -> None:
+        n = 0
+        async with httpx.AsyncClient(base_url=base, headers=headers, timeout=10) as http:
+            while time.monotonic() < end:
+                n += 1
+                r = await http.post("/api/tables", json={"nickname": f"spam{n}", "seats": 2})
+                counts[f"create {r.status_code}"] += 1
+                if r.status_code == 201:
+                    own.append(r.json())
+
+    async def sockets() -> None:
+        socks = []
+        for _ in range(args.attack_sockets):
+            if time.monotonic() > end:
+                break
+            try:
+                ws = await connect(f"{ws_base}ws/tables/{code}", additional_headers=headers, open_timeout=10,
+                                   ping_interval=None, max_queue=None)
+                await ws.send(json.dumps({"type": "hello"}))
+                reply = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                counts["socket " + ("opened" if reply["type"] != "error" else reply["code"])] += 1
+                socks.append(ws)
+            except Exception:  # noqa: BLE001
+                counts["socket failed"] += 1
+        await asyncio.sleep(max(0.0, end - time.monotonic()))
+        for ws in socks:
+            await ws.close()
+
+    async def chat_flood() -> None:
+        while not own and time.monotonic() < end:
+            await asyncio.sleep(0.05)
+        if not own:
+            return
+        t = own[0]
+        i = 0
+        while time.monotonic() < end:
+            try:
+                async with connect(f"{ws_base}ws/tables/{t['code']}", additional_headers=headers, ping_interval=None,
+                                   max_queue=None) as ws:
+                    await ws.send(json.dumps({"type": "hello", "token": t["token"]}))
+
+                    async def reader() -> None:
+                        async for raw in ws:
+                            m = json.loads(raw)
+                            if m["type"] == "ack":
+                                counts["chat stored"] += 1
+                            elif m["type"] == "error":
+                                counts["chat " + m["code"]] += 1
+
+                    task = asyncio.create_task(reader())
+                    try:
+                        while time.monotonic() < end:
+                            i += 1
+                            await ws.send(json.dumps({"type": "chat", "text": f"spam {i}", "id": i}))
+                            counts["chat sent"] += 1
+                            if i % 50 == 0:
+                                await asyncio.sleep(0)
+                    finally:
+                        task.cancel()
+                        await asyncio.gather(task, return_exceptions=True)
+            except Exception:  # noqa: BLE001 - closed by the server (a stuck client): reconnect
+                counts["chat socket closed"] += 1
+                await asyncio.sleep(0.01)
+
+    async def malformed() -> None:
+        frames: list[str | bytes] = ["[" * 2000, "{not json", '{"type": "teleport"}', b"\x00\xff" * 100,
+                                     "x" * 100_000, '{"type": "chat", "text": "\\ud800"}', '{"a":' * 500]
+        i = 0
+        while time.monotonic() < end:
+            try:
+                async with connect(f"{ws_base}ws/tables/{code}", additional_headers=headers, ping_interval=None,
+                                   max_queue=None, max_size=None) as ws:
+                    await ws.send(json.dumps({"type": "hello"}))
+                    while time.monotonic() < end:
+                        await ws.send(frames[i % len(frames)])
+                        counts["malformed sent"] += 1
+                        i += 1
+                        if i % 20 == 0:
+                            await asyncio.sleep(0.001)
+            except Exception:  # noqa: BLE001 - closed by the server: reconnect
+                counts["malformed socket closed"] += 1
+                await asyncio.sleep(0.01)
+
+    await asyncio.gather(creator(), sockets(), chat_flood(), malformed(), return_exceptions=True)
+    print(json.dumps(dict(sorted(counts.items()))))
+
+
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tables", type=int, default=200)
@@ -224,10 +403,18 @@ if __name__ == "__main__":
     ap.add_argument("--warmup", type=float, default=5.0)
     ap.add_argument("--setup-timeout", type=float, default=300.0)
     ap.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
+    ap.add_argument("--attack", action="store_true", help="measure before, during and after an attacker process")
+    ap.add_argument("--attack-sockets", type=int, default=2000, help="websockets the attacker opens")
+    ap.add_argument("--no-attacker", action="store_true",
+                    help="with --attack: the same three windows without the attacker (the control run)")
+    ap.add_argument("--settle", type=float, default=10.0, help="seconds between the attack's end and the 'after' window")
+    ap.add_argument("--attacker-of", default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--target", default=None, help=argparse.SUPPRESS)
     parsed = ap.parse_args()
+    entry = attacker_main(parsed) if parsed.attacker_of else main(parsed)
     try:  # the clients' loop: uvloop when installed (uvicorn[standard] brings it), as the server's
         import uvloop
 
-        uvloop.run(main(parsed))
+        uvloop.run(entry)
     except ImportError:
-        asyncio.run(main(parsed))
+        asyncio.run(entry)

@@ -83,7 +83,9 @@ def test_name_labels_the_persons_cup_in_a_reveal(cli) -> None:
 # -- 6. help text, --version, -h, play first ------------------------------------------------
 
 
-@pytest.mark.parametrize("command", [[], ["play"], ["replay"], ["solve"], ["arena"], ["bot"], ["serve"]])
+@pytest.mark.parametrize(
+    "command", [[], ["play"], ["replay"], ["solve"], ["arena"], ["bot"], ["serve"], ["rules"], ["rules", "show"]]
+)
 def test_help_shows_what_to_type_not_python_types(cli, command: list[str]) -> None:
     """Fault 6: flags showed `<bool>`, --bots `<list[str]>`, usage lines `{file}`."""
     proc = _run(cli, *command, "--help")
@@ -105,8 +107,9 @@ def test_version_and_play_listed_first(cli) -> None:
     assert proc.returncode == 0 and proc.stdout.strip() == f"liars-dice {installed}"
     assert installed == __version__
     listed = re.findall(r"^│ (\w+) ", _run(cli, "--help").stdout, re.M)
-    commands = [w for w in listed if w in {"play", "replay", "solve", "arena", "bot", "serve"}]
-    assert commands[0] == "play" and set(commands) == {"play", "replay", "solve", "arena", "bot", "serve"}
+    known = {"play", "replay", "solve", "arena", "bot", "serve", "rules"}
+    commands = [w for w in listed if w in known]
+    assert commands[0] == "play" and set(commands) == known
 
 
 # -- 8. smaller faults ------------------------------------------------------------------------

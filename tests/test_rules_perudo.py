@@ -18,6 +18,7 @@ from liars_dice.engine import (
     Game,
     IllegalActionError,
     Loss,
+    NotYourTurnError,
     Opener,
     Ordering,
     Rules,
@@ -163,7 +164,7 @@ def test_calza_only_by_the_player_to_move_and_only_after_a_bid() -> None:
     with pytest.raises(IllegalActionError, match="no bid"):
         s.apply(CALZA)
     s = play(s, "2x3")
-    with pytest.raises(Exception, match="turn"):
+    with pytest.raises(NotYourTurnError, match="bob's turn"):
         s.apply(CALZA, seat=seat(s, "cy"))
     assert s.apply(CALZA, seat=seat(s, "bob")).results[-1].calza
 

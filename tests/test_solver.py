@@ -83,12 +83,26 @@ def test_tree_follows_rules_bid_order() -> None:
         tree.locate([Bid(1, 3), Bid(1, 2)])
 
 
+def test_calza_between_two_players_is_refused_in_one_sentence() -> None:
+    """docs/solver.md "Calza": a two-player calza cannot be scored +1/-1."""
+    with pytest.raises(SolverError, match="does not model calza"):
+        solve(Rules.preset("perudo").with_options(calza_min_players=2), (1, 1))
+
+
+def test_perudo_rounds_never_open_on_pacos() -> None:
+    """RULES.md perudo Opening: the solver's root offers no paco bid; pacos follow later."""
+    result = solve("perudo", (1, 1), max_iterations=5)
+    root = result.policy.action_probabilities((2,), [])
+    assert root and all(b.face != 1 for b in root)
+    assert any(getattr(b, "face", 0) == 1 for b in result.policy.action_probabilities((2,), [Bid(1, 2)]))
+
+
 def test_too_large_a_tree_is_refused_in_one_sentence() -> None:
     with pytest.raises(SolverError, match="at most 2,097,152"):
         solve("classic", (2, 2))
 
 
-@pytest.mark.parametrize("preset", ["wild-stars", "aces-wild", "classic", "openspiel", "joker"])
+@pytest.mark.parametrize("preset", ["wild-stars", "aces-wild", "classic", "openspiel", "joker", "perudo"])
 def test_challenge_outcome_matches_the_engine(preset: str) -> None:
     # The solver's count-only challenge result agrees with the engine's challenge (RULES.md, seeds).
     rules = Rules.preset(preset)
@@ -117,12 +131,18 @@ def test_challenge_outcome_matches_the_engine(preset: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("preset", "dice"), [("openspiel", (1, 1)), ("classic", (2, 1)), ("wild-stars", (1, 2)), ("aces-wild", (2, 1))]
+    ("preset", "dice"),
+    [("openspiel", (1, 1)), ("classic", (2, 1)), ("wild-stars", (1, 2)), ("aces-wild", (2, 1)), ("perudo", (2, 1))],
 )
 def test_expected_value_agrees_with_the_engine_walk(preset: str, dice: tuple[int, int]) -> None:
     # An independent check of tree, wild rules and payoffs: walk every deal and
-    # history with the engine (three-faced dice keep the walk small).
-    rules = Rules.preset(preset).with_options(faces=3, wild_face=3 if preset == "openspiel" else 1, single_round=True)
+    # history with the engine (three-faced dice keep the walk small). Perudo's
+    # two-player rounds have no calza and no palifico (RULES.md perudo), so only
+    # its conversions and its rule against opening on pacos are in play.
+    extra = {"calza": False, "palifico": False} if preset == "perudo" else {}
+    rules = Rules.preset(preset).with_options(
+        faces=3, wild_face=3 if preset == "openspiel" else 1, single_round=True, **extra
+    )
     result = solve(rules, dice, target_exploitability=0.05)
     pol = result.policy
     game = Game.create(rules, ["p0", "p1"], list(dice))
@@ -132,6 +152,7 @@ def test_expected_value_agrees_with_the_engine_walk(preset: str, dice: tuple[int
             return prob * (1.0 if state.winner == 0 else -1.0)
         bids = [b for _, b, _ in state.bids]
         probs = pol.action_probabilities(state.hidden[state.to_move], bids)
+        assert set(probs) <= set(state.legal_actions())
         return sum(walk(state.apply_unchecked(a), prob * p) for a, p in probs.items() if p > 0)
 
     total = 0.0

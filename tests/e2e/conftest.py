@@ -82,7 +82,9 @@ def start_server(db: Path, bot_delay: float = 0.05, port: int = 0) -> Server:
     """Start ``liars-dice serve`` on ``port`` (0: the OS picks one) and wait for its URL."""
     proc = subprocess.Popen(
         [cli_path(), "serve", "--host", "127.0.0.1", "--port", str(port), "--db", f"sqlite:///{db}",
-         "--bot-delay", str(bot_delay), "--log-level", "warning"],
+         "--bot-delay", str(bot_delay), "--log-level", "warning",
+         # Every test here creates its tables from one address.
+         "--limit", "create_rate=600/minute", "--limit", "open_tables_per_address=100"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1,
     )
     assert proc.stdout is not None
@@ -139,7 +141,7 @@ def browser() -> Iterator[object]:
 def new_page(browser):  # type: ignore[no-untyped-def]
     """Open a page in a fresh browser context (its own localStorage): ``new_page(phone=False)``.
 
-    JavaScript errors on any page fail the test.
+    JavaScript errors and Content-Security-Policy violations on any page fail the test.
     """
     contexts = []
     errors: list[str] = []
@@ -150,6 +152,8 @@ def new_page(browser):  # type: ignore[no-untyped-def]
         contexts.append(ctx)
         page = ctx.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))
+        # The server's Content-Security-Policy blocks nothing the page needs.
+        page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
         return page
 
     yield make

@@ -32,7 +32,13 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
 def test_two_browser_players_and_a_bot_play_a_whole_game(server, new_page, tmp_path: Path) -> None:
     """Issue 4 "Done when": two browsers and a bot play a whole game to the end; the
-    record downloaded from the UI replays through the engine to the same winner."""
+    record downloaded from the UI replays through the engine to the same winner.
+    Issue 7: the page is served with its Content-Security-Policy all along, and
+    no violation reaches the console (the ``new_page`` fixture fails on one)."""
+    import httpx
+
+    csp = httpx.get(server.url + "/", timeout=10).headers["content-security-policy"]
+    assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp and "unsafe-inline" not in csp
     ann, bob = new_page(), new_page(phone=True)
     code = create_table(ann, server.url, "ann", preset="wild-stars", seats=3, dice=2)
     assert re.fullmatch(r"[A-Z2-9]{6}", code)

@@ -30,13 +30,13 @@ def test_create_gives_code_share_link_and_a_256_bit_token(client: TestClient) ->
 
 def test_bad_create_requests_are_refused_with_one_sentence(client: TestClient) -> None:
     cases = [
-        ({"nickname": "ann", "seats": 7}, "message/invalid"),
-        ({"nickname": "ann", "seats": 1}, "message/invalid"),
+        ({"nickname": "ann", "seats": 7}, "table/invalid"),
+        ({"nickname": "ann", "seats": 1}, "table/invalid"),
         ({"nickname": "ann", "preset": "poker"}, "table/invalid"),
         ({"nickname": "ann", "preset": "joker", "seats": 3}, "table/invalid"),
         ({"nickname": "ann", "options": {"faces": "six"}}, "table/invalid"),
         ({"nickname": "ann", "options": {"dice_per_player": 500}}, "table/invalid"),
-        ({"nickname": "ann", "turn_timer": 1}, "message/invalid"),
+        ({"nickname": "ann", "turn_timer": 1}, "table/invalid"),
         ({"nickname": "   "}, "name/invalid"),
         ({"nickname": "x" * 25}, "name/invalid"),
         ({"nickname": "ann", "extra": 1}, "message/invalid"),

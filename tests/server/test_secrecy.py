@@ -14,11 +14,14 @@ import pytest
 from helpers import Player, create, is_state, join
 from starlette.testclient import TestClient
 
-from liars_dice.engine import CHALLENGE, Bid, Game, PublicView, Rules, State
+from liars_dice.engine import CALZA, CHALLENGE, Bid, Game, PublicView, Rules, State
 
 #: Keys a view may hold beyond the engine's ``SeatView.to_json()``; none holds dice
 #: but ``legal.shows`` (sub-multisets of the seat's own hand, checked below).
-SERVER_KEYS = {"legal", "odds", "current", "seat_index", "rules_options", "round", "move_number", "deadline", "turn_timer"}
+SERVER_KEYS = {
+    "legal", "odds", "exact_odds", "current", "seat_index", "rules_options", "round", "move_number", "deadline",
+    "turn_timer",
+}
 #: What the server adds to the engine's words (issue 8: the browser renders what the server sends).
 RESULT_EXTRAS = {"wilds_active", "bid_words", "bid_label", "counted", "perfect"}
 BID_EXTRAS = {"label", "words"}
@@ -71,6 +74,8 @@ def truth_by_move(record: dict[str, Any], rules: Rules) -> dict[int, State]:
             seat = names.index(m["player"])
             if m.get("challenge"):
                 st = st.apply(CHALLENGE, seat=seat)
+            elif m.get("calza"):  # RULES.md perudo "Calza"
+                st = st.apply(CALZA, seat=seat)
             else:
                 st = st.apply(Bid(m["bid"]["quantity"], m["bid"]["face"]), m.get("show", []), seat=seat)
                 if m.get("show"):
@@ -112,7 +117,7 @@ def check_messages(received: list[dict[str, Any]], seat: int | None, truth: dict
         expected = st.view(seat).to_json() if seat is not None else PublicView.of(st).to_json()
         if seat is None:
             assert v["seat"] is None and v["hand"] == [] and "legal" not in v and "odds" not in v
-        extra = SERVER_KEYS if seat is not None else SERVER_KEYS - {"legal", "odds"}
+        extra = SERVER_KEYS if seat is not None else SERVER_KEYS - {"legal", "odds", "exact_odds"}
         assert set(v) == set(expected) | extra, set(v) ^ (set(expected) | extra)
         for k, val in expected.items():
             if k == "results":  # served with each round's wild rule and the engine's words added
@@ -146,7 +151,7 @@ def check_messages(received: list[dict[str, Any]], seat: int | None, truth: dict
 
 @pytest.mark.parametrize(
     "preset,bots,seed,show_rate",
-    [("classic", 2, 1, 0.0), ("wild-stars", 1, 2, 0.3), ("aces-wild", 1, 3, 0.0)],
+    [("classic", 2, 1, 0.0), ("wild-stars", 1, 2, 0.3), ("aces-wild", 1, 3, 0.0), ("perudo", 1, 4, 0.0)],
 )
 def test_every_message_holds_only_the_seats_view(client: TestClient, preset: str, bots: int, seed: int, show_rate: float) -> None:
     rng = random.Random(seed)

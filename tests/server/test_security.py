@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from liars_dice.server.security import CODE_ALPHABET, RateLimiter, hash_token, new_code, new_token
+from liars_dice.server.security import CODE_ALPHABET, hash_token, new_code, new_token
 
 
 def test_tokens_carry_256_random_bits_and_are_stored_hashed() -> None:
@@ -28,6 +28,11 @@ def test_online_games_roll_with_the_os_secure_source() -> None:
     assert isinstance(TableService(Settings(), store=None).dice, SecureDice)  # type: ignore[arg-type]
 
 
-def test_rate_limiter_allows_a_burst_then_refuses() -> None:
-    lim = RateLimiter(rate=0.001, burst=3)
+def test_message_limiter_allows_its_rate_then_refuses() -> None:
+    from liars_dice.server.config import Settings
+    from liars_dice.server.limits import Guard
+
+    guard = Guard(Settings(message_rate="3 per hour"))
+    lim, other = guard.message_limiter(), guard.message_limiter()
     assert [lim.allow() for _ in range(5)] == [True, True, True, False, False]
+    assert other.allow()  # counted per connection

@@ -148,3 +148,43 @@ def test_a_calza_is_stored_and_rebuilt_as_a_calza() -> None:
     assert "calza" not in moves[0] and moves[1]["calza"] is True and moves[1]["challenge"] is False
     assert t.last_event["kind"] == "calza" and t.state.results[-1].calza
     assert rebuild(log).state == t.state
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["join", "bot", "remove", "leave", "grace", "start", "move", "chat"]),
+                          st.integers(0, 3), st.integers(0, 2**16)), max_size=40))
+def test_any_command_sequence_rebuilds_to_the_live_table(ops: list[tuple[str, int, int]]) -> None:
+    """Whatever people, hosts and timers ask, in any order: a refused command
+    raises and changes nothing, and folding ``apply`` over the stored events
+    gives the live table (seats, revoked tokens, host, status, game)."""
+    from liars_dice.engine import LiarsDiceError
+
+    dice = SeededDice(0)
+    t, log = new_table(seats=4)
+    t = run(t, log, Join("p0", "h0", 0), dice)
+    for n, (op, seat, r) in enumerate(ops):
+        rng = random.Random(r)
+        cmd: Any
+        if op == "join":
+            cmd = Join(f"p{n + 1}", f"h{n + 1}", seat if r % 2 else None)
+        elif op == "bot":
+            cmd = AddBot(t.host if r % 3 else seat, "random", None)
+        elif op == "remove":
+            cmd = RemoveSeat(t.host, seat)
+        elif op in ("leave", "grace"):
+            cmd = Leave(seat, Departure.LEAVE if op == "leave" else Departure.GRACE, "random")
+        elif op == "start":
+            cmd = Start(t.host, seat % 4)
+        elif op == "move" and t.state is not None and t.status is TableStatus.PLAYING:
+            action = rng.choice(t.state.legal_actions())
+            cmd = Move(t.state.to_move, action)
+        else:
+            cmd = Chat(seat, "hi", "2026-01-01T00:00:00+00:00") if t.seats[seat].name else Leave(seat, Departure.LEAVE, "random")
+        before = t
+        try:
+            t = run(t, log, cmd, dice)
+        except LiarsDiceError:
+            assert t is before
+    assert rebuild(log) == replace(t, last_event={"kind": "sync"})
+    for th, kind in t.revoked:
+        assert t.seat_of_token(th) is None and kind in (EventKind.SEAT_FREED, EventKind.REPLACED)

@@ -61,7 +61,9 @@ def test_malformed_messages_get_errors_and_change_nothing(client: TestClient) ->
         (json.dumps({"type": "bid", "quantity": True, "face": 2}), "message/invalid"),
         (json.dumps({"type": "bid", "quantity": 3, "face": 2, "seat": 0}), "message/invalid"),
         (json.dumps({"type": "bid", "quantity": 3}), "message/invalid"),
-        (json.dumps({"type": "chat", "text": "x" * 301}), "message/invalid"),
+        (json.dumps({"type": "chat", "text": "x" * 301}), "chat/invalid"),
+        (json.dumps({"type": "chat", "text": "\u202egood luck"}), "chat/invalid"),
+        ("[" * 2000, "message/too_deep"),
         (json.dumps({"type": "chat", "text": "x" * 5000}), "message/too_large"),
         (json.dumps({"type": "hello"}), "message/invalid"),
     ]
@@ -147,7 +149,7 @@ def test_chat_reaches_everyone_and_is_kept(client: TestClient) -> None:
 
 
 def test_rate_limit(db_url: str) -> None:
-    with running(Settings(db_url=db_url, bot_delay=0.0, rate=1.0, burst=5.0)) as client:
+    with running(Settings(db_url=db_url, bot_delay=0.0, message_rate="5 per 10 seconds")) as client:
         t = create(client, "ann")
         ann = Player(client, t["code"], t["token"])
         for i in range(12):

@@ -52,8 +52,9 @@ from . import solve as _solve  # noqa: E402,F401
 from . import arena as _arena  # noqa: E402,F401
 from . import bot as _bot  # noqa: E402,F401
 from . import serve as _serve  # noqa: E402,F401
+from . import rules as _rules  # noqa: E402,F401
 
-__all__ = ["Command", "app", "main"]
+__all__ = ["Command", "Group", "app", "main"]
 
 
 #: errno values of a failed write to standard output (a full disk, a lost terminal).

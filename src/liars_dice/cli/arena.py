@@ -22,7 +22,7 @@ def _fail(message: str) -> None:
 
 @app.command("arena", cls=Command)
 def arena_command(
-    rules: str = typer.Option("classic", "--rules", help="The rule set (a preset name)."),
+    rules: str = typer.Option("classic", "--rules", help="The rule set: a preset name or a TOML/JSON rules file."),
     bots: list[str] = typer.Option(
         ...,
         "--bots",
@@ -47,8 +47,8 @@ def arena_command(
     """
     import secrets
 
-    from ..engine import LiarsDiceError
-    from ..protocol import ProtocolError, rules_of
+    from ..engine import LiarsDiceError, RulesError
+    from ..records import load_rules
 
     try:
         import openskill  # noqa: F401
@@ -59,9 +59,9 @@ def arena_command(
 
     from ..arena import ArenaConfig, ArenaError, EntrantError, parse_entrants, run_arena
     try:
-        preset = rules_of(rules)
+        preset = load_rules(rules)
         entrants = tuple(parse_entrants(bots))
-    except (ProtocolError, EntrantError) as e:
+    except (RulesError, EntrantError) as e:
         _fail(getattr(e, "message", None) or str(e))
     if plot:
         from ..arena.plot import check_plot_path

@@ -13,7 +13,9 @@ from .app import Command, app
 @app.command("bot", cls=Command)
 def bot_command(
     name: str = typer.Argument(..., help="A registered bot, e.g. random."),
-    rules: str = typer.Option(..., "--rules", help="The rule set this bot plays (a preset name); requests must match."),
+    rules: str = typer.Option(
+        ..., "--rules", help="The rule set this bot plays (a preset name or a TOML/JSON rules file); requests must match."
+    ),
     seed: int | None = typer.Option(
         None, help="Seed each request's bot from this and the request's text, so a reply depends on the request alone."
     ),
@@ -24,11 +26,13 @@ def bot_command(
     at the end of its input.
     """
     from ..bots import REGISTRY
-    from ..protocol import ProtocolError, rules_of, serve
+    from ..engine import RulesError
+    from ..protocol import serve
+    from ..records import load_rules
 
     try:
-        preset = rules_of(rules)
-    except ProtocolError as e:
+        preset = load_rules(rules)
+    except RulesError as e:
         typer.echo(e.message, err=True)
         raise typer.Exit(2)
     if name not in REGISTRY:

@@ -61,7 +61,10 @@ def numbered(path: Path, game_no: int) -> Path:
 
 @app.command("play", cls=Command)
 def play_command(
-    rules: str = typer.Option("classic", "--rules", "-r", help="Rule set: wild-stars, aces-wild or classic."),
+    rules: str = typer.Option(
+        "classic", "--rules", "-r",
+        help="Rule set: wild-stars, aces-wild, classic, perudo, or a TOML/JSON rules file (liars-dice rules --schema).",
+    ),
     players: int | None = typer.Option(
         None, "--players", "-p", min=2, max=6, help="Seats at the table, 2 to 6 (default 4, or as the rules allow)."
     ),
@@ -93,14 +96,15 @@ def play_command(
     from rich.console import Console
 
     from ..bots import REGISTRY, Bot, make_bot
-    from ..engine import DiceSource, Game, Rules, RulesError, SecureDice, SeededDice
+    from ..engine import DiceSource, Game, RulesError, SecureDice, SeededDice
+    from ..records import load_rules
     from .session import PlaySession, Quit, save_record, welcome
 
     interactive = not watch and sys.stdin is not None and sys.stdin.isatty()
     # Piped output is laid out for 80 columns whatever COLUMNS says; a terminal uses its width.
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 80)
     try:
-        rule_set = Rules.preset(rules)
+        rule_set = load_rules(rules)
     except RulesError as e:
         raise _fail(console, e.message) from None
     if players is None:

@@ -14,7 +14,21 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ..engine import Bid, Exact, Hand, Loss, Opener, Ordering, RoundResult, Rules, SeatView, State, number_word
+from ..engine import (
+    Action,
+    Bid,
+    Calza,
+    Exact,
+    Hand,
+    Loss,
+    Opener,
+    Ordering,
+    RoundResult,
+    Rules,
+    SeatView,
+    State,
+    number_word,
+)
 
 DIE_STYLE = "bold"
 STAR_STYLE = "bold yellow"
@@ -84,6 +98,13 @@ def rules_lines(rules: Rules) -> list[str]:
             lines.append(
                 f"Switching to {face_noun(rules, w)}: half the quantity plus one; back again: twice the quantity."
             )
+        elif rules.ordering is Ordering.HALF_UP:
+            lines.append(
+                f"Switching to {face_noun(rules, w)}: half the quantity, rounded up; back again: twice the quantity"
+                " plus one."
+            )
+        if not rules.wild_opening:
+            lines.append(f"A round never opens on {rules.face_noun(w)} (a palifico round may).")
     lines.append(
         "The loser of a challenge gives up one die."
         if rules.loss is Loss.ONE
@@ -97,18 +118,40 @@ def rules_lines(rules: Rules) -> list[str]:
         lines.append("An exact count means the bid stands: the challenger loses.")
     if rules.show_and_reroll:
         lines.append("After your bid you may show some dice and reroll the rest (keep one hidden).")
+    if rules.calza:
+        lines.append(
+            "Calza ('calza', 'exact'): claim the count is exactly the bid; right, you win back a die (up to your"
+            f" start); wrong, you lose one. Not with fewer than {rules.calza_min_players} players left."
+        )
+    if rules.palifico:
+        lines.append(
+            "Palifico: a player down to one die for the first time opens a round with no wilds, in which the"
+            " face stays fixed (only players with one die may change it)."
+        )
     lines.append(
         "The loser opens the next round." if rules.next_opener is Opener.LOSER else "The winner opens the next round."
     )
     return lines
 
 
-def wild_note(rules: Rules, wilds_active: bool, opened: bool) -> str:
+def palifico_note(rules: Rules) -> str:
+    """What a palifico round changes (RULES.md ``perudo`` "Palifico"), one line."""
+    w = rules.wild_face
+    wild = f"{rules.face_noun(w)} are not wild, " if w is not None else ""
+    return (
+        f"Palifico round: {wild}the opening may name any face, and the face stays for the round"
+        " (a player with one die may change it)."
+    )
+
+
+def wild_note(rules: Rules, wilds_active: bool, opened: bool, palifico: bool = False) -> str:
     """Whether wilds count this round, in a few words (``""`` without wilds)."""
     w = rules.wild_face
     if w is None:
         return ""
     name = wild_name(rules)
+    if palifico:
+        return f"{rules.face_noun(w)} are not wild this round (a palifico round)"
     if not wilds_active:
         return f"{name} are not wild this round (it opened on {face_noun(rules, w)})"
     if rules.wilds_suspended_on_wild_opening and not opened:
@@ -184,9 +227,12 @@ def turn_screen(view: SeatView, round_no: int, labels: Sequence[str] = (), width
         players_table(rules, names, view.dice, view.shown, view.to_move, labels, me=view.seat),
         bids_text(rules, names, view.bids, width),
     ]
-    note = wild_note(rules, view.wilds_active, bool(view.bids))
-    if note:
-        parts.append(Text(note, style="dim"))
+    if view.palifico:
+        parts.append(Text(palifico_note(rules), style="bold yellow"))
+    else:
+        note = wild_note(rules, view.wilds_active, bool(view.bids))
+        if note:
+            parts.append(Text(note, style="dim"))
     mine = Text("Your dice: ", style="bold")
     mine.append_text(dice_text(rules, view.hand))
     if view.shown[view.seat]:
@@ -198,11 +244,14 @@ def turn_screen(view: SeatView, round_no: int, labels: Sequence[str] = (), width
     return Group(*parts)
 
 
-def move_text(rules: Rules, players: Sequence[str], seat: int, action: Bid | None, show: Hand = (),
+def move_text(rules: Rules, players: Sequence[str], seat: int, action: Action | None, show: Hand = (),
               you: int | None = None) -> Text:
-    """One move as a line: ``ann bids 4x5``, ``ann bids 3★, shows ★ 5``, ``bob calls liar!``."""
+    """One move as a line: ``ann bids 4x5``, ``ann bids 3★, shows ★ 5``, ``bob calls liar!``,
+    ``cy calls calza!`` (``None`` is the challenge)."""
     who = "You" if seat == you else players[seat]
-    if action is None:
+    if isinstance(action, Calza):
+        return Text.assemble((who, "bold"), " call calza: exactly!" if seat == you else " calls calza: exactly!")
+    if not isinstance(action, Bid):
         return Text.assemble((who, "bold"), " call liar!" if seat == you else " calls liar!")
     t = Text.assemble((who, "bold"), " bid " if seat == you else " bids ", (bid_label(rules, action), "bold magenta"),
                       f"  ({rules.describe_bid(action)})")
@@ -236,22 +285,34 @@ def reveal(rules: Rules, players: Sequence[str], r: RoundResult, you: int | None
 
     challenger = "You" if r.challenger == you else players[r.challenger]
     whose = "your" if r.bidder == you else f"{players[r.bidder]}'s"
-    title = Text.assemble((challenger, "bold"), f" challenged {whose} bid of ",
+    verb = " called calza on " if r.calza else " challenged "
+    title = Text.assemble((challenger, "bold"), f"{verb}{whose} bid of ",
                           (bid_label(rules, r.bid), "bold magenta"), ".")
+    if r.palifico:
+        title.append(" (palifico round)", style="yellow")
     t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1))
     t.add_column("cup", max_width=24, overflow="ellipsis", no_wrap=True)
     t.add_column("dice", max_width=30)
     t.add_column(f"{face_noun(rules, r.bid.face)}", justify="right")
-    t.add_column("lost", justify="right")
+    t.add_column("dice ±" if r.calza else "lost", justify="right")
+    gained = r.gained or (0,) * len(r.revealed)
     for s, hand in enumerate(r.revealed):
         if not hand and not r.lost[s]:
             continue
         n = sum(1 for d in hand if rules.matches(d, r.bid.face, r.wilds_active))
-        lost = Text(f"-{r.lost[s]}", style="bold red") if r.lost[s] else Text("")
+        if r.lost[s]:
+            lost = Text(f"-{r.lost[s]}", style="bold red")
+        elif gained[s]:
+            lost = Text(f"+{gained[s]}", style="bold green")
+        else:
+            lost = Text("")
         t.add_row(Text(row(s)), dice_text(rules, hand, r.bid, r.wilds_active), str(n), lost)
     q = r.bid.quantity
     count = Text.assemble("Count: ", (count_breakdown(rules, r), "bold"), f" against {q}: ")
-    if r.count < q:
+    if r.calza:
+        count.append("exactly the bid, the calza is right." if r.count == q else "not exact, the calza is wrong.",
+                     style="bold")
+    elif r.count < q:
         count.append("the bid was a lie.", style="bold")
     elif r.count == q and rules.exact is Exact.ALL_BUT_BIDDER:
         count.append("a perfect bid!", style="bold")
@@ -261,7 +322,12 @@ def reveal(rules: Rules, players: Sequence[str], r: RoundResult, you: int | None
         count.append(f" ({face_noun(rules, rules.wild_face)} were not wild.)", style="dim")
     losses = [f"{name(s)} {'lose' if s == you else 'loses'} {number_word(k)} {'die' if k == 1 else 'dice'}"
               for s, k in enumerate(r.lost) if k]
-    said = "; ".join(losses) + "." if losses else "Nobody loses a die."
+    gains = [f"{name(s)} {'win' if s == you else 'wins'} back {number_word(k)} {'die' if k == 1 else 'dice'}"
+             for s, k in enumerate(gained) if k]
+    if r.calza and r.count == q and not gains:
+        caller = "you are" if r.challenger == you else f"{players[r.challenger]} is"
+        gains = [f"nobody loses a die ({caller} already at the starting count, so no die is won back)"]
+    said = "; ".join(losses + gains) + "." if losses or gains else "Nobody loses a die."
     if said.startswith("you "):
         said = "Y" + said[1:]
     lines = Text(said)
@@ -291,8 +357,10 @@ def summary(state: State, you: int | None = None) -> Group:
     t.add_column("lost", max_width=22)
     for i, r in enumerate(state.results, 1):
         lost = ", ".join(f"{names[s]} {k}" for s, k in enumerate(r.lost) if k)
-        t.add_row(str(i), bid_label(rules, r.bid), Text(names[r.bidder]), Text(names[r.challenger]), str(r.count),
-                  Text(lost))
+        if any(r.gained):
+            lost = ", ".join([lost] * bool(lost) + [f"{names[s]} +{k}" for s, k in enumerate(r.gained) if k])
+        caller = names[r.challenger] + (" (calza)" if r.calza else "")
+        t.add_row(str(i), bid_label(rules, r.bid), Text(names[r.bidder]), Text(caller), str(r.count), Text(lost))
     order = _finishing_order(state)
     places = Text("Order out: " if order else "", style="dim")
     places.append(", ".join(names[s] for s in order), style="dim")
@@ -323,18 +391,28 @@ def raises_text(rules: Rules, view: SeatView, chance) -> Group:  # type: ignore[
     highest bid at least as likely as not."""
     cur, n = view.current_bid, view.dice_in_play
     bids: list[Bid] = []
+    legal = [b for b in view.legal_actions() if isinstance(b, Bid)] if view.my_turn else []
+    lowest: dict[int, int] = {}
+    for b in legal:  # the smallest legal quantity of each face (palifico and opening rules included)
+        lowest[b.face] = min(lowest.get(b.face, b.quantity), b.quantity)
     if cur is None:
         head = Text(f"Open with any bid from 1 to {n} of a face. Likely openings, with their chance:", style="bold")
         for f in range(1, rules.faces + 1):
+            if view.my_turn and f not in lowest:
+                continue  # e.g. no opening on pacos (perudo)
             q = 1
             while q < n and chance(Bid(q + 1, f)) >= 0.5:
                 q += 1
             bids.append(Bid(q, f))
         suffix = ""
     else:
-        head = Text("Legal raises (that bid or more of the face, or liar), with their chance:", style="bold")
+        calls = "liar or calza" if any(isinstance(a, Calza) for a in view.legal_actions()) else "liar"
+        head = Text(f"Legal raises (that bid or more of the face, or {calls}), with their chance:", style="bold")
         for f in range(1, rules.faces + 1):
-            q = rules.min_raise_quantity(cur.quantity, cur.face, f)
+            if view.my_turn:
+                q = lowest.get(f, n + 1)
+            else:
+                q = rules.min_raise_quantity(cur.quantity, cur.face, f)
             if q <= n:
                 bids.append(Bid(q, f))
         suffix = "+"

@@ -30,6 +30,14 @@ def serve_command(
         False, "--durable", help="Wait for the disk at every move (survives a power cut; slower). "
         "Without it a killed server still loses no move."
     ),
+    allowed_origin: list[str] = typer.Option(
+        [], "--allowed-origin", help="A browser origin (https://example.org) whose pages may open websockets; "
+        "repeatable. Default: only this server's own origin (the request's Host, or --public-url)."
+    ),
+    limit: list[str] = typer.Option(
+        [], "--limit", help="Change one limit: NAME=VALUE (repeatable), e.g. --limit create_rate=60/minute. "
+        "The names, defaults and reasons are in docs/server-protocol.md (Limits)."
+    ),
     log_level: str = typer.Option("warning", help="uvicorn log level."),
 ) -> None:
     """Start the server and print the URL to open. Games survive a restart."""
@@ -42,10 +50,18 @@ def serve_command(
         raise typer.Exit(2)
     settings = Settings(
         db_url=db, grace=grace, bot_delay=bot_delay, timeout_bot=timeout_bot or None, public_url=public_url or None,
-        durable=durable,
+        durable=durable, allowed_origins=tuple(allowed_origin),
     )
+    try:
+        settings = settings.with_overrides(limit)
+    except ValueError as e:
+        typer.echo(str(e), err=True)
+        raise typer.Exit(2)
     config = uvicorn.Config(
-        create_app(settings), host=host, port=port, log_level=log_level, ws_max_size=65536,
+        # Frames larger than twice the largest message are cut off by the
+        # websocket layer before they are held in memory.
+        create_app(settings), host=host, port=port, log_level=log_level,
+        ws_max_size=2 * settings.max_message_bytes,
         ws_ping_interval=20, ws_ping_timeout=20, access_log=False,
         # No per-message compression: state messages are a few KiB, and
         # deflating every one for every seat costs more CPU than it saves.

@@ -20,6 +20,9 @@ from rich.text import Text
 
 from ..bots import Bot, Decision
 from ..engine import (
+    CALZA,
+    CHALLENGE,
+    Action,
     Bid,
     DiceSource,
     Game,
@@ -31,6 +34,7 @@ from ..engine import (
     SeatView,
     State,
     view_bid_probability,
+    view_exact_probability,
 )
 from ..engine.notation import MAX_TEXT
 from ..match import play_game
@@ -55,8 +59,9 @@ def help_lines(rules: Rules) -> str:
         wild = f" or '3 {rules.face_noun(rules.wild_face)}'"
     else:
         wild = ""
+    calza = "; 'calza' (or 'exact') claims an exact count" if rules.calza else ""
     return (
-        f"Bid like 4x5, '4 5s', 'four fives'{wild}; 'liar' challenges.\n"
+        f"Bid like 4x5, '4 5s', 'four fives'{wild}; 'liar' challenges{calza}.\n"
         "'?' lists the raises and your odds, 'rules' repeats the rules, 'q' quits."
     )
 
@@ -167,12 +172,8 @@ class PlaySession:
             self._round_start()
         elif before.phase is Phase.REROLL:
             self._rerolled(before.to_move)
-        elif len(after.results) > len(before.results):
-            if after.results[-1].calza:
-                who = "You" if before.to_move == self.human else self.game.players[before.to_move]  # type: ignore[index]
-                self._print(Text.assemble((who, "bold"), " call calza!" if who == "You" else " calls calza!"))
-            else:
-                self._move(before.to_move, None, ())  # type: ignore[arg-type]
+        elif len(after.results) > len(before.results):  # a challenge, or a calza (RULES.md perudo)
+            self._move(before.to_move, CALZA if after.results[-1].calza else CHALLENGE, ())  # type: ignore[arg-type]
             self._after_challenge()
         else:
             seat, bid, show = after.bids[-1]
@@ -211,10 +212,15 @@ class PlaySession:
             mine.append_text(screen.dice_text(rules, s.hidden[self.human]))
             self.console.print(mine)
         who = "You open" if opener == self.human else f"{self.game.players[opener]} opens"
+        if s.palifico:  # RULES.md perudo "Palifico": announced with what it changes
+            self.console.print(Text(
+                f"{'You are' if opener == self.human else self.game.players[opener] + ' is'} down to one die: "
+                + screen.palifico_note(rules), style="bold yellow",
+            ))
         self.console.print(Text(f"{who} the round.", style="cyan"))
 
-    def _move(self, seat: int, bid: Bid | None, show: Hand) -> None:
-        self._print(screen.move_text(self.rules, self.game.players, seat, bid, show, you=self.human))
+    def _move(self, seat: int, action: Action, show: Hand) -> None:
+        self._print(screen.move_text(self.rules, self.game.players, seat, action, show, you=self.human))
 
     def _rerolled(self, seat: int | None) -> None:
         assert seat is not None
@@ -327,6 +333,12 @@ class PlaySession:
             p = view_bid_probability(view, cur)
             label = screen.bid_label(self.rules, cur)
             self.console.print(Text(f"Chance that {label} is true, from your dice: {p:.0%}.", style="bold"))
+            if CALZA in view.legal_actions():  # RULES.md perudo "Calza"
+                e = view_exact_probability(view, cur)
+                self.console.print(Text(
+                    f"Chance that the count is exactly {cur.quantity} (a right calza), from your dice: {e:.0%}.",
+                    style="bold",
+                ))
         self.console.print(help_lines(self.rules), style="dim")
 
 

@@ -19,7 +19,7 @@ from .app import Command, app
 
 @app.command("solve", cls=Command)
 def solve_command(
-    rules: str = typer.Option("openspiel", "--rules", help="Preset name of the rule set."),
+    rules: str = typer.Option("openspiel", "--rules", help="The rule set: a preset name or a TOML/JSON rules file."),
     dice: tuple[int, int] = typer.Option((1, 1), "--dice", help="Dice of player 0 (the opener) and player 1."),
     target_exploitability: float = typer.Option(
         1e-3, "--target-exploitability", help="Stop once NashConv/2 is at most this."
@@ -53,14 +53,15 @@ def solve_command(
     wild-stars 2 1 needed 340 iterations and 310 CPU seconds (about 5 min on
     an idle core; 25 min of wall time on a busy shared machine).
     """
-    from ..engine import Rules, RulesError
+    from ..engine import RulesError
+    from ..records import load_rules
     from ..solver import SolverError, solve
     from ..solver.endgame import build_tables_file
 
     try:
-        rule_set = Rules.preset(rules)
+        rule_set = load_rules(rules)
         if tables:
-            path = out or Path(__file__).resolve().parent.parent / "data" / f"endgame-{rules}.npz"
+            path = out or Path(__file__).resolve().parent.parent / "data" / f"endgame-{rule_set.name}.npz"
             build_tables_file(
                 rule_set, path, max_total, target_exploitability, max_iterations,
                 report=lambda s: typer.echo(s, err=as_json), depth_cap=depth_cap, reuse=not fresh,
@@ -78,7 +79,7 @@ def solve_command(
         typer.echo(json.dumps(result.to_json()))
     else:
         typer.echo(
-            f"{rules} {dice[0]} vs {dice[1]}: value {result.value:+.6f} for player 0, exploitability "
+            f"{rule_set.name} {dice[0]} vs {dice[1]}: value {result.value:+.6f} for player 0, exploitability "
             f"{result.exploitability:.6f} after {result.iterations} iterations in {result.seconds:.2f} s"
         )
         if save is not None:

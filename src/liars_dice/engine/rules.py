@@ -167,7 +167,7 @@ class Rules:
                     choices = ", ".join(repr(e.value) for e in enum_type)
                     raise RulesError(f"{value!r} is not a valid {f} option; choose from {choices}.") from None
         if not isinstance(self.name, str) or not self.name:
-            raise RulesError("A rule set's name must be a non-empty string.")
+            raise RulesError(f"The rule option name must be a non-empty string, not {self.name!r}.")
         for f in ("faces", "dice_per_player", "min_players", "max_players", "calza_min_players"):
             value = getattr(self, f)
             if not isinstance(value, int) or isinstance(value, bool):
@@ -179,7 +179,7 @@ class Rules:
             if not isinstance(getattr(self, f), bool):
                 raise RulesError(f"The rule option {f} must be true or false, not {getattr(self, f)!r}.")
         if self.wild_face is not None and (not isinstance(self.wild_face, int) or isinstance(self.wild_face, bool)):
-            raise RulesError(f"The wild face must be a face number or null, not {self.wild_face!r}.")
+            raise RulesError(f"The rule option wild_face must be a face number or null, not {self.wild_face!r}.")
         if not 2 <= self.faces <= 9:
             raise RulesError(f"A die must have between 2 and 9 faces, not {self.faces}.")
         if self.wild_face is not None and not 1 <= self.wild_face <= self.faces:

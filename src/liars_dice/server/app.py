@@ -17,15 +17,21 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..engine import LiarsDiceError
 from .config import Settings
 from .db import make_engine, migrate
-from .errors import AuthRequired, MessageInvalid, RateLimited, http_status
+from .errors import AuthRequired, MessageInvalid, NameInvalid, RateLimited, ServerError, TableInvalid, TableNotFound, http_status
 from .conn import Conn
+from .guard import RequestGuard
+from .headers import Guarded, origin_allowed
 from .hub import Broadcaster
-from .messages import CreateTable, Hello, JoinTable, MyGames, parse_client_message
-from .security import RateLimiter
+from .listing import safe_entries
+from .messages import RULE_FIELDS, ChatMsg, CreateTable, Hello, JoinTable, MyGames, parse_client_message
+from .schemas import Created, Games, Health, Lobby, Seated, TableSummary
+from .security import hash_token
 from .service import TableService, config_json
 from .store import Store
 from .timers import Scheduler
@@ -33,6 +39,29 @@ from .timers import Scheduler
 STATIC = Path(__file__).resolve().parent / "static"
 
 log = logging.getLogger("liars_dice.server")
+
+
+class ErrorBody(BaseModel):
+    """Every refusal over HTTP: ``{"error": {"code", "message"}}``."""
+
+    class Detail(BaseModel):
+        code: str
+        message: str
+
+    error: Detail
+
+
+#: The refusals any API request may get (documented in the OpenAPI schema).
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorBody, "description": "A refused request (bad text, a rule broken, too deep)."},
+    403: {"model": ErrorBody, "description": "Not allowed to this client."},
+    404: {"model": ErrorBody, "description": "No such table."},
+    409: {"model": ErrorBody, "description": "Refused in the table's state (full, started, name taken)."},
+    413: {"model": ErrorBody, "description": "The request body is too large."},
+    422: {"model": ErrorBody, "description": "The request does not fit its schema."},
+    429: {"model": ErrorBody, "description": "Too many requests, or too many open tables."},
+    503: {"model": ErrorBody, "description": "The server holds as many open tables as it takes."},
+}
 
 
 def _error(code: str, message: str, status: int) -> JSONResponse:
@@ -48,9 +77,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = make_engine(settings.db_url, durable=settings.durable)
         await asyncio.to_thread(migrate, engine)
-        store = Store(engine)
+        store = Store(engine, wal_bytes=settings.wal_bytes, wal_truncate_seconds=settings.wal_truncate_seconds)
         service = TableService(settings, store, Scheduler(), Broadcaster(settings.presence_interval, settings.presence_fanout))
         app.state.service = service
+        app.state.guard = RequestGuard(settings, service)
         await service.startup()
         try:
             yield
@@ -59,24 +89,48 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await asyncio.to_thread(store.close)
             engine.dispose()
 
-    app = FastAPI(title="Liar's Dice", lifespan=lifespan, docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json")
+    app = FastAPI(
+        title="Liar's Dice", lifespan=lifespan, docs_url="/api/docs", redoc_url=None,
+        openapi_url="/api/openapi.json", responses=ERROR_RESPONSES,
+    )
+    # Bounded bodies, JSON depth and the security headers, before anything else.
+    app.add_middleware(Guarded, settings=settings)
 
     def svc(request: Request | WebSocket) -> TableService:
         return request.app.state.service  # type: ignore[no-any-return]
 
+    def guard(request: Request | WebSocket) -> RequestGuard:
+        return request.app.state.guard  # type: ignore[no-any-return]
+
     @app.exception_handler(LiarsDiceError)
-    async def _refused(_: Request, e: LiarsDiceError) -> JSONResponse:
+    async def _refused(request: Request, e: LiarsDiceError) -> JSONResponse:
+        if isinstance(e, TableNotFound):
+            guard(request).missed(request)
         return _error(e.code, e.message, http_status(e))
 
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_: Request, e: StarletteHTTPException) -> JSONResponse:
+        # Starlette's own refusals (an unreadable body, an unknown path or
+        # method) in the same shape as every other error.
+        code = {400: MessageInvalid.code, 404: "path/not_found", 405: "method/not_allowed"}.get(e.status_code, "http/error")
+        return _error(code, str(e.detail).rstrip(".") + ".", e.status_code)
+
     @app.exception_handler(RequestValidationError)
-    async def _validation_error(_: Request, e: RequestValidationError) -> JSONResponse:
+    async def _validation_error(request: Request, e: RequestValidationError) -> JSONResponse:
         err = e.errors()[0] if e.errors() else {}
-        where = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
-        return _error(MessageInvalid.code, f"Bad request ({where}): {err.get('msg', 'invalid')}.", 422)
+        loc = [str(p) for p in err.get("loc", ()) if p != "body"]
+        where = ".".join(loc) or "body"
+        msg = str(err.get("msg", "invalid")).removeprefix("Value error, ")
+        if request.method == "POST" and request.url.path == "/api/tables" and loc and loc[0] in RULE_FIELDS:
+            # A create request that breaks a rule of the table (docs/server-protocol.md).
+            return _error(TableInvalid.code, f"Bad table ({where}): {msg}.", TableInvalid.status)
+        if loc == ["nickname"]:
+            return _error(NameInvalid.code, f"Bad nickname: {msg}.", NameInvalid.status)
+        return _error(MessageInvalid.code, f"Bad request ({where}): {msg}.", 422)
 
     # -- HTTP API -------------------------------------------------------------
 
-    @app.get("/healthz")
+    @app.get("/healthz", response_model=Health)
     async def healthz() -> dict[str, Any]:
         return {"ok": True}
 
@@ -84,25 +138,35 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def get_config() -> dict[str, Any]:
         return config_json(settings)
 
-    @app.post("/api/tables", status_code=201)
+    @app.post("/api/tables", status_code=201, response_model=Created)
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
+        g = guard(request)
+        g.before_create(request)
+        body = g.clean_create(body)
         base = settings.public_url or str(request.base_url)
-        return await svc(request).create_table(body, base)
+        out = await svc(request).create_table(body, base)
+        g.created(request, out["code"])
+        return out
 
-    @app.get("/api/tables")
+    @app.get("/api/tables", response_model=Lobby)
     async def lobby(request: Request) -> dict[str, Any]:
         return {"tables": svc(request).lobby()}
 
-    @app.get("/api/tables/{code}")
+    @app.get("/api/tables/{code}", response_model=TableSummary)
     async def get_table(code: str, request: Request) -> dict[str, Any]:
+        guard(request).before_lookup(request)
         return (await svc(request).get_room(code)).summary()
 
-    @app.post("/api/tables/{code}/join")
+    @app.post("/api/tables/{code}/join", response_model=Seated)
     async def join(code: str, body: JoinTable, request: Request) -> dict[str, Any]:
-        return await svc(request).join(code, body)
+        g = guard(request)
+        g.before_lookup(request)
+        g.before_join(request)
+        return await svc(request).join(code, g.clean_join(body))
 
     @app.get("/api/tables/{code}/record")
     async def record(code: str, request: Request) -> JSONResponse:
+        guard(request).before_lookup(request)
         rec = await svc(request).record(code)
         code = code.strip().upper()
         return JSONResponse(
@@ -111,15 +175,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/tables/{code}/replay")
     async def replay(code: str, request: Request) -> dict[str, Any]:
+        guard(request).before_lookup(request)
         return await svc(request).replay(code)
 
-    @app.get("/api/players/{nickname}/games")
+    @app.get("/api/players/{nickname}/games", response_model=Games)
     async def player_games(nickname: str, request: Request) -> dict[str, Any]:
-        return {"games": await svc(request).games_of_name(nickname.strip())}
+        guard(request).before_lookup(request)
+        name = guard(request).clean_name(nickname)
+        return {"games": safe_entries(await svc(request).games_of_name(name))}
 
-    @app.post("/api/my-games")
+    @app.post("/api/my-games", response_model=Games)
     async def my_games(body: MyGames, request: Request) -> dict[str, Any]:
-        return {"games": await svc(request).games_of_tokens(body.tokens)}
+        guard(request).before_lookup(request)
+        return {"games": safe_entries(await svc(request).games_of_tokens(body.tokens))}
 
     @app.get("/t/{code}", include_in_schema=False)
     async def share_link(code: str) -> RedirectResponse:
@@ -130,15 +198,32 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.websocket("/ws/tables/{code}")
     async def table_socket(ws: WebSocket, code: str) -> None:
         service = svc(ws)
-        await ws.accept()
-        try:
-            room = await service.get_room(code)
-        except LiarsDiceError as e:
-            await ws.send_text(json.dumps({"type": "error", "code": e.code, "message": e.message, "id": None}))
-            await ws.close(code=4404)
+        g = guard(ws)
+        if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"), settings):
+            # Refused before the handshake completes: the browser sees HTTP 403.
+            await ws.close(code=4403)
             return
-        conn = Conn(ws, RateLimiter(settings.rate, settings.burst), settings.send_queue_max)
+        await ws.accept()
+        address = g.address(ws)
+
+        async def refuse(e: LiarsDiceError, close: int) -> None:
+            await ws.send_text(json.dumps({"type": "error", "code": e.code, "message": e.message, "id": None}))
+            await ws.close(code=close)
+
+        try:
+            g.before_socket(ws)
+            room = await service.get_room(code)
+            g.guard.open_socket(address, room.code)
+        except TableNotFound as e:
+            g.missed(ws)
+            await refuse(e, 4404)
+            return
+        except LiarsDiceError as e:
+            await refuse(e, 4429 if isinstance(e, ServerError) and e.status == 429 else 4400)
+            return
+        conn = Conn(ws, g.guard.message_limiter(), settings.send_queue_max)
         conn.start()
+        seat_hash: str | None = None
         say_hello = "Say hello first: {\"type\": \"hello\", \"token\": ...}."
         try:
             while not conn.closed:
@@ -159,13 +244,27 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     continue
                 msg_id = None
                 try:
-                    msg = parse_client_message(text, settings.max_message_bytes)
+                    msg = parse_client_message(text, settings.max_message_bytes, settings.json_depth)
                     msg_id = msg.id
                     if not conn.hello_done:
                         if not isinstance(msg, Hello):
                             raise AuthRequired(say_hello)
-                        await service.hello(room, conn, msg)
+                        if msg.token is not None:
+                            # At most sockets_per_seat connections hold one seat token.
+                            th = hash_token(msg.token)
+                            g.guard.claim_seat(th)
+                            try:
+                                await service.hello(room, conn, msg)
+                            except BaseException:
+                                g.guard.release_seat(th)
+                                raise
+                            seat_hash = th
+                        else:
+                            await service.hello(room, conn, msg)
                     else:
+                        if isinstance(msg, ChatMsg) and conn.seat is not None:
+                            # Chat is limited per seat token and per address, not per connection.
+                            msg = g.check_chat(msg, address, seat_hash)
                         await service.handle(room, conn, msg)
                 except LiarsDiceError as e:  # every refusal: nothing changed
                     conn.error(e.code, e.message, getattr(e, "msg_id", None) if msg_id is None else msg_id)
@@ -174,6 +273,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except Exception:  # noqa: BLE001 - log, then drop this client only
             log.exception("websocket failure at table %s", code)
         finally:
+            g.guard.close_socket(address, room.code)
+            if seat_hash is not None:
+                g.guard.release_seat(seat_hash)
             service.goodbye(room, conn)
             # Let queued messages go out before the sender stops.
             conn.queue.put_nowait(None)

@@ -35,6 +35,7 @@ from .errors import (
     TableNotStarted,
     TableStarted,
 )
+from .text import confusable_with
 from .tables import Departure, Event, EventKind, SeatKind, Table, TableStatus, apply
 
 
@@ -169,8 +170,9 @@ def decide(t: Table, c: Command, dice: DiceSource) -> list[Event]:
             raise SeatTaken(f"This table has seats 0 to {t.n_seats - 1}.")
         if seat not in empty:
             raise SeatTaken(f"Seat {seat} is taken.")
-        if c.name in t.names:
-            raise NameTaken(f"Someone at this table is already called {c.name!r}.")
+        # Names differ by how they look (UTS #39 skeleton), not only by their code points.
+        if (clash := confusable_with(c.name, t.names)) is not None:
+            raise NameTaken(f"Someone at this table is already called {clash!r}, a name too like it.")
         return [E(EventKind.JOINED, {"seat": seat, "name": c.name, "token_hash": c.token_hash})]
     if isinstance(c, AddBot):
         _host_only(t, c.by)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
 
 
 def normalize_db_url(url: str) -> str:
@@ -20,10 +21,18 @@ class Settings:
     immutable value. ``GET /api/config`` serves the limits a client needs (see
     :func:`liars_dice.server.service.config_json`), so the UI never hard-codes one.
 
+    Every limit, its default and why, is listed in ``docs/server-protocol.md``
+    ("Limits"); ``liars-dice serve --limit NAME=VALUE`` changes one
+    (:meth:`with_overrides`).
+
     Storage and links:
 
     :ivar db_url: SQLAlchemy URL (``sqlite:///liars-dice.db``, ``postgresql://...``).
     :ivar public_url: base URL for share links; ``None`` = taken from each request.
+    :ivar allowed_origins: browser origins (``https://example.org``) whose pages
+        may open websockets; empty = only the server's own origin (the request's
+        ``Host``, or :attr:`public_url`'s). A client that sends no ``Origin``
+        (not a browser) is not refused.
     :ivar durable: wait for the disk at every commit (see
         :func:`liars_dice.server.db.make_engine`); off, a killed server still
         loses no move, only a power cut may lose the last fraction of a second.
@@ -46,9 +55,16 @@ class Settings:
 
     Sizes and rates:
 
-    :ivar rate: messages per second allowed per connection (token bucket refill).
-    :ivar burst: bucket size of the per-connection rate limit.
     :ivar max_message_bytes: the largest client frame accepted (UTF-8 bytes).
+    :ivar body_bytes: the largest HTTP request body; larger ones get 413 before
+        they are read (from ``Content-Length``, or while streaming).
+    :ivar json_depth: the deepest nesting of arrays and objects in any JSON a
+        client sends (HTTP body or websocket frame), checked before parsing.
+    :ivar text_chars: characters in any other string a client sends (a rule
+        option such as a face name).
+    :ivar option_items: entries in a create request's ``options``, and in any
+        list or object inside it.
+    :ivar combining_run: combining marks allowed in a row (stacked "Zalgo" text).
     :ivar send_queue_max: messages queued for one client before it counts as
         stuck and is closed.
     :ivar presence_interval: seconds over which presence changes (connects and
@@ -57,9 +73,33 @@ class Settings:
         in proportion (``presence_interval * clients / presence_fanout``): at
         most ``presence_fanout / presence_interval`` presence sends a second per table.
     :ivar nickname_max: characters in a nickname.
-    :ivar chat_max: characters in a chat line.
+    :ivar chat_max: characters in a chat line (after NFC).
     :ivar chat_history: chat lines kept per table and sent to a new client.
     :ivar lobby_max: tables listed by ``GET /api/tables``.
+
+    Rates, strings of the :mod:`limits` library (``"20/minute"``, ``"5 per 5
+    seconds"``), counted with a moving window per client address (the peer's,
+    or the ``X-Forwarded-For`` one when the peer is a proxy uvicorn trusts):
+
+    :ivar message_rate: websocket messages per connection.
+    :ivar chat_rate_seat: chat lines per seat token, over all its connections.
+    :ivar chat_rate_address: chat lines per address, over all its seats.
+    :ivar create_rate: tables created.
+    :ivar join_rate: seats taken with ``POST /api/tables/{code}/join``.
+    :ivar miss_rate: requests naming a table code that does not exist (guessing codes).
+    :ivar lookup_rate: requests (and websockets) naming a table or a player.
+
+    Caps:
+
+    :ivar open_tables_per_address: open (not yet started) tables created from one address.
+    :ivar open_tables_total: open tables in all.
+    :ivar sockets_per_address: websocket connections from one address.
+    :ivar sockets_per_table: websocket connections to one table.
+    :ivar sockets_per_seat: websocket connections holding one seat token.
+    :ivar wal_bytes: SQLite only: a WAL file larger than this is checkpointed
+        with ``TRUNCATE`` at the next check (every 2 s).
+    :ivar wal_truncate_seconds: SQLite only: the longest time between two
+        ``TRUNCATE`` checkpoints (the others are ``PASSIVE``).
 
     What a table may be:
 
@@ -74,14 +114,18 @@ class Settings:
     db_url: str = "sqlite:///liars-dice.db"
     public_url: str | None = None
     durable: bool = False
+    allowed_origins: tuple[str, ...] = ()
     grace: float = 120.0
     bot_delay: float = 0.6
     timeout_bot: str | None = None
     hello_timeout: float = 30.0
     finished_ttl: float = 300.0
-    rate: float = 20.0
-    burst: float = 40.0
     max_message_bytes: int = 4096
+    body_bytes: int = 16_384
+    json_depth: int = 8
+    text_chars: int = 40
+    option_items: int = 24
+    combining_run: int = 4
     send_queue_max: int = 256
     presence_interval: float = 0.25
     presence_fanout: int = 200
@@ -95,3 +139,42 @@ class Settings:
     turn_timer_min: int = 5
     turn_timer_max: int = 600
     turn_timer_choices: tuple[int | None, ...] = (None, 15, 30, 60, 120)
+    message_rate: str = "40 per 2 seconds"
+    chat_rate_seat: str = "5 per 5 seconds"
+    chat_rate_address: str = "15 per 5 seconds"
+    create_rate: str = "20/minute"
+    join_rate: str = "30/minute"
+    miss_rate: str = "20/minute"
+    lookup_rate: str = "600/minute"
+    open_tables_per_address: int = 8
+    open_tables_total: int = 2000
+    sockets_per_address: int = 64
+    sockets_per_table: int = 100
+    sockets_per_seat: int = 4
+    wal_bytes: int = 16 * 1024 * 1024
+    wal_truncate_seconds: float = 60.0
+
+    def with_overrides(self, pairs: "list[str] | tuple[str, ...]") -> "Settings":
+        """A copy with ``NAME=VALUE`` pairs applied (``liars-dice serve --limit``);
+        any number or rate of the settings may be named.
+
+        :raises ValueError: an unknown name, or a value that is not of the field's type.
+        """
+        kinds = {"int": int, "float": float, "str": str}
+        types = {f.name: str(f.type) for f in fields(self) if str(f.type) in kinds and f.name != "db_url"}
+        changes: dict[str, Any] = {}
+        for pair in pairs:
+            name, sep, value = pair.partition("=")
+            name = name.strip().replace("-", "_")
+            if not sep or name not in types:
+                raise ValueError(f"--limit takes NAME=VALUE with NAME one of {', '.join(types)}; got {pair!r}.")
+            try:
+                changes[name] = kinds[types[name]](value.strip())
+            except ValueError:
+                raise ValueError(f"--limit {name} needs a {types[name]} value, not {value!r}.") from None
+        return replace(self, **changes)
+
+    def limits(self) -> dict[str, Any]:
+        """Every bound and rate (the settings less storage, links and timing), as JSON."""
+        skip = {"db_url", "public_url", "durable", "allowed_origins", "timeout_bot", "bot_delay"}
+        return {k: v for k, v in asdict(self).items() if k not in skip and not isinstance(v, tuple)}

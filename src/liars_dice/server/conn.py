@@ -9,7 +9,10 @@ from typing import Any
 
 from starlette.websockets import WebSocket
 
-from .security import RateLimiter
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .limits import ConnLimiter
 
 
 def dumps(msg: dict[str, Any]) -> str:
@@ -24,7 +27,7 @@ class Conn:
 
     __slots__ = ("ws", "seat", "limiter", "queue", "queue_max", "sender", "closed", "hello_done")
 
-    def __init__(self, ws: WebSocket, limiter: RateLimiter, queue_max: int = 256) -> None:
+    def __init__(self, ws: WebSocket, limiter: "ConnLimiter", queue_max: int = 256) -> None:
         self.ws = ws
         self.seat: int | None = None
         self.limiter = limiter

@@ -103,6 +103,8 @@ def make_engine(url: str, durable: bool = False) -> Engine:
             cur.execute("PRAGMA synchronous=FULL" if durable else "PRAGMA synchronous=NORMAL")
             # Checkpoints run on their own thread (Store), never inside a move's commit.
             cur.execute("PRAGMA wal_autocheckpoint=0")
+            # When a checkpoint resets the WAL, cut the file back to 4 MiB.
+            cur.execute("PRAGMA journal_size_limit=4194304")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()
 

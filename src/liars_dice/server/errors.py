@@ -159,8 +159,48 @@ class GameNotFinished(ServerError):
     status = 409
 
 
+# -- bounds and abuse limits (server/text.py, server/limits.py, server/headers.py) ----------
+
+
 class RateLimited(ServerError):
+    """Over a rate limit: messages per connection, chat per seat or address,
+    tables created, joins, lookups, codes that do not exist."""
+
     code = "rate/limited"
+    status = 429
+
+
+class MessageTooDeep(MessageInvalid):
+    """JSON nested deeper than ``Settings.json_depth`` (a frame or an HTTP body)."""
+
+    code = "message/too_deep"
+    status = 400
+
+
+class RequestTooLarge(ServerError):
+    """An HTTP body over ``Settings.body_bytes``, refused before it is read."""
+
+    code = "request/too_large"
+    status = 413
+
+
+class ChatInvalid(ServerError):
+    """A chat line that breaks the text rules (docs/server-protocol.md, "Text")."""
+
+    code = "chat/invalid"
+
+
+class TooManyTables(ServerError):
+    """The address already has ``Settings.open_tables_per_address`` open tables."""
+
+    code = "table/too_many"
+    status = 429
+
+
+class TooManySockets(ServerError):
+    """Too many websockets from one address, to one table, or holding one seat token."""
+
+    code = "socket/too_many"
     status = 429
 
 

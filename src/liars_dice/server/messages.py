@@ -13,9 +13,17 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter, ValidationError
 
-from .errors import MessageInvalid
+from ..records import MAX_RULES_BYTES
+from .errors import MessageInvalid, MessageTooDeep
+from .text import json_depth_exceeds
 
-MsgId = Union[StrictInt, Annotated[StrictStr, Field(max_length=64)], None]
+#: A message id: echoed back in the reply, so only printable ASCII (no text
+#: that could break or disguise a reply).
+MsgId = Union[StrictInt, Annotated[StrictStr, Field(max_length=64, pattern=r"^[\x20-\x7e]*$")], None]
+#: A seat token as :func:`~liars_dice.server.security.new_token` makes them (URL-safe base64).
+Token = Annotated[StrictStr, Field(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_-]+$")]
+#: A name the server knows (a preset, a bot): lower-case letters, digits, ``_`` and ``-``.
+Ident = Annotated[StrictStr, Field(min_length=1, max_length=40, pattern=r"^[a-z0-9_-]+$")]
 
 
 class _Msg(BaseModel):
@@ -25,7 +33,7 @@ class _Msg(BaseModel):
 
 class Hello(_Msg):
     type: Literal["hello"]
-    token: Annotated[StrictStr, Field(min_length=1, max_length=128)] | None = None
+    token: Token | None = None
 
 
 class BidMsg(_Msg):
@@ -39,14 +47,21 @@ class ChallengeMsg(_Msg):
     type: Literal["challenge"]
 
 
+class CalzaMsg(_Msg):
+    """Claim the count is exactly the current bid (rules with ``calza``, RULES.md ``perudo``)."""
+
+    type: Literal["calza"]
+
+
 class ChatMsg(_Msg):
     type: Literal["chat"]
-    text: Annotated[StrictStr, Field(min_length=1, max_length=300)]
+    # A structural bound only: the text rules and Settings.chat_max are checked after parsing.
+    text: Annotated[StrictStr, Field(min_length=1, max_length=2000)]
 
 
 class AddBotMsg(_Msg):
     type: Literal["add_bot"]
-    bot: Annotated[StrictStr, Field(min_length=1, max_length=40)]
+    bot: Ident
     seat: Annotated[StrictInt, Field(ge=0, le=5)] | None = None
 
 
@@ -68,7 +83,7 @@ class PingMsg(_Msg):
 
 
 ClientMessage = Annotated[
-    Union[Hello, BidMsg, ChallengeMsg, ChatMsg, AddBotMsg, RemoveBotMsg, StartMsg, LeaveMsg, PingMsg],
+    Union[Hello, BidMsg, ChallengeMsg, CalzaMsg, ChatMsg, AddBotMsg, RemoveBotMsg, StartMsg, LeaveMsg, PingMsg],
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -84,21 +99,26 @@ class MessageError(MessageInvalid):
         self.msg_id = msg_id
 
 
-def parse_client_message(text: str, max_bytes: int) -> Any:
-    """One websocket frame to a message model.
+def parse_client_message(text: str, max_bytes: int, max_depth: int = 8) -> Any:
+    """One websocket frame to a message model. The text of a chat line is
+    checked by :func:`liars_dice.server.text.clean_text` after this.
 
     :raises MessageError: ``message/too_large`` over ``max_bytes`` (UTF-8),
         ``message/invalid`` for anything that is not one well-formed message.
+    :raises MessageTooDeep: JSON nested deeper than ``max_depth`` (checked
+        before parsing, so no recursive decoder ever sees it).
     """
-    if len(text) > max_bytes or len(text.encode("utf-8")) > max_bytes:
+    if len(text) > max_bytes or len(text.encode("utf-8", "surrogatepass")) > max_bytes:
         raise MessageError("message/too_large", f"A message may hold at most {max_bytes} bytes.")
+    if json_depth_exceeds(text, max_depth):
+        raise MessageTooDeep(f"JSON may nest arrays and objects at most {max_depth} deep.")
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise MessageError("message/invalid", "The message is not JSON.") from None
     if not isinstance(data, dict):
         raise MessageError("message/invalid", "A message must be a JSON object with a 'type'.")
-    msg_id = data.get("id") if isinstance(data.get("id"), (int, str)) else None
+    msg_id = _echoable_id(data.get("id"))
     try:
         return _ADAPTER.validate_python(data)
     except ValidationError as e:
@@ -107,8 +127,22 @@ def parse_client_message(text: str, max_bytes: int) -> Any:
         raise MessageError("message/invalid", f"Bad message ({where}): {err.get('msg', 'invalid')}.", msg_id) from None
 
 
-_TYPE_NAMES = {"hello", "bid", "challenge", "chat", "add_bot", "remove_bot", "start", "leave", "ping"}
+def _echoable_id(value: Any) -> Any:
+    """``value`` if it is a valid :data:`MsgId` to repeat in an error reply, else ``None``."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**53:
+        return value
+    if isinstance(value, str) and len(value) <= 64 and value.isascii() and value.isprintable():
+        return value
+    return None
 
+
+_TYPE_NAMES = {"hello", "bid", "challenge", "calza", "chat", "add_bot", "remove_bot", "start", "leave", "ping"}
+
+
+#: Fields of :class:`CreateTable` that say what table to make: a value that
+#: breaks a rule there is ``table/invalid`` (docs/server-protocol.md), not
+#: ``message/invalid``. Their ranges come from the settings (checked by the service).
+RULE_FIELDS = frozenset({"preset", "options", "rules_text", "seats", "turn_timer"})
 
 # -- HTTP bodies ---------------------------------------------------------------
 
@@ -117,11 +151,14 @@ class CreateTable(BaseModel):
     """``POST /api/tables``."""
 
     model_config = ConfigDict(extra="forbid")
-    nickname: Annotated[str, Field(max_length=200)]
-    preset: Annotated[str, Field(max_length=40)] = "classic"
+    nickname: Annotated[StrictStr, Field(max_length=200)]
+    preset: Ident = "classic"
     options: dict[str, Any] = {}
-    seats: Annotated[int, Field(ge=2, le=6)] = 4
-    turn_timer: Annotated[int, Field(ge=5, le=600)] | None = None
+    #: a rules file's text, TOML or JSON (``{"preset": NAME, ...}`` or every
+    #: option), uploaded or pasted in the form; replaces ``preset`` and ``options``
+    rules_text: Annotated[StrictStr, Field(max_length=MAX_RULES_BYTES)] | None = None
+    seats: StrictInt = 4
+    turn_timer: StrictInt | None = None
     private: bool = False
 
 
@@ -129,12 +166,12 @@ class JoinTable(BaseModel):
     """``POST /api/tables/{code}/join``."""
 
     model_config = ConfigDict(extra="forbid")
-    nickname: Annotated[str, Field(max_length=200)]
-    seat: Annotated[int, Field(ge=0, le=5)] | None = None
+    nickname: Annotated[StrictStr, Field(max_length=200)]
+    seat: Annotated[StrictInt, Field(ge=0, le=5)] | None = None
 
 
 class MyGames(BaseModel):
     """``POST /api/my-games``."""
 
     model_config = ConfigDict(extra="forbid")
-    tokens: Annotated[list[Annotated[str, Field(max_length=128)]], Field(max_length=200)]
+    tokens: Annotated[list[Token], Field(max_length=200)]

@@ -1,10 +1,9 @@
-"""Seat tokens, join codes and the per-connection rate limit."""
+"""Seat tokens and join codes. (Rate limits: :mod:`liars_dice.server.limits`.)"""
 
 from __future__ import annotations
 
 import hashlib
 import secrets
-import time
 
 #: Join-code alphabet: no 0/O, 1/I/L, so codes read aloud and typed survive.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -29,28 +28,3 @@ def new_code() -> str:
 def normalize_code(code: str) -> str:
     """Join codes are case-insensitive: upper-case and strip."""
     return code.strip().upper()
-
-
-class RateLimiter:
-    """Token bucket: ``rate`` messages per second on average, bursts of ``burst``.
-
-    :meth:`allow` takes one token and says whether one was there.
-    """
-
-    __slots__ = ("rate", "burst", "_tokens", "_last")
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate = rate
-        self.burst = burst
-        self._tokens = burst
-        self._last = time.monotonic()
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
-        self._last = now
-        if self._tokens >= 1.0:
-            self._tokens -= 1.0
-            return True
-        return False
-

@@ -20,17 +20,29 @@ import logging
 import random
 import secrets
 import time
-import unicodedata
 import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from ..engine import CHALLENGE, PRESETS, SEED_PRESETS, Bid, DiceSource, LiarsDiceError, Phase, Rules, SecureDice
-from ..records import record_from_state
+from ..engine import (
+    CALZA,
+    CHALLENGE,
+    PRESETS,
+    SEED_PRESETS,
+    Bid,
+    DiceSource,
+    LiarsDiceError,
+    Phase,
+    Rules,
+    RulesError,
+    SecureDice,
+)
+from ..records import parse_rules_text, record_from_state
 from . import bots_runner
 from .bots_runner import bot_names
 from .config import Settings
 from .errors import (
+    ChatInvalid,
     BadToken,
     GameNotFinished,
     MessageInvalid,
@@ -46,6 +58,7 @@ from .hub import Broadcaster
 from .messages import (
     AddBotMsg,
     BidMsg,
+    CalzaMsg,
     ChallengeMsg,
     ChatMsg,
     CreateTable,
@@ -56,11 +69,13 @@ from .messages import (
     RemoveBotMsg,
     StartMsg,
 )
+from .listing import safe_entries
 from .room import Room
 from .security import hash_token, new_code, new_token, normalize_code
 from .store import Op, Store, utcnow
 from .commands import AddBot, Chat, Command, Join, Leave, Move, RemoveSeat, Return, Settle, Stale, Start, step
 from .tables import Departure, Event, EventKind, SeatKind, TableStatus, created, rebuild
+from .text import clean_text
 from .timers import Scheduler
 from .views import replay_steps, state_message_text
 
@@ -78,27 +93,22 @@ _GAME_EVENTS = frozenset({
 
 
 def clean_nickname(raw: str, max_len: int = 24) -> str:
-    """A nickname with its white space folded: 1 to ``max_len`` printable characters.
+    """A nickname by the text rules (:func:`~liars_dice.server.text.clean_text`:
+    NFC, no control, format or bidi characters, white space folded), 1 to
+    ``max_len`` characters.
 
     :raises NameInvalid: otherwise.
     """
-    name = " ".join(raw.split())
-    if not 1 <= len(name) <= max_len or any(unicodedata.category(ch)[0] == "C" for ch in name):
-        raise NameInvalid(f"A nickname has 1 to {max_len} printable characters.")
-    return name
+    return clean_text(raw, "A nickname", max_len, error=NameInvalid)
 
 
 def clean_chat(raw: str, max_len: int = 300) -> str:
-    """A chat line with its white space folded: 1 to ``max_len`` printable characters.
+    """A chat line by the text rules (:func:`~liars_dice.server.text.clean_text`),
+    1 to ``max_len`` characters.
 
-    :raises MessageInvalid: otherwise.
+    :raises ChatInvalid: otherwise.
     """
-    text = " ".join(raw.split())
-    if not text or any(unicodedata.category(ch) == "Cc" for ch in text):
-        raise MessageInvalid("A chat line needs some printable text.")
-    if len(text) > max_len:
-        raise MessageInvalid(f"A chat line holds at most {max_len} characters.")
-    return text
+    return clean_text(raw, "A chat line", max_len, error=ChatInvalid)
 
 
 def _ops(table_id: str, first_seq: int, events: Sequence[Event]) -> list[Op]:
@@ -310,7 +320,8 @@ class TableService:
             if r.table.status is TableStatus.OPEN and not r.table.private and r.table.empty_seats()
         ]
         rooms.sort(key=lambda r: r.table.created_at, reverse=True)
-        return [r.summary() for r in rooms[: self.settings.lobby_max]]
+        # One table that fails to build or encode is left out, never the listing.
+        return safe_entries(rooms[: self.settings.lobby_max], Room.summary)
 
     def _rules_for(self, req: CreateTable) -> Rules:
         """The rules of a create request, within the settings' limits.
@@ -318,10 +329,18 @@ class TableService:
         :raises TableInvalid: naming what does not fit.
         """
         st = self.settings
-        if req.preset not in PRESETS:
+        if req.rules_text is not None:  # an uploaded or pasted rules file (issue 9)
+            try:
+                rules = parse_rules_text(req.rules_text, "The rules file")
+            except RulesError as e:
+                raise TableInvalid(e.message) from None
+            if not 1 <= rules.dice_per_player <= st.dice_per_player_max:
+                raise TableInvalid(f"Each player starts with 1 to {st.dice_per_player_max} dice here.")
+        elif req.preset not in PRESETS:
             raise TableInvalid(f"There is no rule set called {req.preset!r}; choose from {', '.join(PRESETS)}.")
-        rules = PRESETS[req.preset]
-        if req.options:
+        else:
+            rules = PRESETS[req.preset]
+        if req.options and req.rules_text is None:
             opts = {k: v for k, v in req.options.items() if k != "name"}
             try:
                 rules = rules.with_options(**opts)
@@ -347,6 +366,7 @@ class TableService:
         """
         name = clean_nickname(req.nickname, self.settings.nickname_max)
         rules = self._rules_for(req)
+        preset = req.preset if req.rules_text is None else rules.name
         for _ in range(20):
             code = new_code()
             if code not in self.rooms and await asyncio.to_thread(self.store.table_id_for_code, code) is None:
@@ -355,7 +375,7 @@ class TableService:
             raise ServerBusy("No free join code was found; try again.")
         created_at = utcnow()
         payload = {
-            "id": uuid.uuid4().hex, "code": code, "preset": req.preset, "rules": rules.to_dict(),
+            "id": uuid.uuid4().hex, "code": code, "preset": preset, "rules": rules.to_dict(),
             "n_seats": req.seats, "turn_timer": req.turn_timer, "private": req.private,
             "created_at": created_at.isoformat(),
         }
@@ -364,7 +384,7 @@ class TableService:
         new, events = step(table, Join(name, hash_token(token), 0), self.dice)
         row = {
             "id": table.id, "code": code, "created_at": created_at, "status": TableStatus.OPEN.value,
-            "private": req.private, "preset": req.preset, "n_seats": req.seats, "turn_timer": req.turn_timer,
+            "private": req.private, "preset": preset, "n_seats": req.seats, "turn_timer": req.turn_timer,
         }
         await self.store.write([
             Store.op_insert_table(row), Store.op_event(table.id, 1, EventKind.CREATED.value, payload),
@@ -487,6 +507,8 @@ class TableService:
             await self.move(room, seat, Bid(msg.quantity, msg.face), tuple(msg.show), client=True)
         elif isinstance(msg, ChallengeMsg):
             await self.move(room, seat, CHALLENGE, (), client=True)
+        elif isinstance(msg, CalzaMsg):
+            await self.move(room, seat, CALZA, (), client=True)
         elif isinstance(msg, ChatMsg):
             text = clean_chat(msg.text, self.settings.chat_max)
             await self._run(room, Chat(seat, text, utcnow().isoformat()))
@@ -533,7 +555,7 @@ def config_json(settings: Settings) -> dict[str, Any]:
         "presets": {name: r.to_dict() for name, r in PRESETS.items()},
         "seed_presets": list(SEED_PRESETS),
         "option_choices": {
-            "ordering": ["plain", "track"], "loss": ["one", "difference"],
+            "ordering": ["plain", "track", "half_up"], "loss": ["one", "difference"],
             "exact": ["challenger_loses", "all_but_bidder"], "next_opener": ["loser", "winner"],
         },
         "bots": bot_names(),
@@ -542,6 +564,7 @@ def config_json(settings: Settings) -> dict[str, Any]:
         "limits": {
             "nickname_max": s.nickname_max, "chat_max": s.chat_max, "chat_history": s.chat_history,
             "message_max_bytes": s.max_message_bytes, "dice_per_player_max": s.dice_per_player_max,
-            "rate": s.rate, "burst": s.burst, "grace": s.grace, "hello_timeout": s.hello_timeout,
+            "grace": s.grace, "hello_timeout": s.hello_timeout,
+            **s.limits(),
         },
     }

@@ -16,12 +16,24 @@ from dataclasses import replace
 from typing import Any
 
 from ..engine import (
-    Bid, Challenge, Exact, Game, Phase, PublicView, RoundResult, Rules, State, result_to_json, view_bid_probability,
+    Bid,
+    Calza,
+    Challenge,
+    Exact,
+    Game,
+    Phase,
+    PublicView,
+    RoundResult,
+    Rules,
+    State,
+    result_to_json,
+    view_bid_probability,
+    view_exact_probability,
 )
 from ..engine.narration import bid_sentence, challenge_sentence, round_sentence
 from .room import Room
 
-_NO_LEGAL: dict[str, Any] = {"raises": [], "challenge": False, "shows": [[]]}
+_NO_LEGAL: dict[str, Any] = {"raises": [], "challenge": False, "calza": False, "shows": [[]]}
 
 
 def bid_words(rules: Rules, bid: Bid) -> dict[str, Any]:
@@ -104,12 +116,15 @@ def seat_view(room: Room, seat: int, with_results: bool = True) -> dict[str, Any
                 for a in acts if isinstance(a, Bid)
             ],
             "challenge": any(isinstance(a, Challenge) for a in acts),
+            "calza": any(isinstance(a, Calza) for a in acts),
             "shows": [list(s) for s in v.legal_shows()],
         }
     else:
         out["legal"] = _NO_LEGAL
     odds = _chance(view_bid_probability(v)) if v.bids and v.phase is Phase.BID else None
     out["odds"] = odds
+    # the chance of an exact count, where a calza is possible (RULES.md perudo "Calza")
+    out["exact_odds"] = _chance(view_exact_probability(v)) if out["legal"]["calza"] else None
     _word_bids(rules, out)
     out["current"] = {**out["bids"][-1], "chance": odds} if v.bids else None
     out["seat_index"] = seat

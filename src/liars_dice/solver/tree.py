@@ -88,7 +88,17 @@ class BidTree:
         self.rules = rules
         self.dice = (int(dice[0]), int(dice[1]))
         n = sum(self.dice)
-        self.bids: list[Bid] = [a for a in legal_actions(rules, None, n) if isinstance(a, Bid)]
+        if rules.calza and rules.calza_min_players <= 2:
+            raise SolverError(
+                "The solver does not model calza in two-player rounds (calza_min_players is "
+                f"{rules.calza_min_players}): a right calza gains a die and nobody loses, which a round's "
+                "+1/-1 payoff cannot express; set calza_min_players to 3 or more."
+            )
+        # Every bid in bid order; the opening may be narrower (no opening on
+        # the wild face under ``wild_opening=false``, RULES.md perudo).
+        every = rules if rules.wild_opening else rules.with_options(wild_opening=True)
+        self.bids: list[Bid] = [a for a in legal_actions(every, None, n) if isinstance(a, Bid)]
+        openings = {a for a in legal_actions(rules, None, n) if isinstance(a, Bid)}
         k = len(self.bids)
         self.n_bids = k
         depth_cap = k if max_depth is None else max(1, min(int(max_depth), k))
@@ -125,6 +135,11 @@ class BidTree:
             edge_node = np.repeat(np.arange(len(ms)), n_act)
             offset = np.arange(n_edges) - starts[edge_node]
             edge_action = lst[edge_node] + 1 + offset
+            if d == 0 and len(openings) < k:  # the root: legal openings only
+                edge_action = np.array([i for i, b in enumerate(self.bids) if b in openings], dtype=np.int64)
+                n_act = np.array([len(edge_action)], dtype=np.int64)
+                n_edges = len(edge_action)
+                edge_node = np.zeros(n_edges, dtype=np.int64)
             if has_ch:
                 challenge_edges = starts + n_act - 1
                 edge_action[challenge_edges] = k

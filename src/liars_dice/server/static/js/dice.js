@@ -27,7 +27,10 @@ export function die(face, opts = {}) {
   if (selected) classes.push("die-selected");
   const wild = rules && face !== null && face === rules.wild_face;
   if (wild) classes.push("die-wild");
-  const label = face === null || face === undefined ? "hidden die" : isStar(rules, face) ? "star" : `${face}`;
+  // A wild face with a name of its own (a paco in perudo) is labelled and drawn as such.
+  const named = wild && Array.isArray(rules.face_names) ? rules.face_names.find((e) => e[0] === face) : null;
+  if (named) classes.push("die-named-wild");
+  const label = face === null || face === undefined ? "hidden die" : isStar(rules, face) ? "star" : named ? named[1] : `${face}`;
   const tag = onclick ? "button" : "span";
   const el = h(tag, {
     class: classes.join(" "),

@@ -67,6 +67,18 @@ export function lobbyPage({ root, toast }) {
   const seatsBox = h("div", { class: "segmented", id: "seats", role: "radiogroup", "aria-label": "Seats" });
   const timerBox = h("div", { class: "segmented", id: "timer", role: "radiogroup", "aria-label": "Turn timer" });
   const privateBox = h("input", { type: "checkbox", id: "private", name: "private" });
+  // A rules file (TOML or JSON, as `liars-dice rules --schema` describes), uploaded or pasted;
+  // the server reads it and answers a bad one with one sentence naming the option.
+  const RULES_MAX = 64 * 1024;
+  const rulesText = h("textarea", { id: "rules-text", name: "rules_text", maxlength: RULES_MAX, spellcheck: "false",
+    placeholder: 'preset = "perudo"\ncalza = false' });
+  const rulesFile = h("input", { type: "file", id: "rules-file", accept: ".toml,.json,text/plain,application/json",
+    onchange: async (e) => {
+      const file = e.target.files && e.target.files[0];
+      if (!file) return;
+      if (file.size > RULES_MAX) { toast(`A rules file holds at most ${RULES_MAX / 1024} KiB.`); e.target.value = ""; return; }
+      rulesText.value = await file.text();
+    } });
   let options = {}; // the rule options as edited
   let seats = 4;
   let timer = null;
@@ -137,8 +149,10 @@ export function lobbyPage({ root, toast }) {
     for (const [k, v] of Object.entries(options)) if (k !== "name" && base[k] !== v) changed[k] = v;
     const button = createForm.querySelector("#create-btn");
     button.disabled = true;
+    const body = { nickname: name, preset, options: changed, seats, turn_timer: timer, private: privateBox.checked };
+    if (rulesText.value.trim()) body.rules_text = rulesText.value;  // a rules file replaces preset and options
     try {
-      const res = await api.createTable({ nickname: name, preset, options: changed, seats, turn_timer: timer, private: privateBox.checked });
+      const res = await api.createTable(body);
       saveSeatToken(res.code, res.token);
       if (res.share_url) store.set(`liars-dice:share:${res.code}`, res.share_url);
       location.hash = `#/table/${res.code}`;
@@ -152,7 +166,12 @@ export function lobbyPage({ root, toast }) {
   const createForm = h("form", { id: "create-form", onsubmit: create },
     h("label", { class: "field", for: "preset" }, h("span", {}, "Rules"), presetSelect),
     h("div", { class: "rules-box" }, rulesList,
-      h("details", { class: "customise" }, h("summary", {}, "Change the options"), optionsBox)),
+      h("details", { class: "customise" }, h("summary", {}, "Change the options"), optionsBox),
+      h("details", { class: "customise rules-file", id: "rules-file-box" }, h("summary", {}, "Use a rules file (TOML or JSON)"),
+        h("label", { class: "field", for: "rules-file" }, h("span", {}, "Upload"), rulesFile),
+        h("label", { class: "field", for: "rules-text" }, h("span", {}, "or paste"), rulesText),
+        h("p", { class: "small muted" }, "A rules file replaces the preset and options above: {\"preset\": NAME, ...options} or every option.")),
+    ),
     h("div", { class: "field" }, h("span", { id: "seats-label" }, "Seats"), seatsBox),
     h("div", { class: "field" }, h("span", {}, "Turn timer"), timerBox),
     h("label", { class: "opt opt-check", for: "private" }, privateBox, h("span", {}, "Private: not listed in the lobby, join by code only")),

@@ -16,7 +16,7 @@ export function defaultPick(raises, rules) {
  * view: the state view (with `legal`); pick: {face, quantity, show: hand indices}, edited in place;
  * onChange() re-draws; onBid(bid, shownFaces); onChallenge().
  */
-export function bidPicker({ view: v, rules: r, pick: p, hint, onChange, onBid, onChallenge }) {
+export function bidPicker({ view: v, rules: r, pick: p, hint, onChange, onBid, onChallenge, onCalza = null }) {
   const raises = v.legal.raises;
   const byFace = new Map(); // face -> lowest and highest legal quantity, and the lowest raise
   for (const b of raises) {
@@ -64,5 +64,8 @@ export function bidPicker({ view: v, rules: r, pick: p, hint, onChange, onBid, o
       : h("p", { class: "muted" }, "No raise is possible: every die is already bid."),
     v.legal.challenge ? h("button", { type: "button", class: "btn btn-danger btn-wide", id: "challenge-btn", onclick: onChallenge },
       "Liar! ", h("span", { class: "btn-sub" }, `challenge ${cur.player}'s ${cur.words}`)) : null,
+    v.legal.calza && onCalza ? h("button", { type: "button", class: "btn btn-wide", id: "calza-btn", onclick: onCalza },
+      "Calza! ", h("span", { class: "btn-sub" }, `exactly ${cur.words}`,
+        hint && v.exact_odds !== null && v.exact_odds !== undefined ? ` (${percent(v.exact_odds)} from your dice)` : "")) : null,
   ];
 }

@@ -16,6 +16,9 @@ export function revealContent(r, result, opts = {}) {
   const wildsActive = result.wilds_active !== false;
   const truth = result.count >= bid.quantity;
   const counted = result.counted || {};
+  const exact = result.count === bid.quantity;
+  const calza = !!result.calza;
+  const gained = result.gained || {};
   const cups = Object.keys(result.revealed).map((n) => {
     const faces = result.revealed[n];
     const matched = (counted[n] || []).filter(Boolean).length;
@@ -23,21 +26,28 @@ export function revealContent(r, result, opts = {}) {
       h("div", { class: "cup-name" }, n, n === result.bidder ? h("span", { class: "badge" }, "bid") : null, n === result.challenger ? h("span", { class: "badge badge-danger" }, "called") : null),
       diceRow(faces, { rules: r, size: "md", counted: counted[n] || null }),
       h("div", { class: "cup-foot small" }, h("span", { class: "muted" }, `${matched} counted`),
-        result.lost[n] ? h("span", { class: "loss" }, `−${dice(result.lost[n])}`) : null));
+        result.lost[n] ? h("span", { class: "loss" }, `−${dice(result.lost[n])}`) : null,
+        gained[n] ? h("span", { class: "gain" }, `+${dice(gained[n])}`) : null));
   });
-  const verdict = result.perfect
-    ? "A perfect bid! Exactly right."
-    : truth ? `The bid was true: ${result.challenger} was wrong.` : `The bid was a lie: ${result.bidder} was caught.`;
+  const verdict = calza
+    ? (exact ? `Exactly right: ${result.challenger}'s calza wins.` : `Not exact: ${result.challenger}'s calza fails.`)
+    : result.perfect
+      ? "A perfect bid! Exactly right."
+      : truth ? `The bid was true: ${result.challenger} was wrong.` : `The bid was a lie: ${result.bidder} was caught.`;
   const lostNames = Object.entries(result.lost).map(([n, k]) => `${n} ${k === 1 ? "loses one die" : `loses ${dice(k)}`}`);
+  for (const [n, k] of Object.entries(gained)) lostNames.push(`${n} ${k === 1 ? "gains one die" : `gains ${dice(k)}`}`);
+  if (calza && exact && !Object.keys(gained).length) lostNames.push(`${result.challenger} is at the starting count, so gains no die`);
   return [
     h("div", { class: "reveal-head" },
-      h(dialog ? "h2" : "h3", { id: dialog ? "reveal-title" : null }, `${challenger || result.challenger} calls ${result.bidder}'s bid`),
+      h(dialog ? "h2" : "h3", { id: dialog ? "reveal-title" : null },
+        calza ? `${challenger || result.challenger} calls calza on ${result.bidder}'s bid` : `${challenger || result.challenger} calls ${result.bidder}'s bid`),
+      result.palifico ? h("span", { class: "badge" }, "palifico round") : null,
       h("div", { class: "reveal-bid" }, bidChip(r, bid, "md"), h("span", {}, result.bid_words))),
     h("div", { class: "reveal-count", id: dialog ? "reveal-count" : null },
       h("span", { class: "count-num" }, String(result.count)),
       h("span", {}, ` counted, ${bid.quantity} bid. `),
       h("strong", {}, verdict)),
-    !wildsActive ? h("p", { class: "small warn" }, "Wilds did not count this round.") : null,
+    !wildsActive ? h("p", { class: "small warn" }, result.palifico ? "Wilds did not count: a palifico round." : "Wilds did not count this round.") : null,
     h("div", { class: "cups" }, cups),
     h("ul", { class: "reveal-outcome" },
       lostNames.length ? h("li", {}, listWords(lostNames) + ".") : h("li", {}, "Nobody loses a die."),

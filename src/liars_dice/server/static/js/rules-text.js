@@ -17,11 +17,15 @@ export const OPTION_LABELS = {
   min_players: "Fewest players",
   max_players: "Most players",
   single_round: "One round only",
+  wild_opening: "A round may open on the wild face",
+  calza: "Calza (claim an exact count, win a die back)",
+  calza_min_players: "Calza needs at least this many players in",
+  palifico: "Palifico rounds (a player down to one die)",
 };
 
 /** Words for an enum value. */
 export const CHOICE_WORDS = {
-  ordering: { plain: "plain", track: "bidding track" },
+  ordering: { plain: "plain", track: "bidding track", half_up: "perudo conversions" },
   loss: { one: "one die", difference: "the difference" },
   exact: { challenger_loses: "the challenger loses", all_but_bidder: "all but the bidder lose" },
   next_opener: { loser: "the loser", winner: "the winner" },
@@ -47,7 +51,9 @@ export function describeRules(r) {
   }
   lines.push(r.ordering === "track"
     ? "Raise along the bidding track: more dice or a higher face; to switch to wilds bid over half the quantity, to switch back bid at least double."
-    : "Raise by bidding more dice, or the same number of a higher face.");
+    : r.ordering === "half_up"
+      ? "Raise by bidding more dice or a higher face; to switch to wilds bid at least half the quantity (rounded up), to switch back more than double."
+      : "Raise by bidding more dice, or the same number of a higher face.");
   lines.push(r.loss === "difference"
     ? "The loser of a challenge loses the difference between the bid and the count."
     : "The loser of a challenge loses one die.");
@@ -58,5 +64,8 @@ export function describeRules(r) {
   if (r.show_and_reroll) lines.push("Show and reroll: after bidding you may set out some dice face up and reroll the rest (keep at least one hidden).");
   lines.push(`The ${r.next_opener === "winner" ? "winner" : "loser"} of a challenge opens the next round.`);
   if (r.single_round) lines.push("One round only: the first challenge decides the game.");
+  if (r.wild_opening === false && wild) lines.push(`A round never opens on the wild face${r.palifico ? " (a palifico round may)" : ""}.`);
+  if (r.calza) lines.push(`Calza: instead of raising or challenging, claim the count is exactly the bid; right, you win back a die (up to your starting count); wrong, you lose one. Allowed while at least ${r.calza_min_players} players are in.`);
+  if (r.palifico) lines.push("Palifico: the first time a player is down to one die (with more than two in), they open a round with no wilds where the face stays fixed (players with one die may change it); once per player.");
   return lines;
 }

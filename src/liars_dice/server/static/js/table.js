@@ -131,7 +131,7 @@ export function tablePage({ root, toast }, code) {
 
   function onState(view, event) {
     S.view = view;
-    if (event.kind === "challenge" && event.result) {
+    if ((event.kind === "challenge" || event.kind === "calza") && event.result) {
       openReveal(event.result, event.player);
     }
     if (event.by_bot && S.seat !== null && event.player === myName()) {
@@ -392,7 +392,13 @@ export function tablePage({ root, toast }, code) {
             h("span", { class: "bid-words" }, cur.words),
             cur.show && cur.show.length ? h("span", { class: "muted small" }, `(showed ${cur.show.length})`) : null)
         : h("div", { class: "current-bid muted", id: "current-bid" }, `No bid yet this round. ${Object.values(v.dice).reduce((a, b) => a + b, 0)} dice in play.`),
-      !v.wilds_active && v.bids.length ? h("div", { class: "small warn" }, "Wilds do not count this round (it opened on the wild face).") : null,
+      v.palifico
+        // RULES.md perudo "Palifico": announced with what it changes
+        ? h("div", { class: "banner banner-palifico", id: "palifico-banner" },
+            h("strong", {}, "Palifico round. "),
+            `${v.bids.length ? v.bids[0].player : v.to_move} is down to one die: wilds do not count, the opening may name any face, and the face stays for the round (a player with one die may change it).`)
+        : null,
+      !v.palifico && !v.wilds_active && v.bids.length ? h("div", { class: "small warn" }, "Wilds do not count this round (it opened on the wild face).") : null,
     ];
     if (S.seat !== null) {
       const toggle = h("label", { class: "hint-toggle", for: "hint-toggle" },
@@ -403,7 +409,10 @@ export function tablePage({ root, toast }, code) {
         const current = v.current;
         hint = h("div", { class: "hint", id: "hint" }, current && current.chance !== null && current.chance !== undefined
           ? [`Chance that ${current.words} is true, from your dice: `, h("strong", {}, percent(current.chance))]
-          : "No bid yet: the hint shows the chance that the current bid is true, from your dice.");
+          : "No bid yet: the hint shows the chance that the current bid is true, from your dice.",
+          v.exact_odds !== null && v.exact_odds !== undefined && current
+            ? h("div", { id: "exact-hint" }, `Chance that the count is exactly ${current.bid.quantity} (a calza): `, h("strong", {}, percent(v.exact_odds)))
+            : null);
       }
       lines.push(h("div", { class: "hint-row" }, toggle, hint));
     }
@@ -497,7 +506,7 @@ export function tablePage({ root, toast }, code) {
     resetPicker();
     fill(el.actions, bidPicker({
       view: v, rules: rules(), pick: S.picker, hint: S.hint,
-      onChange: renderActions, onBid: placeBid, onChallenge: challenge,
+      onChange: renderActions, onBid: placeBid, onChallenge: challenge, onCalza: calza,
     }));
   }
 
@@ -509,6 +518,10 @@ export function tablePage({ root, toast }, code) {
 
   function challenge() {
     if (send({ type: "challenge" }) !== null) lockActions();
+  }
+
+  function calza() {
+    if (send({ type: "calza" }) !== null) lockActions();
   }
 
   function lockActions() {

@@ -1,0 +1,90 @@
+"""A rule set in words: what ``liars-dice rules show`` prints.
+
+Built from the :class:`~liars_dice.engine.rules.Rules` options alone (never a
+preset's name), so a custom rule set from a file reads as clearly as a preset.
+Sources of the rules: the seeds and ``shared/RULES.md``.
+"""
+
+from __future__ import annotations
+
+from .rules import Exact, Loss, Opener, Ordering, Rules
+
+
+def rules_summary(rules: Rules) -> list[tuple[str, str]]:
+    """``(topic, sentence)`` pairs: faces, wilds, raise order, opening, what a
+    challenge costs, an exact count, who opens, special rounds, players.
+
+    >>> dict(rules_summary(Rules.preset("classic")))["Who opens"]
+    'The loser of a challenge opens the next round (the next player still in, if they are out).'
+    """
+    out: list[tuple[str, str]] = []
+    w = rules.wild_face
+    noun = rules.face_noun(w) if w is not None else ""
+    out.append(("Faces", f"Dice of {rules.faces} faces, 1 to {rules.faces}; {rules.dice_per_player} dice each."))
+    if w is None:
+        out.append(("Wilds", "None: a bid counts only its own face."))
+    else:
+        s = f"{noun} (face {w}) are wild: they count for every other face; a bid on {noun} counts only {noun}."
+        if rules.wilds_suspended_on_wild_opening:
+            s += f" When a round opens on {noun}, they are not wild for the rest of that round."
+        out.append(("Wilds", s[0].upper() + s[1:]))
+    plain = "a higher quantity of any face, or the same quantity of a higher face"
+    if rules.ordering is Ordering.PLAIN or w is None:
+        out.append(("Raise order", f"A raise is {plain}."))
+    elif rules.ordering is Ordering.TRACK:
+        out.append(("Raise order", (
+            f"Between other faces, {plain}. To {noun}: more than half the quantity (q -> q//2 + 1); "
+            f"from {noun} back: at least double (k -> 2k); {noun} to {noun}: a higher quantity."
+        )))
+    else:
+        out.append(("Raise order", (
+            f"Between other faces, {plain}. To {noun}: at least half the quantity, rounded up (q -> ceil(q/2)); "
+            f"from {noun} back: more than double (k -> 2k + 1); {noun} to {noun}: a higher quantity."
+        )))
+    opening = "Any bid."
+    if not rules.wild_opening and w is not None:
+        opening = f"Any face but {noun}" + (" (a palifico round may open on any face)." if rules.palifico else ".")
+    out.append(("Opening", opening))
+    if rules.loss is Loss.ONE:
+        cost = "The loser of a challenge gives up one die: the bidder if the count is below the bid, else the challenger."
+    else:
+        cost = (
+            "The loser gives up the difference between the count and the bid: the bidder when the count is "
+            "short, the challenger when it is over (at least one die)."
+        )
+    out.append(("A challenge costs", cost))
+    if rules.exact is Exact.ALL_BUT_BIDDER:
+        s = "A perfect bid: everyone but the bidder loses one die"
+        s += " (Die Hard: a player with one die keeps it, unless they challenged)." if rules.die_hard else "."
+        out.append(("Exact count", s))
+    else:
+        out.append(("Exact count", "The bid stands: the challenger loses."))
+    if rules.single_round:
+        out.append(("Who opens", "One round only: the winner of the challenge wins the game."))
+    elif rules.next_opener is Opener.LOSER:
+        out.append(("Who opens", "The loser of a challenge opens the next round (the next player still in, if they are out)."))
+    else:
+        out.append(("Who opens", "The winner of a challenge opens the next round."))
+    special: list[str] = []
+    if rules.calza:
+        special.append(
+            "Calza: instead of raising or challenging, claim the count is exactly the bid; right, you gain a die "
+            f"(never above your starting count); wrong, you lose one; you open next. Allowed while at least "
+            f"{rules.calza_min_players} players are in."
+        )
+    if rules.palifico:
+        wild = f"{noun} are not wild" if w is not None else "nothing is wild"
+        special.append(
+            "Palifico: the first time a player is down to one die (with more than two players in), they open a "
+            f"round where {wild}, any face may open, and the face stays fixed (a player with one die may change "
+            "it); once per player."
+        )
+    if rules.show_and_reroll:
+        special.append("Show and reroll: after a bid, show some hidden dice and reroll the rest (one stays hidden).")
+    out.append(("Special rounds and moves", " ".join(special) if special else "None."))
+    many = (
+        f"exactly {rules.min_players}" if rules.min_players == rules.max_players
+        else f"{rules.min_players} to {rules.max_players}"
+    )
+    out.append(("Players", f"{many} players."))
+    return out

@@ -1,0 +1,133 @@
+"""The checks every request and websocket goes through before the service:
+client text cleaned (:mod:`.text`), rates and caps counted per client address
+(:mod:`.limits`). The routes of :mod:`.app` call these; the table service
+never sees unchecked client text.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from starlette.requests import HTTPConnection
+
+from ..engine import RulesError
+from ..records import parse_rules_text
+from .config import Settings
+from .errors import ChatInvalid, NameInvalid, RateLimited, TableInvalid
+from .limits import Guard
+from .messages import ChatMsg, CreateTable, JoinTable
+from .text import check_json_strings, clean_text
+
+if TYPE_CHECKING:
+    from .service import TableService
+
+
+def _is_open(table: object) -> bool:
+    status = getattr(table, "status", None)
+    return getattr(status, "value", status) == "open"
+
+
+class RequestGuard:
+    """The guard of one app: its :class:`~.limits.Guard` and the text checks.
+
+    :param service: the table service, whose open tables the caps count.
+    """
+
+    def __init__(self, settings: Settings, service: "TableService") -> None:
+        self.settings = settings
+        self.limits = settings
+        self.service = service
+        self.guard = Guard(settings, self._open_codes)
+
+    def _open_codes(self) -> set[str]:
+        return {code for code, room in self.service.rooms.items() if _is_open(room.table)}
+
+    @staticmethod
+    def address(conn: HTTPConnection) -> str:
+        """The client address: the peer, or the ``X-Forwarded-For`` address when
+        uvicorn trusts the peer as a proxy (``--forwarded-allow-ips``)."""
+        return conn.client.host if conn.client is not None else "unknown"
+
+    # -- HTTP --------------------------------------------------------------------
+
+    def before_create(self, request: HTTPConnection) -> None:
+        """:raises ServerError: over :attr:`Settings.create_rate` or an open-tables cap."""
+        addr = self.address(request)
+        self.guard.hit("create_rate", addr, what="new tables")
+        self.guard.check_new_table(addr)
+
+    def created(self, request: HTTPConnection, code: str) -> None:
+        self.guard.table_created(self.address(request), code)
+
+    def before_join(self, request: HTTPConnection) -> None:
+        """:raises RateLimited: over :attr:`Settings.join_rate`."""
+        self.guard.hit("join_rate", self.address(request), what="joins")
+
+    def before_lookup(self, request: HTTPConnection) -> None:
+        """Before a request that names a table or a player.
+
+        :raises RateLimited: the address named too many tables that do not exist
+            (:attr:`Settings.miss_rate`: guessing codes), or made too many lookups.
+        """
+        addr = self.address(request)
+        if not self.guard.limiter.test(self.guard.items["miss_rate"], "miss_rate", addr):
+            raise RateLimited("Too many requests for tables that do not exist: try again later.")
+        self.guard.hit("lookup_rate", addr)
+
+    def missed(self, conn: HTTPConnection) -> None:
+        """Count one request for a table code that does not exist."""
+        self.guard.allows("miss_rate", self.address(conn))
+
+    def before_socket(self, ws: HTTPConnection) -> None:
+        """Before a websocket looks up its table (the same rates as HTTP lookups)."""
+        self.before_lookup(ws)
+
+    # -- text --------------------------------------------------------------------
+
+    def clean_name(self, raw: str) -> str:
+        """A nickname cleaned. :raises NameInvalid: it breaks the text rules."""
+        lim = self.limits
+        return clean_text(raw, "A nickname", lim.nickname_max, error=NameInvalid, combining_run=lim.combining_run)
+
+    def clean_create(self, body: CreateTable) -> CreateTable:
+        """The request with its nickname and every rule option string cleaned.
+
+        :raises NameInvalid: :raises TableInvalid: a string breaks the text rules.
+        """
+        lim = self.limits
+        options = check_json_strings(
+            body.options, "A rule option", lim.text_chars, lim.option_items,
+            error=TableInvalid, combining_run=lim.combining_run,
+        )
+        if body.rules_text is not None:
+            # A rules file's strings (face names...) obey the same text rules as options.
+            try:
+                parsed = parse_rules_text(body.rules_text, "The rules file").to_dict()
+            except RulesError as e:
+                raise TableInvalid(e.message) from None
+            check_json_strings(
+                parsed, "A rule option", lim.text_chars, lim.option_items,
+                error=TableInvalid, combining_run=lim.combining_run,
+            )
+        return body.model_copy(update={"nickname": self.clean_name(body.nickname), "options": options})
+
+    def clean_join(self, body: JoinTable) -> JoinTable:
+        return body.model_copy(update={"nickname": self.clean_name(body.nickname)})
+
+    # -- websocket ---------------------------------------------------------------
+
+    def check_chat(self, msg: ChatMsg, address: str, seat_hash: str | None) -> ChatMsg:
+        """A chat line cleaned and counted against the seat's and the address's rates.
+
+        :raises ChatInvalid: the line breaks the text rules.
+        :raises RateLimited: over the seat's or the address's chat rate.
+        """
+        lim = self.limits
+        text = clean_text(msg.text, "A chat line", lim.chat_max, error=ChatInvalid, combining_run=lim.combining_run)
+        if seat_hash is not None:
+            self.guard.hit("chat_rate_seat", seat_hash, what="chat lines from this seat")
+        self.guard.hit("chat_rate_address", address, what="chat lines from this address")
+        return msg.model_copy(update={"text": text})
+
+
+__all__ = ["RequestGuard"]

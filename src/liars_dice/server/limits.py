@@ -1,0 +1,159 @@
+"""Rate limits and caps per client address: the abuse guard of one app.
+
+Rates are counted by the :mod:`limits` library (moving windows in memory);
+caps (open tables, sockets) are live counts kept here. Every number comes from
+the :class:`~liars_dice.server.config.Settings`. A refusal is one of the
+server's errors (:mod:`.errors`), with a stable code and one sentence:
+
+===================  ======  ===================================================
+``rate/limited``     429     too many requests or messages of one kind
+``table/too_many``   429     too many open tables from this address
+``server/busy``      503     as many open tables as the server takes
+``socket/too_many``  429/WS  too many websocket connections (address, table, seat)
+===================  ======  ===================================================
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from limits import RateLimitItem, parse
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+
+from .config import Settings
+from .errors import RateLimited, ServerBusy, ServerError, TooManySockets, TooManyTables
+
+#: Any refusal of this module.
+LimitError = ServerError
+
+
+def _per(item: RateLimitItem) -> str:
+    unit = item.GRANULARITY.name
+    return f"{item.amount} per {'' if item.multiples == 1 else f'{item.multiples} '}{unit}{'' if item.multiples == 1 else 's'}"
+
+
+class Guard:
+    """The rate limits and caps of one app (one per :func:`create_app`).
+
+    :param limits: the settings holding the rates and caps.
+    :param open_tables: a function giving the codes of the tables open now
+        (created, not started, not closed); the cap on open tables counts them.
+    """
+
+    def __init__(self, limits: Settings, open_tables: Callable[[], set[str]] | None = None) -> None:
+        self.limits = limits
+        self.storage = MemoryStorage()
+        self.limiter = MovingWindowRateLimiter(self.storage)
+        self.items: dict[str, RateLimitItem] = {
+            name: parse(getattr(limits, name))
+            for name in ("create_rate", "join_rate", "miss_rate", "lookup_rate", "message_rate",
+                         "chat_rate_seat", "chat_rate_address")
+        }
+        self._open_tables = open_tables or (lambda: set())
+        self._tables_of: dict[str, set[str]] = {}
+        self.sockets_of_address: Counter[str] = Counter()
+        self.sockets_of_table: Counter[str] = Counter()
+        self.sockets_of_seat: Counter[str] = Counter()
+
+    # -- rates -------------------------------------------------------------------
+
+    def hit(self, rate: str, *key: str, what: str = "requests") -> None:
+        """Count one event against ``rate`` (a rate field of :class:`Settings`) for ``key``.
+
+        :raises RateLimited: when over the rate (not counted then).
+        """
+        item = self.items[rate]
+        if not self.limiter.hit(item, rate, *key):
+            raise RateLimited(f"Too many {what}: at most {_per(item)}; try again later.")
+
+    def allows(self, rate: str, *key: str) -> bool:
+        """Like :meth:`hit`, as a yes/no."""
+        return bool(self.limiter.hit(self.items[rate], rate, *key))
+
+    def message_limiter(self) -> "ConnLimiter":
+        """A per-connection message limiter (:attr:`Settings.message_rate`)."""
+        return ConnLimiter(self)
+
+    # -- open tables -------------------------------------------------------------
+
+    def check_new_table(self, address: str) -> None:
+        """Before creating a table for ``address``.
+
+        :raises TooManyTables: over the address's cap. :raises ServerBusy: over the total.
+        """
+        open_now = self._open_tables()
+        if len(self._tables_of) > 2 * self.limits.open_tables_total:
+            # Forget addresses none of whose tables is open any more.
+            self._tables_of = {a: c & open_now for a, c in self._tables_of.items() if c & open_now}
+        mine = self._tables_of.get(address)
+        if mine is not None:
+            mine &= open_now
+            if not mine:
+                del self._tables_of[address]
+        if mine and len(mine) >= self.limits.open_tables_per_address:
+            raise TooManyTables(
+                f"You already have {len(mine)} open tables (the most is {self.limits.open_tables_per_address}): "
+                "start or leave one first.",
+            )
+        if len(open_now) >= self.limits.open_tables_total:
+            raise ServerBusy("The server has as many open tables as it takes: try again later.")
+
+    def table_created(self, address: str, code: str) -> None:
+        self._tables_of.setdefault(address, set()).add(code)
+
+    # -- sockets -----------------------------------------------------------------
+
+    def open_socket(self, address: str, table: str) -> None:
+        """Count one new websocket. :raises TooManySockets: over a cap."""
+        lim = self.limits
+        if self.sockets_of_address[address] >= lim.sockets_per_address:
+            raise TooManySockets(f"At most {lim.sockets_per_address} connections from one address.")
+        if self.sockets_of_table[table] >= lim.sockets_per_table:
+            raise TooManySockets(f"At most {lim.sockets_per_table} connections to one table.")
+        self.sockets_of_address[address] += 1
+        self.sockets_of_table[table] += 1
+
+    def close_socket(self, address: str, table: str) -> None:
+        for counter, key in ((self.sockets_of_address, address), (self.sockets_of_table, table)):
+            counter[key] -= 1
+            if counter[key] <= 0:
+                del counter[key]
+
+    def claim_seat(self, token_hash: str) -> None:
+        """Count one connection holding seat token ``token_hash``. :raises TooManySockets: over the cap."""
+        if self.sockets_of_seat[token_hash] >= self.limits.sockets_per_seat:
+            raise TooManySockets(
+                f"This seat is open in {self.limits.sockets_per_seat} windows already: close one.",
+            )
+        self.sockets_of_seat[token_hash] += 1
+
+    def release_seat(self, token_hash: str) -> None:
+        self.sockets_of_seat[token_hash] -= 1
+        if self.sockets_of_seat[token_hash] <= 0:
+            del self.sockets_of_seat[token_hash]
+
+    def stats(self) -> dict[str, Any]:
+        """Live counts (for tests and benchmarks)."""
+        return {
+            "sockets": sum(self.sockets_of_address.values()),
+            "addresses": len(self.sockets_of_address),
+            "tables_tracked": sum(len(v) for v in self._tables_of.values()),
+        }
+
+
+class ConnLimiter:
+    """The message rate of one websocket connection, counted by the app's
+    :class:`Guard` (the :mod:`limits` library) under a key of its own."""
+
+    __slots__ = ("guard", "key")
+
+    def __init__(self, guard: Guard) -> None:
+        self.guard = guard
+        self.key = uuid.uuid4().hex
+
+    def allow(self) -> bool:
+        return self.guard.allows("message_rate", self.key)

@@ -1,0 +1,94 @@
+"""The text rules, the JSON depth scan, the Origin check and ``--limit``:
+examples and properties (issue 7, "Text")."""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from liars_dice.server.config import Settings
+from liars_dice.server.errors import ChatInvalid, NameInvalid
+from liars_dice.server.headers import origin_allowed
+from liars_dice.server.text import REFUSED_CATEGORIES, clean_text, confusable_with, json_depth_exceeds, skeleton
+
+every_char = st.characters(exclude_categories=())
+
+
+@given(st.text(every_char, max_size=40))
+@settings(max_examples=500)
+def test_clean_text_returns_nfc_visible_text_or_refuses(raw: str) -> None:
+    try:
+        out = clean_text(raw, "A chat line", 300, error=ChatInvalid)
+    except ChatInvalid as e:
+        assert e.message.endswith(".") and raw not in e.message or not raw.strip()
+        return
+    assert out == unicodedata.normalize("NFC", out) and out == out.strip() and out
+    assert not any(unicodedata.category(c) in REFUSED_CATEGORIES for c in out)
+    out.encode("utf-8")  # never a lone surrogate
+    assert clean_text(out, "A chat line", 300) == out  # idempotent
+
+
+@pytest.mark.parametrize("raw", ["a\ud800", "\u202eabc", "x\u200by", "\x07", "\U000e0001", "\ue000", "a" + "\u0301" * 6])
+def test_refused_strings(raw: str) -> None:
+    with pytest.raises(NameInvalid) as e:
+        clean_text(raw, "A nickname", 24, error=NameInvalid)
+    assert e.value.code == "name/invalid" and e.value.message.startswith("A nickname")
+
+
+def test_nfc_and_white_space() -> None:
+    assert clean_text("  Rene\u0301 \t  Dupont ", "A nickname", 24) == "Ren\u00e9 Dupont"
+
+
+@pytest.mark.parametrize(("a", "b"), [("José", "Jose\u0301"), ("José", "J\u043esé"), ("Bob", "BOB"), ("paypal", "\u0440aypal")])
+def test_look_alikes_share_a_skeleton(a: str, b: str) -> None:
+    assert skeleton(clean_text(a, "n", 24)) == skeleton(clean_text(b, "n", 24))
+    assert confusable_with(b, ["x", a]) == a
+
+
+def test_different_names_differ() -> None:
+    assert confusable_with("Ann", ["Anna", "Bob", None]) is None
+
+
+@given(st.recursive(st.none() | st.integers() | st.text(max_size=5),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+                    max_leaves=20))
+def test_depth_scan_agrees_with_the_parsed_depth(value: object) -> None:
+    def depth(v: object) -> int:
+        if isinstance(v, list):
+            return 1 + max((depth(x) for x in v), default=0)
+        if isinstance(v, dict):
+            return 1 + max((depth(x) for x in v.values()), default=0)
+        return 0
+
+    text = json.dumps(value)
+    for limit in range(0, 6):
+        assert json_depth_exceeds(text, limit) == (depth(value) > limit)
+
+
+def test_depth_scan_ignores_brackets_in_strings() -> None:
+    assert not json_depth_exceeds(json.dumps({"text": "[[[[[[[[[[{{{{{{{{\\\"[[["}), 2)
+    assert json_depth_exceeds("[" * 100_000, 8)
+
+
+def test_origin_check() -> None:
+    s = Settings()
+    assert origin_allowed(None, "example.org", s)
+    assert origin_allowed("http://example.org:8000", "example.org:8000", s)
+    assert not origin_allowed("http://evil.example", "example.org:8000", s)
+    assert not origin_allowed("null", "example.org", s)
+    p = Settings(public_url="https://dice.example/")
+    assert origin_allowed("https://dice.example", "127.0.0.1:8000", p)
+    a = Settings(allowed_origins=("https://friends.example",))
+    assert origin_allowed("https://friends.example/", "x", a) and not origin_allowed("http://x", "x", a)
+
+
+def test_limit_overrides() -> None:
+    s = Settings().with_overrides(["create_rate=5/minute", "sockets-per-seat=2", "wal_truncate_seconds=1.5"])
+    assert (s.create_rate, s.sockets_per_seat, s.wal_truncate_seconds) == ("5/minute", 2, 1.5)
+    for bad in (["nope=1"], ["sockets_per_seat=many"], ["create_rate"]):
+        with pytest.raises(ValueError):
+            Settings().with_overrides(bad)
