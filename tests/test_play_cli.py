@@ -48,7 +48,10 @@ def _terminal_signals() -> None:
 def _spawn(cli: str, *args: str) -> pexpect.spawn:
     """The real command in a real 80-column pseudo-terminal; TERM=dumb keeps
     Rich's styles out of the text the test matches (the layout is the same)."""
-    env = {**os.environ, "TERM": "dumb"}
+    # The terminal's size rules, as in a real one: a COLUMNS or LINES left in the
+    # environment of the test run (issue 8 fault 1) must not contradict the pty.
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    env["TERM"] = "dumb"
     return pexpect.spawn(
         cli, ["play", *args], encoding="utf-8", dimensions=(50, 80), timeout=30, env=env,
         preexec_fn=_terminal_signals,

@@ -43,7 +43,8 @@ def test_the_estimate_is_capped_and_honest() -> None:
 def test_solve_shows_a_progress_bar_at_a_terminal(cli) -> None:
     child = pexpect.spawn(
         cli, ["solve", "--rules", "openspiel", "--dice", "1", "1"], encoding="utf-8",
-        dimensions=(30, 140), timeout=120, env={**os.environ, "TERM": "xterm"},
+        dimensions=(30, 140), timeout=120,
+        env={**{k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}, "TERM": "xterm"},
     )
     child.expect(pexpect.EOF)
     out = ANSI.sub("", child.before)
