@@ -13,12 +13,15 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 # Plain install: everything `play` and `replay` need.
+# (A venv made before the distribution was renamed holds `liars-dice`: remove it first.)
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
+	-@$(BIN)/python -m pip uninstall --quiet -y liars-dice 2>/dev/null
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
 # Development install: server, arena and test extras as well.
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	-@$(BIN)/python -m pip uninstall --quiet -y liars-dice 2>/dev/null
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(VENV)/.installed $@
 
@@ -28,7 +31,11 @@ install-dev: $(VENV)/.installed-dev
 play: $(VENV)/.installed
 	$(BIN)/liars-dice play $(ARGS)
 
+# mypy --strict over the modules listed in pyproject.toml [tool.mypy] (all of
+# src/ once clean), then the tests, the doctests of src/ and the README's
+# examples (pyproject.toml [tool.pytest.ini_options]).
 test: $(VENV)/.installed-dev
+	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest $(ARGS)
 
 clean:

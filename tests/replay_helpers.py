@@ -16,9 +16,22 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-#: ``../shared`` next to the repository; LIARS_DICE_SHARED_DIR points elsewhere
-#: (a git worktree that does not sit next to it).
-SHARED = Path(os.environ.get("LIARS_DICE_SHARED_DIR") or ROOT.parent / "shared")
+
+
+def _find_shared() -> Path:
+    """The spec folder ``shared/``: ``$LIARS_DICE_SHARED_DIR``, else the nearest
+    ``shared/`` beside the checkout or beside any folder above it (a git
+    worktree lives deeper than the main checkout), else ``../shared``."""
+    env = os.environ.get("LIARS_DICE_SHARED_DIR")
+    if env:
+        return Path(env)
+    for parent in ROOT.parents:
+        if (parent / "shared" / "scenarios").is_dir():
+            return parent / "shared"
+    return ROOT.parent / "shared"
+
+
+SHARED = _find_shared()
 SCENARIOS = SHARED / "scenarios"
 
 

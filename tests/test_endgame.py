@@ -104,3 +104,14 @@ def test_endgame_policy_declines_where_no_table_applies() -> None:
     shown = Game.create(stars, ["a", "b"], [2, 1]).initial_state(0).deal([[2, 2], [5]])
     shown = shown.apply(Bid(1, 2), show=[2]).reroll([4])
     assert endgame_policy(shown.view(1)) is None  # dice were shown: the tables hold no-show play
+
+
+@pytest.mark.parametrize("preset", ["classic", "aces-wild", "wild-stars", "joker"])
+def test_the_packaged_tables_are_found(preset: str) -> None:
+    """Each packaged tables file is found for its preset, also after Rules gained
+    options the file predates (perudo's wild_opening, calza, palifico: their
+    defaults); a stricter key silently turned the strong bot's endgames off."""
+    from liars_dice.solver.endgame import tables_for
+
+    assert tables_for(Rules.preset(preset)) is not None
+    assert tables_for(Rules.preset(preset).with_options(faces=5)) is None

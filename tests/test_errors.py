@@ -143,3 +143,65 @@ def test_states_are_immutable() -> None:
     with pytest.raises(AttributeError):
         s.extra = 1  # type: ignore[attr-defined]
     assert s != tuple(s), "a state never equals a plain tuple"
+
+
+def test_solver_arena_and_bot_errors_join_the_tree() -> None:
+    """Issue 8 "One error tree": SolverError, EntrantError and the unknown-bot error
+    derive from LiarsDiceError and carry stable codes."""
+    from liars_dice.arena import EntrantError
+    from liars_dice.bots import UnknownBotError
+    from liars_dice.solver.tree import SolverError
+
+    assert SolverError.code == "solver/invalid"
+    assert EntrantError.code == "arena/entrant"
+    assert UnknownBotError.code == "bot/unknown"
+    for cls in (SolverError, EntrantError, UnknownBotError):
+        assert issubclass(cls, LiarsDiceError)
+
+
+def test_unknown_bot_names_the_known_ones() -> None:
+    from liars_dice.arena import parse_entrants
+    from liars_dice.bots import UnknownBotError, make_bot
+
+    with pytest.raises(UnknownBotError, match=r"There is no bot called 'grandmaster'; choose from .*random") as e:
+        make_bot("grandmaster")
+    assert e.value.code == "bot/unknown"
+    from liars_dice.arena import EntrantError
+
+    with pytest.raises(EntrantError) as e2:
+        parse_entrants("random,grandmaster")
+    assert e2.value.code == "arena/entrant"
+
+
+def test_solver_refusals_are_liars_dice_errors() -> None:
+    from liars_dice.solver import solve
+
+    with pytest.raises(LiarsDiceError) as e:
+        solve("classic", (6, 6))
+    assert e.value.code == "solver/invalid"
+
+
+def test_every_error_class_below_the_server_is_in_the_tree() -> None:
+    """Every exception class of the library layers (engine to arena) derives from
+    LiarsDiceError and has its own code; private control-flow classes excepted."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import liars_dice
+
+    codes: dict[str, type] = {}
+    for info in pkgutil.walk_packages(liars_dice.__path__, "liars_dice."):
+        if info.name.split(".")[1] in {"server", "cli", "integrations"}:
+            continue
+        module = importlib.import_module(info.name)
+        for name, cls in vars(module).items():
+            if not (inspect.isclass(cls) and issubclass(cls, BaseException)) or cls.__module__ != info.name:
+                continue
+            if name.startswith("_"):
+                continue
+            assert issubclass(cls, LiarsDiceError), f"{info.name}.{name} is not a LiarsDiceError"
+            assert "code" in vars(cls), f"{info.name}.{name} has no code of its own"
+            assert cls.code not in codes, f"{info.name}.{name} reuses {cls.code!r} of {codes[cls.code].__name__}"
+            codes[cls.code] = cls
+    assert len(codes) >= 15

@@ -1,9 +1,9 @@
 """Layering (developers' guide, STYLE.md "What to absorb" 1): the engine imports
 nothing of the project, and each layer imports only layers below it:
 
-    engine < records < solver < bots < match < protocol < arena < server < cli < integrations
+    engine < records < solver < batch < bots < match < protocol < arena < server < cli < integrations
 
-(the arena seats an external command as a bot, so it sits just above the protocol;
+(the batched engine reads only the engine; the arena seats an external command as a bot, so it sits just above the protocol;
 the ``liars-dice`` command is the entry point to every part, ``serve`` included,
 so the CLI sits above the server).
 
@@ -30,13 +30,14 @@ LAYERS: dict[str, int] = {
     "engine": 0,
     "records": 1,
     "solver": 2,
-    "bots": 3,
-    "match": 4,
-    "protocol": 5,
-    "arena": 6,  # the arena seats external bots through the protocol
-    "server": 7,
-    "cli": 8,
-    "integrations": 9,
+    "batch": 3,  # the batched engine: numpy arrays over the engine's Rules
+    "bots": 4,
+    "match": 5,
+    "protocol": 6,
+    "arena": 7,  # the arena seats external bots through the protocol
+    "server": 8,
+    "cli": 9,
+    "integrations": 10,
 }
 
 

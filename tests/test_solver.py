@@ -205,8 +205,7 @@ def _to_pyspiel_policy(pyspiel_game, policy: Policy):
 
 @pytest.mark.slow
 def test_openspiel_agrees_on_exploitability_and_value() -> None:
-    pytest.importorskip("open_spiel")
-    import pyspiel
+    import pyspiel  # the `openspiel` extra, part of `dev`: `make test` installs it
     from open_spiel.python.algorithms import exploitability as os_exploitability
     from open_spiel.python.algorithms.expected_game_score import policy_value
 

@@ -52,19 +52,31 @@ def test_always_legal_over_whole_games(preset: str, players: int, seed: int, oth
 
 @pytest.mark.parametrize("preset", ["classic", "wild-stars"])
 def test_single_round_dice_counts_and_many_seats(preset: str) -> None:
-    """Six seats with uneven dice, 30 in play: still legal and decided."""
+    """Six seats with uneven dice, 30 in play: every decision is legal, and the
+    round is played out to its challenge, which takes dice from the count."""
     rules = Rules.preset(preset)
-    game = Game.create(rules, [f"p{i}" for i in range(6)], dice=[5, 5, 5, 5, 5, 5])
+    dice = [1, 2, 4, 6, 8, 9]
+    game = Game.create(rules, [f"p{i}" for i in range(6)], dice=dice)
     state = game.initial_state().roll(SeededDice(3))
+    assert state.dice_in_play == 30
     bot = StrongBot(seed=1)
-    for _ in range(12):
-        if state.is_over or state.phase.value == "deal":
-            break
+    decisions = 0
+    while not state.results:
+        assert decisions < 200, "the round should end in a challenge"  # 180 bids on the ladder
         if state.is_chance:
-            state = state.roll(SeededDice(4))
+            state = state.roll(SeededDice(4 + decisions))  # the reroll after a show
             continue
-        d = bot.decide(state.view(state.to_move))
+        assert state.to_move is not None
+        view = state.view(state.to_move)
+        d = bot.decide(view)
+        assert d.action in view.legal_actions()
+        assert tuple(d.show) in view.legal_shows()
         state = state.apply(d.action, d.show, seat=state.to_move)
+        decisions += 1
+    assert decisions >= 2  # an opening bid, then at least the challenge
+    result = state.results[0]
+    assert 1 <= sum(result.lost) and state.dice_in_play == 30 - sum(result.lost)
+    assert [len(h) for h in result.revealed] == dice
 
 
 def test_decision_depends_only_on_the_view() -> None:
@@ -200,10 +212,10 @@ def test_beats_probabilistic_head_to_head() -> None:
 def test_plays_the_equilibrium_table_where_it_applies() -> None:
     """joker 1 vs 1 is covered by the packaged equilibrium table: the bot's
     moves are always in the support of the table's policy."""
-    endgame = pytest.importorskip("liars_dice.solver.endgame")
+    from liars_dice.solver import endgame
+
     rules = Rules.preset("joker")
-    if endgame.tables_for(rules) is None:
-        pytest.skip("no joker tables packaged")
+    assert endgame.tables_for(rules) is not None, "the joker tables are packaged (src/liars_dice/data)"
     game = Game.create(rules, ["a", "b"], dice=(1, 1))
     checked = 0
     for seed in range(20):

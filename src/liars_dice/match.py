@@ -1,5 +1,7 @@
 """Run a whole game: the one loop shared by ``play`` (a person's game and
-``--watch``), the arena, the benchmarks and the tests. Imports engine and bots only."""
+``--watch``), the arena, the benchmarks and the tests.
+
+Layer: match, above bots; imports engine and bots only."""
 
 from __future__ import annotations
 

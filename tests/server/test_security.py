@@ -36,3 +36,27 @@ def test_message_limiter_allows_its_rate_then_refuses() -> None:
     lim, other = guard.message_limiter(), guard.message_limiter()
     assert [lim.allow() for _ in range(5)] == [True, True, True, False, False]
     assert other.allow()  # counted per connection
+
+
+def test_rate_limit_storage_frees_expired_keys_and_sweeps_rarely() -> None:
+    """Each connection has a rate-limit key of its own: once expired, the key
+    leaves memory (the library's own sweep keeps an empty list per key)."""
+    import threading
+    import time
+
+    from limits import parse
+    from limits.strategies import MovingWindowRateLimiter
+
+    from liars_dice.server.limits import SweptMemoryStorage
+
+    storage = SweptMemoryStorage()
+    limiter = MovingWindowRateLimiter(storage)
+    item = parse("1/second")
+    threads = threading.active_count()
+    for k in range(500):
+        assert limiter.hit(item, "conn", str(k))
+    assert threading.active_count() <= threads + 1  # one sweep scheduled, not one per hit
+    time.sleep(2.5)
+    limiter.hit(item, "conn", "last")
+    time.sleep(1.5)
+    assert len(storage.events) <= 1, len(storage.events)

@@ -6,7 +6,7 @@
 * :mod:`.stats`: Wilson intervals and openskill ratings.
 * :mod:`.plot`: the win-rate chart.
 
-Imports engine, bots, match and protocol.
+Layer: arena, above protocol; imports engine, bots, match and protocol.
 """
 
 from .entrants import COMMAND_PREFIX, Entrant, EntrantError, parse_entrants, split_specs

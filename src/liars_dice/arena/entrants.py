@@ -7,15 +7,24 @@ commas inside quotes belong to a command.
 
 When one name fills several seats, each seat is its own entrant:
 ``random``, ``random#2``, ``random#3``, ...
+
+Higher layers add kinds of entrant without the arena importing them: a package
+declares an entry point in the group ``liars_dice.entrants`` whose name is a spec
+prefix (``openspiel`` for ``openspiel:mccfr:1000``) and whose object is a factory
+``(spec, seed) -> Bot`` raising ``ValueError`` for a spec it does not know. The
+arena loads it when a spec with that prefix is parsed (``importlib.metadata``).
 """
 
 from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass
+from importlib.metadata import entry_points
 
 from ..bots import REGISTRY, Bot, make_bot
+from ..engine import LiarsDiceError
 from ..protocol import DEFAULT_TIMEOUT, ExternalBot
 
 #: The prefix that marks an external command.
@@ -24,8 +33,10 @@ COMMAND_PREFIX = "cmd:"
 _LABEL = re.compile(r"^([A-Za-z0-9_.\-]+)=(.+)$", re.S)
 
 
-class EntrantError(ValueError):
-    """A bot spec that names no registered bot and no command."""
+class EntrantError(LiarsDiceError):
+    """A bot spec that names no registered bot and no command. ``code`` ``"arena/entrant"``."""
+
+    code = "arena/entrant"
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,11 +46,13 @@ class Entrant:
     :ivar name: the name it reports under (unique in the arena).
     :ivar bot: the registered bot's name, or ``None`` for a command.
     :ivar command: the command's arguments, or ``None`` for a registered bot.
+    :ivar plugin: the spec of a bot from an entry point (``openspiel:ismcts``), or ``None``.
     """
 
     name: str
     bot: str | None = None
     command: tuple[str, ...] | None = None
+    plugin: str | None = None
 
     @property
     def external(self) -> bool:
@@ -53,8 +66,38 @@ class Entrant:
         """
         if self.command is not None:
             return ExternalBot(self.command, name=self.name, timeout=timeout)
+        if self.plugin is not None:
+            factory = plugin_factory(self.plugin)
+            assert factory is not None
+            return factory(self.plugin, seed)
         assert self.bot is not None
         return make_bot(self.bot, seed)
+
+
+#: The entry-point group through which other packages add kinds of entrant.
+ENTRY_POINT_GROUP = "liars_dice.entrants"
+
+_PLUGINS: dict[str, Callable[[str, int | None], Bot] | None] = {}
+
+
+def plugin_factory(spec: str) -> Callable[[str, int | None], Bot] | None:
+    """The factory the entry point named by ``spec``'s prefix (before the first
+    ``:``) provides, loaded once per process; ``None`` when no entry point has
+    that name.
+
+    :raises EntrantError: when the entry point exists but cannot be loaded
+        (e.g. its optional extra is not installed).
+    """
+    prefix = spec.split(":", 1)[0]
+    if ":" not in spec or not prefix:
+        return None
+    if prefix not in _PLUGINS:
+        found = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == prefix]
+        try:
+            _PLUGINS[prefix] = found[0].load() if found else None
+        except ImportError as e:
+            raise EntrantError(f"The {prefix!r} bots cannot be loaded ({e}); install the extra that provides them.") from None
+    return _PLUGINS[prefix]
 
 
 def split_specs(text: str) -> list[str]:
@@ -92,11 +135,11 @@ def parse_entrants(specs: list[str] | str) -> list[Entrant]:
         items.extend(split_specs(s))
     if len(items) < 2:
         raise EntrantError("An arena needs at least two bots, e.g. --bots random,random.")
-    raw: list[tuple[str, str | None, tuple[str, ...] | None]] = []
+    raw: list[tuple[str, str | None, tuple[str, ...] | None, str | None]] = []
     for spec in items:
         label = None
         m = _LABEL.match(spec)
-        if m and (m.group(2).startswith(COMMAND_PREFIX) or m.group(2) in REGISTRY):
+        if m and (m.group(2).startswith(COMMAND_PREFIX) or m.group(2) in REGISTRY or plugin_factory(m.group(2))):
             label, spec = m.group(1), m.group(2)
         if spec.startswith(COMMAND_PREFIX):
             try:
@@ -105,9 +148,15 @@ def parse_entrants(specs: list[str] | str) -> list[Entrant]:
                 raise EntrantError(f"The command {spec!r} cannot be read: {e}.") from None
             if not argv:
                 raise EntrantError(f"{spec!r} names no command to run after {COMMAND_PREFIX!r}.")
-            raw.append((label or shlex.join(argv), None, argv))
+            raw.append((label or shlex.join(argv), None, argv, None))
         elif spec in REGISTRY:
-            raw.append((label or spec, spec, None))
+            raw.append((label or spec, spec, None, None))
+        elif (factory := plugin_factory(spec)) is not None:
+            try:
+                factory(spec, None)  # a bad spec fails here, with the plugin's sentence
+            except ValueError as e:
+                raise EntrantError(str(e)) from None
+            raw.append((label or spec, None, None, spec))
         else:
             known = ", ".join(sorted(REGISTRY))
             raise EntrantError(
@@ -115,8 +164,8 @@ def parse_entrants(specs: list[str] | str) -> list[Entrant]:
             )
     seen: dict[str, int] = {}
     out = []
-    for base, bot, command in raw:
+    for base, bot, command, plugin in raw:
         seen[base] = seen.get(base, 0) + 1
         name = base if seen[base] == 1 else f"{base}#{seen[base]}"
-        out.append(Entrant(name, bot, command))
+        out.append(Entrant(name, bot, command, plugin))
     return out

@@ -157,8 +157,8 @@ def play_one(config: ArenaConfig, g: int, external: dict[int, Bot]) -> Outcome:
             bots.append(_Checked(bot, entrant.name))
         game = Game.create(config.rules, [config.entrants[e].name for e in seats])
         final = play_game(game, bots, SeededDice(dice_seed), start=0)
-    except LiarsDiceError as e:
-        raise ArenaError(f"Game {g} stopped: {e.message}") from None
+    except LiarsDiceError as err:
+        raise ArenaError(f"Game {g} stopped: {err.message}") from None
     ranks_by_seat = finishing_ranks(final)
     ranks = [0] * n
     for s, e in enumerate(seats):
@@ -222,20 +222,40 @@ def _chunks(games: int, jobs: int) -> list[range]:
     return [range(i, min(games, i + size)) for i in range(0, games, size)]
 
 
+#: Where the games run: worker processes on this machine, or Ray tasks.
+BACKENDS = ("processes", "ray")
+
+
 def run_arena(
     config: ArenaConfig,
     jobs: int = 1,
     on_progress: Callable[[int], None] | None = None,
+    backend: str = "processes",
+    address: str | None = None,
 ) -> ArenaResult:
-    """Play ``config.games`` games on ``jobs`` processes (1: in this process).
+    """Play ``config.games`` games on ``jobs`` processes (1: in this process),
+    or as Ray tasks (``backend="ray"``, :mod:`liars_dice.arena.ray_backend`).
 
+    :param jobs: worker processes; with Ray, the CPUs of the local Ray it
+        starts (``jobs <= 1``: every CPU).
     :param on_progress: called with the number of games just finished.
-    :returns: the outcomes in game order; the same for every ``jobs``.
+    :param backend: ``"processes"`` or ``"ray"``.
+    :param address: with Ray, an existing cluster to run on instead of a local Ray.
+    :returns: the outcomes in game order; the same for every ``jobs`` and backend.
     :raises ArenaError: for the first game that fails (the message names it);
-        the other games are abandoned.
+        the other games are abandoned; for an unknown backend, or an address
+        without Ray.
     :raises RulesError: when the rules do not allow this many seats.
     """
     Game.create(config.rules, [e.name for e in config.entrants])  # fail early on a bad seat count
+    if backend not in BACKENDS:
+        raise ArenaError(f"There is no arena backend called {backend!r}; choose from {', '.join(BACKENDS)}.")
+    if backend == "ray":
+        from .ray_backend import run_on_ray
+
+        return ArenaResult(config, run_on_ray(config, jobs if jobs > 1 else None, address, on_progress))
+    if address is not None:
+        raise ArenaError("An address names a Ray cluster, so it needs the Ray backend (--backend ray).")
     outcomes: list[Outcome] = []
     chunks = _chunks(config.games, jobs)
     if jobs <= 1 or len(chunks) <= 1:

@@ -22,6 +22,12 @@ def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
 
     :returns: ``(lo, hi)`` with ``0 <= lo <= wins/games <= hi <= 1``;
         ``(0.0, 1.0)`` for no games.
+
+    >>> lo, hi = wilson(60, 100)
+    >>> round(lo, 3), round(hi, 3)
+    (0.502, 0.691)
+    >>> wilson(0, 0)
+    (0.0, 1.0)
     """
     if games <= 0:
         return 0.0, 1.0

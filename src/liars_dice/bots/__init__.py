@@ -1,4 +1,6 @@
-"""Bots behind one interface (view -> decision). Imports engine only.
+"""Bots behind one interface (view -> decision).
+
+Layer: bots, above solver; imports the engine and the solver only.
 
 ``random`` and ``probabilistic`` load with the package; ``strong`` (numpy)
 loads when the first one is made, so a command that never seats it never
@@ -7,7 +9,7 @@ imports numpy.
 
 from . import probabilistic as _probabilistic  # noqa: F401  (registers "probabilistic")
 from . import random_bot as _random_bot  # noqa: F401  (registers "random")
-from .base import REGISTRY, Bot, Decision, make_bot, register
+from .base import REGISTRY, Bot, Decision, UnknownBotError, make_bot, register
 
 
 def _strong(seed: int | None = None) -> Bot:
@@ -19,4 +21,4 @@ def _strong(seed: int | None = None) -> Bot:
 
 REGISTRY.setdefault("strong", _strong)
 
-__all__ = ["Bot", "Decision", "REGISTRY", "make_bot", "register"]
+__all__ = ["Bot", "Decision", "REGISTRY", "UnknownBotError", "make_bot", "register"]

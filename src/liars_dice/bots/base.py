@@ -7,7 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Protocol, runtime_checkable
 
-from ..engine import Action, Hand, SeatView
+from ..engine import Action, Hand, LiarsDiceError, SeatView
+
+
+class UnknownBotError(LiarsDiceError):
+    """A bot name that is not registered. ``code`` ``"bot/unknown"``."""
+
+    code = "bot/unknown"
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,10 +55,20 @@ def register(name: str) -> Callable[[Callable[[int | None], Bot]], Callable[[int
 def make_bot(name: str, seed: int | None = None) -> Bot:
     """A new bot of kind ``name``.
 
-    :raises ValueError: for an unknown bot name; the message lists the known ones.
+    :raises UnknownBotError: for an unknown bot name; the message lists the known ones.
+
+    >>> from liars_dice.engine import Game, Rules, SeededDice
+    >>> state = Game.create(Rules.preset("classic"), ["ann", "bob"]).initial_state().roll(SeededDice(2))
+    >>> decision = make_bot("probabilistic", seed=1).decide(state.view(0))
+    >>> decision.action in state.legal_actions()
+    True
+    >>> make_bot("grandmaster")
+    Traceback (most recent call last):
+    ...
+    liars_dice.bots.base.UnknownBotError: There is no bot called 'grandmaster'; choose from ..., random, ...
     """
     try:
         factory = REGISTRY[name]
     except KeyError:
-        raise ValueError(f"There is no bot called {name!r}; choose from {', '.join(sorted(REGISTRY))}.") from None
+        raise UnknownBotError(f"There is no bot called {name!r}; choose from {', '.join(sorted(REGISTRY))}.") from None
     return factory(seed)

@@ -52,7 +52,7 @@ def log_prior(n: int, faces: int) -> np.ndarray:
     """Multinomial log-probability of each hand of :func:`hands`, shape ``(H,)``."""
     h = hands(n, faces)
     lg = np.array([lgamma(c + 1) for c in range(n + 1)])
-    out = lgamma(n + 1) - lg[h].sum(axis=1) - n * log(faces)
+    out: np.ndarray = lgamma(n + 1) - lg[h].sum(axis=1) - n * log(faces)
     out.setflags(write=False)
     return out
 
@@ -96,7 +96,7 @@ def tail_table(u_max: int, p: float) -> np.ndarray:
 def tail_logit(u_max: int, p: float) -> np.ndarray:
     """Clipped logit of :func:`tail_table`, same shape."""
     t = np.clip(tail_table(u_max, p), 1e-12, 1 - 1e-12)
-    lg = np.clip(np.log(t) - np.log1p(-t), -LOGIT_CLIP, LOGIT_CLIP)
+    lg: np.ndarray = np.clip(np.log(t) - np.log1p(-t), -LOGIT_CLIP, LOGIT_CLIP)
     lg.setflags(write=False)
     return lg
 

@@ -31,6 +31,7 @@ import json
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 from importlib import resources
+from typing import Any
 
 import numpy as np
 
@@ -87,7 +88,7 @@ def params_for(rules: Rules) -> LikelihoodParams:
     return LikelihoodParams(**{k: float(v) for k, v in entry.items() if k in FEATURES})
 
 
-def save_params(path: str, presets: dict[str, LikelihoodParams], meta: dict) -> None:  # type: ignore[type-arg]
+def save_params(path: str, presets: dict[str, LikelihoodParams], meta: dict[str, Any]) -> None:
     """Write fitted parameters as ``{"meta": ..., "presets": {name: {feature: weight}}}``."""
     with open(path, "w") as fh:
         json.dump({"meta": meta, "presets": {k: asdict(v) for k, v in presets.items()}}, fh, indent=2)
@@ -208,7 +209,8 @@ class ActorTables:
         if current is not None:
             ch = self.challenge(current)
             z = z + np.exp(ch[matches[:, current.face - 1]] - m)
-        return np.log(z) + m
+        log_z: np.ndarray = np.log(z) + m
+        return log_z
 
     def _minimal_extra(self, lo: np.ndarray, m: float) -> np.ndarray:
         """Extra weight of the smallest raise on each face, shape ``(faces, n + 1)``."""
@@ -229,7 +231,8 @@ class ActorTables:
                 self.rules, current, self.ctx.n_total
             )[action.face - 1]:
                 s = s + self.theta.minimal
-        return s - self.log_normaliser(current, matches)
+        ll: np.ndarray = s - self.log_normaliser(current, matches)
+        return ll
 
     def response_challenge_prob(self, candidates: list[Bid], matches: np.ndarray) -> np.ndarray:
         """Chance the actor challenges each candidate bid, per hand, shape ``(B, H)``.

@@ -48,10 +48,12 @@ showing for any gain of 0.02.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from ..engine import (
     CALZA,
     CHALLENGE,
+    Action,
     Bid,
     Hand,
     SeatView,
@@ -164,13 +166,14 @@ class ProbabilisticBot:
         bid = near[0] if len(near) == 1 else self._rng.choice(near)
         return Decision(bid, self.show_for(view, bid))
 
-    def _opening(self, view: SeatView, legal: list) -> Bid:  # type: ignore[type-arg]
+    def _opening(self, view: SeatView, legal: list[Action]) -> Bid:
         """The highest bid on each face with chance >= ``open_at``; the face that
         allows the highest-ranked such bid (seeded choice among bids within one
         rank step of it). Only faces the rules let open (``legal``)."""
         rules = view.rules
         n = view.dice_in_play
         faces = sorted({b.face for b in legal if isinstance(b, Bid)})
+        rank: Callable[[int, int], int]
         if view.palifico:  # a palifico round: plain order
             rank = lambda q, f: (q - 1) * rules.faces + f - 1  # noqa: E731
         else:

@@ -48,14 +48,11 @@ from ..engine import (
     SeatView,
     next_alive,
 )
+from ..solver.endgame import endgame_policy as _endgame_policy
 from .base import Decision, register
 from .inference import convolve_all, count_pmf, hands, log_prior, match_table
 from .likelihood import ActorContext, ActorTables, LikelihoodParams, lowest_raises, params_for
 
-try:  # the equilibrium tables are optional (branch ``solver``)
-    from ..solver.endgame import endgame_policy as _endgame_policy
-except ImportError:  # pragma: no cover - depends on the solver being present
-    _endgame_policy = None
 
 #: Hidden dice above which an opponent's hand is not enumerated (prior only).
 MAX_ENUMERATED_DICE = 10
@@ -118,7 +115,7 @@ class StrongBot:
     ) -> None:
         self._rng = random.Random(seed)
         self._params = params
-        self._use_endgame = use_endgame and _endgame_policy is not None
+        self._use_endgame = use_endgame
         self._residual = residual or RESIDUAL_RISK
         self._temperature = temperature
         self._show = show
@@ -127,7 +124,7 @@ class StrongBot:
 
     def decide(self, view: SeatView) -> Decision:
         if self._use_endgame:
-            policy = _endgame_policy(view)  # type: ignore[misc]
+            policy = _endgame_policy(view)
             if policy:
                 actions = list(policy)
                 pick = self._rng.choices(actions, weights=[policy[a] for a in actions])[0]
@@ -137,13 +134,13 @@ class StrongBot:
             names = list(an.costs)
             c = np.array([an.costs[k] for k in names])
             p = np.exp(-(c - c.min()) / self._temperature)
-            pick = self._rng.choices(names, weights=p.tolist())[0]
-            if pick != str(an.decision.action):
+            chosen = self._rng.choices(names, weights=p.tolist())[0]
+            if chosen != str(an.decision.action):
                 action: Action
-                if pick in ("liar", "calza"):
-                    action = CHALLENGE if pick == "liar" else CALZA
+                if chosen in ("liar", "calza"):
+                    action = CHALLENGE if chosen == "liar" else CALZA
                 else:
-                    action = Bid(*map(int, pick.split("x")))
+                    action = Bid(*map(int, chosen.split("x")))
                 dec = Decision(action)
                 if isinstance(action, Bid) and view.rules.show_and_reroll:
                     wilds = (
@@ -341,7 +338,19 @@ class _Analyser:
             best = self._maybe_show(best, wild_modes[best.action.face])
         return Analysis(best, costs)
 
-    def _multi(self, opps, pmfs, base, wild_modes, modes, all_shown, my_dice, costs, best_cost, best):  # type: ignore[no-untyped-def]
+    def _multi(
+        self,
+        opps: list[_Opponent],
+        pmfs: dict[bool, list[np.ndarray]],
+        base: dict[bool, np.ndarray],
+        wild_modes: dict[int, bool],
+        modes: list[bool],
+        all_shown: list[int],
+        my_dice: int,
+        costs: dict[str, float],
+        best_cost: float,
+        best: Decision | None,
+    ) -> tuple[float, Decision | None]:
         """Three or more players (or an opponent too big to enumerate): a
         one-step lookahead of the next player's challenge, plus a residual risk."""
         v, rules = self.view, self.rules
@@ -398,8 +407,8 @@ class _Analyser:
         )
         return mt, ActorTables(rules, ctx, self.theta)
 
-    def _duel(  # type: ignore[no-untyped-def]
-        self, x: _Opponent, base: np.ndarray, wilds: bool, all_shown: list[int], my_dice: int, wild_modes
+    def _duel(
+        self, x: _Opponent, base: np.ndarray, wilds: bool, all_shown: list[int], my_dice: int, wild_modes: dict[int, bool]
     ) -> dict[Bid, float]:
         """Two players: expected dice lost for every legal raise, by dynamic
         programming over the whole bid ladder against the likelihood model.
@@ -503,7 +512,8 @@ class _Analyser:
         w = x.weights
         challenged = (p_ch * lch) @ w
         later = ((1.0 - p_ch) @ w) * self._residual_for(len(pmfs) + 1)
-        return challenged + later
+        expected: np.ndarray = challenged + later
+        return expected
 
     def _residual_for(self, alive: int) -> float:
         return self.residual.get(alive, 0.14)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Any
 
 import typer
 
@@ -32,7 +33,15 @@ def arena_command(
     ),
     games: int = typer.Option(100, "--games", min=1, help="How many games."),
     seed: int | None = typer.Option(None, "--seed", min=0, help="Seed; the same seed gives the same report for any --jobs."),
-    jobs: int = typer.Option(1, "--jobs", min=1, help="Worker processes."),
+    jobs: int = typer.Option(
+        1, "--jobs", min=1, help="Worker processes; with --backend ray, the CPUs of the local Ray it starts (1: all)."
+    ),
+    backend: str = typer.Option(
+        "processes", "--backend", help="Where games run: processes (on this machine) or ray (Ray tasks; the ray extra)."
+    ),
+    address: str | None = typer.Option(
+        None, "--address", help="With --backend ray: an existing Ray cluster (ray://HOST:10001, HOST:6379 or auto)."
+    ),
     timeout: float = typer.Option(
         DEFAULT_TIMEOUT, "--timeout", min=0.001, max=3600.0, help="Seconds an external bot has per move (up to 3600)."
     ),
@@ -53,11 +62,17 @@ def arena_command(
     try:
         import openskill  # noqa: F401
     except ImportError:
-        _fail("The arena needs the openskill package: pip install 'liars-dice[arena]'.")
+        _fail("The arena needs the openskill package: pip install 'liars-dice-game[arena]'.")
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
     from ..arena import ArenaConfig, ArenaError, EntrantError, parse_entrants, run_arena
+    from ..arena.run import BACKENDS
+
+    if backend not in BACKENDS:
+        _fail(f"There is no arena backend called {backend!r}; choose from {', '.join(BACKENDS)}.")
+    if address is not None and backend != "ray":
+        _fail("--address names a Ray cluster, so it needs --backend ray.")
     try:
         preset = load_rules(rules)
         entrants = tuple(parse_entrants(bots))
@@ -87,7 +102,7 @@ def arena_command(
     try:
         with progress:
             task = progress.add_task("games", total=games)
-            result = run_arena(config, jobs, lambda k: progress.advance(task, k))
+            result = run_arena(config, jobs, lambda k: progress.advance(task, k), backend, address)
     except (ArenaError, LiarsDiceError) as e:
         _fail(e.message)
     except KeyboardInterrupt:  # pragma: no cover - interactive
@@ -108,7 +123,7 @@ def arena_command(
             typer.echo(f"plot written to {plot}")
 
 
-def _print_table(rep: dict, rules_name: str, games: int, seed: int) -> None:  # type: ignore[type-arg]
+def _print_table(rep: dict[str, Any], rules_name: str, games: int, seed: int) -> None:
     from rich.console import Console
     from rich.table import Table
 

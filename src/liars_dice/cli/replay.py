@@ -19,7 +19,7 @@ def _fault(message: str, indent: int) -> typer.Exit:
     the same shape as :meth:`Replay.result` gives."""
     from ..records import RecordError
 
-    out = {"rounds": [], "dice": {}, "to_move": None, "winner": None, "error": RecordError(message).to_json()}
+    out: dict[str, Any] = {"rounds": [], "dice": {}, "to_move": None, "winner": None, "error": RecordError(message).to_json()}
     print(json.dumps(out, indent=indent, ensure_ascii=False))
     return typer.Exit(2)
 

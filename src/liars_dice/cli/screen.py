@@ -7,7 +7,7 @@ never from a preset's name.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rich import box
 from rich.console import Group, RenderableType
@@ -384,7 +384,7 @@ def winner_line(state: State, you: int | None = None) -> str:
     return f"{state.game.players[state.winner]} wins"
 
 
-def raises_text(rules: Rules, view: SeatView, chance) -> Group:  # type: ignore[no-untyped-def]
+def raises_text(rules: Rules, view: SeatView, chance: Callable[[Bid], float]) -> Group:
     """The legal raises, compactly: the smallest bid on each face (anything
     higher on that face is legal too), with its chance from this seat's dice
     (``chance(bid) -> float``). Before the opening bid: for each face, the

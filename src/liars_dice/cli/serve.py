@@ -8,6 +8,7 @@ imported when the command runs, so ``play`` and ``replay`` work without the
 from __future__ import annotations
 
 import gc
+import socket
 import sys
 
 import typer
@@ -46,7 +47,7 @@ def serve_command(
 
         from ..server import Settings, create_app
     except ImportError as e:  # pragma: no cover - without the server extra
-        typer.echo(f"The server needs the 'server' extra: pip install 'liars-dice[server]' ({e.name} is missing).", err=True)
+        typer.echo(f"The server needs the 'server' extra: pip install 'liars-dice-game[server]' ({e.name} is missing).", err=True)
         raise typer.Exit(2)
     settings = Settings(
         db_url=db, grace=grace, bot_delay=bot_delay, timeout_bot=timeout_bot or None, public_url=public_url or None,
@@ -69,7 +70,7 @@ def serve_command(
     )
 
     class _Server(uvicorn.Server):
-        async def startup(self, sockets=None):  # type: ignore[no-untyped-def]
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
             await super().startup(sockets)
             if self.started:
                 bound = port

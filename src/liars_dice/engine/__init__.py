@@ -1,4 +1,7 @@
-"""The rules engine: pure, deterministic, no I/O, importing nothing else of the project.
+"""The rules engine: pure, deterministic, no I/O.
+
+Layer: engine, the lowest (engine < records < solver < bots < match < protocol <
+arena < server < cli < integrations); imports nothing else of the project.
 
 >>> from liars_dice.engine import Game, Rules, Bid, CHALLENGE, SeededDice
 >>> game = Game.create(Rules.preset("classic"), ["ann", "bob"])

@@ -12,14 +12,22 @@ from __future__ import annotations
 
 from functools import lru_cache
 from math import comb
+from typing import TYPE_CHECKING
 
 from .actions import Bid
 from .rules import Rules
 
+if TYPE_CHECKING:  # view.py imports this module
+    from .view import SeatView
+
 
 @lru_cache(maxsize=65536)
 def binomial_tail(n: int, k: int, p: float) -> float:
-    """P[X >= k] for X ~ Binomial(n, p). 1.0 for k <= 0, 0.0 for k > n."""
+    """P[X >= k] for X ~ Binomial(n, p). 1.0 for k <= 0, 0.0 for k > n.
+
+    >>> binomial_tail(3, 2, 0.5), binomial_tail(3, 0, 0.5), binomial_tail(3, 4, 0.5)
+    (0.5, 1.0, 0.0)
+    """
     if k <= 0:
         return 1.0
     if k > n:
@@ -54,6 +62,14 @@ def bid_probability(
     :param wilds_active: whether wilds count this round; ``None`` means the bid
         would open the round, so the classic suspension applies to its own face.
     :returns: a probability in [0, 1].
+
+    Holding 5, 1 and 2 (the 1 is wild), three 5s need one more 5 or 1 among
+    five unseen dice, each a match with chance 1/3:
+
+    >>> from liars_dice.engine import Bid, Rules
+    >>> p = bid_probability(Rules.preset("classic"), Bid(3, 5), (5, 1, 2), 5)
+    >>> round(p, 4), round(1 - (2 / 3) ** 5, 4)
+    (0.8683, 0.8683)
     """
     if wilds_active is None:
         wilds_active = rules.wilds_active_after_opening(bid.face)
@@ -75,19 +91,29 @@ def exact_probability(
     return binomial_pmf(unseen, bid.quantity - have, match_probability(rules, bid.face, wilds_active))
 
 
-def view_bid_probability(view, bid: Bid | None = None) -> float:  # type: ignore[no-untyped-def]
+def view_bid_probability(view: SeatView, bid: Bid | None = None) -> float:
     """:func:`bid_probability` from a :class:`~liars_dice.engine.view.SeatView`;
     ``bid`` defaults to the current bid. A bid considered before the opening
-    bid gets the opening's wild rule (none in a palifico round)."""
+    bid gets the opening's wild rule (none in a palifico round).
+
+    :raises ValueError: when no ``bid`` is given and none stands yet.
+    """
     bid = bid or view.current_bid
+    if bid is None:
+        raise ValueError("There is no bid to weigh: none is given and none stands yet.")
     seen = view.hand + tuple(d for h in view.shown for d in h)
     wilds = view.wilds_active if view.bids or view.palifico else None
     return bid_probability(view.rules, bid, seen, view.unknown_dice, wilds)
 
 
-def view_exact_probability(view, bid: Bid | None = None) -> float:  # type: ignore[no-untyped-def]
+def view_exact_probability(view: SeatView, bid: Bid | None = None) -> float:
     """:func:`exact_probability` from a :class:`~liars_dice.engine.view.SeatView`;
-    ``bid`` defaults to the current bid."""
+    ``bid`` defaults to the current bid.
+
+    :raises ValueError: when no ``bid`` is given and none stands yet.
+    """
     bid = bid or view.current_bid
+    if bid is None:
+        raise ValueError("There is no bid to weigh: none is given and none stands yet.")
     seen = view.hand + tuple(d for h in view.shown for d in h)
     return exact_probability(view.rules, bid, seen, view.unknown_dice, view.wilds_active)

@@ -179,7 +179,7 @@ class Rules:
             if not isinstance(getattr(self, f), bool):
                 raise RulesError(f"The rule option {f} must be true or false, not {getattr(self, f)!r}.")
         if self.wild_face is not None and (not isinstance(self.wild_face, int) or isinstance(self.wild_face, bool)):
-            raise RulesError(f"The rule option wild_face must be a face number or null, not {self.wild_face!r}.")
+            raise RulesError(f"The rule option wild_face (the wild face) must be a face number or null, not {self.wild_face!r}.")
         if not 2 <= self.faces <= 9:
             raise RulesError(f"A die must have between 2 and 9 faces, not {self.faces}.")
         if self.wild_face is not None and not 1 <= self.wild_face <= self.faces:
@@ -327,7 +327,8 @@ class Rules:
             if late:
                 return 2 * quantity * w + quantity - 1
             return (2 * quantity - 1) * w + quantity - 1
-        i = face - 1 if face < self.wild_face else face - 2  # type: ignore[operator]
+        assert self.wild_face is not None  # a track has a wild face (checked in __post_init__)
+        i = face - 1 if face < self.wild_face else face - 2
         if late:
             return (quantity - 1) * w + (quantity - 1) // 2 + i
         return (quantity - 1) * w + quantity // 2 + i

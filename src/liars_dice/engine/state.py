@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import enum
 from bisect import bisect_right
-from collections import Counter, namedtuple
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from .actions import CALZA, CHALLENGE, Action, Bid, Calza, Challenge
 from .dice import DiceSource
@@ -83,7 +83,7 @@ class RoundResult(NamedTuple):
     bid: Bid
     bidder: int
     challenger: int
-    count: int
+    count: int  # type: ignore[assignment]  # the field shadows tuple.count on purpose: the public name of the count
     wilds_active: bool
     bids: tuple[tuple[int, Bid, Hand], ...]
     revealed: tuple[Hand, ...]
@@ -245,13 +245,27 @@ def _sub_multiset(hand: Hand, show: Hand) -> Hand | None:
     return tuple(rest)
 
 
-_STATE_FIELDS = (
-    "game dice hidden shown phase to_move bids wilds_active results logs winner moves deal_faces "
-    "palifico palifico_used"
-)
+class _StateFields(NamedTuple):
+    """The fields of a :class:`State`, in order (documented there)."""
+
+    game: Game
+    dice: tuple[int, ...]
+    hidden: tuple[Hand, ...]
+    shown: tuple[Hand, ...]
+    phase: Phase
+    to_move: int | None
+    bids: tuple[tuple[int, Bid, Hand], ...]
+    wilds_active: bool
+    results: tuple[RoundResult, ...]
+    logs: tuple[RoundLog, ...]
+    winner: int | None
+    moves: tuple[Move, ...]
+    deal_faces: tuple[Hand, ...] = ()
+    palifico: bool = False
+    palifico_used: tuple[int, ...] = ()
 
 
-class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((), False, ()))):
+class State(_StateFields):
     """An immutable position. Build one with :meth:`Game.initial_state`.
 
     A state is a named tuple of its fields, so a transition builds the next
@@ -284,7 +298,7 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((), False, ())))
     __slots__ = ()
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is State and tuple.__eq__(self, other)  # type: ignore[arg-type]
+        return type(other) is State and tuple.__eq__(self, other)
 
     def __ne__(self, other: object) -> bool:
         return not self == other
@@ -413,20 +427,36 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((), False, ())))
         :raises GameOverError: when the game is over.
         """
         phase = self.phase
-        faces = self.game.rules.faces
+        game = self.game
+        faces = game.rules.faces
         if phase is _DEAL:
             # One draw for the whole deal, split seat by seat in seating order:
             # the same faces as rolling each seat's dice in turn.
             held = self.dice
-            rolled = tuple(source.roll(sum(held), faces))
-            hands = []
-            i = 0
-            for d in held:
-                hands.append(rolled[i : i + d])
-                i += d
-            return self._dealt(tuple(hands))
+            deal = _DEALS.get(held)
+            if deal is None:
+                deal = _deal_split(held)
+            rolled = source.roll(deal[0], faces)
+            each = deal[1]
+            hands: tuple[Hand, ...]
+            if each == 1:  # one die each: the 1-tuples of the draw
+                hands = tuple(zip(rolled))
+            elif each:  # the same number each: consecutive chunks of the draw
+                draw = iter(rolled)
+                hands = tuple(zip(*(draw,) * each))
+            else:
+                if rolled.__class__ is not tuple:
+                    rolled = tuple(rolled)
+                hands = tuple([rolled[cut] for cut in deal[3]])
+            palifico = self.palifico
+            return _new(State, (
+                game, held, hands, deal[2], _BID, self.to_move, (), game.rules.wild_face is not None and not palifico,
+                self.results, self.logs, None, (), hands, palifico, self.palifico_used,
+            ))
         if phase is _REROLL:
-            return self._rerolled(tuple(source.roll(len(self.hidden[self.to_move]), faces)))  # type: ignore[index]
+            seat = self.to_move
+            assert seat is not None  # a reroll is due from the bidder who showed
+            return self._rerolled(tuple(source.roll(len(self.hidden[seat]), faces)))
         if phase is _OVER:
             raise GameOverError(f"The game is over ({self._winner_name()} won), so no more dice are rolled.")
         raise ChanceError("No dice are due: it is a player's turn to bid or challenge.")
@@ -441,14 +471,15 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((), False, ())))
         if self.phase is not _BID:
             return []
         rules = self.game.rules
-        n = sum(self.dice)
         if self.palifico or rules.calza:
+            n = sum(self.dice)
+            assert self.to_move is not None  # a state in BID has a seat to move
             return legal_actions(
                 rules, self.current_bid, n, palifico=self.palifico,
                 one_die=self.dice[self.to_move] == 1, calza=calza_allowed(rules, self.dice),
             )
         bids = self.bids
-        return legal_actions(self.game.rules, bids[-1][1] if bids else None, sum(self.dice))
+        return _after(_round_ladder(rules, self.dice), rules, bids[-1][1] if bids else None, False)
 
     def legal_shows(self) -> list[Hand]:
         """The distinct shows the player to move may add to a bid: ``()`` (none)
@@ -481,7 +512,31 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((), False, ())))
             names the rule (e.g. "two stars does not raise the bid of four 3s: ...").
         """
         show = tuple(show)
-        self.check(action, show, seat=seat)
+        # A quick yes for the common legal move (from the seat to move, no show,
+        # outside a palifico round: the challenge of a standing bid, or a bid
+        # from the cached ladder that outranks the current one); anything else
+        # goes through check(), which names the rule broken. Never a yes that
+        # check() would refuse.
+        bids = self.bids
+        if self.phase is not _BID or show or self.palifico or not (
+            seat is None or type(seat) is int and seat == self.to_move
+        ):
+            self.check(action, show, seat=seat)
+        elif action is CHALLENGE:
+            if not bids:
+                self.check(action, show, seat=seat)
+        else:
+            rules = self.game.rules
+            lad = _round_ladder(rules, self.dice)
+            i = lad.by_id.get(id(action))
+            if i is None:
+                self.check(action, show, seat=seat)
+            elif bids:
+                j = lad.by_id.get(id(bids[-1][1]))
+                if j is None or lad.ranks[i] <= lad.ranks[j]:
+                    self.check(action, show, seat=seat)
+            elif not rules.wild_opening and type(action) is Bid and action.face == rules.wild_face:
+                self.check(action, show, seat=seat)
         return self.apply_unchecked(action, show)
 
     def check(self, action: Action, show: Sequence[int] = (), *, seat: int | None = None) -> None:
@@ -572,16 +627,17 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((), False, ())))
         results for anything else."""
         seat = self.to_move
         assert seat is not None
-        cls = action.__class__
-        if cls is Challenge:
-            return self._challenge(seat)
-        if cls is Calza:
-            return self._calza(seat)
+        if type(action) is not Bid:  # the bid comes first: most moves are bids
+            if isinstance(action, Challenge):
+                return self._challenge(seat)
+            if isinstance(action, Calza):
+                return self._calza(seat)
+            assert isinstance(action, Bid)
         bids = self.bids
         if bids or self.palifico:
             wilds = self.wilds_active
         else:
-            wilds = self.game.rules.wilds_active_after_opening(action.face)  # type: ignore[union-attr]
+            wilds = self.game.rules.wilds_active_after_opening(action.face)
         bids = bids + ((seat, action, show),)
         if show:
             hidden = self.hidden
@@ -605,31 +661,26 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((), False, ())))
             self.palifico, self.palifico_used,
         ))
 
-    def count(self, bid: Bid | None = None) -> int:  # type: ignore[override]
+    def count(self, bid: Bid | None = None) -> int:
         """Dice matching ``bid`` (default: the current bid) under this round's
         wild rules, over every hidden and shown die."""
         bid = bid or self.current_bid
         assert bid is not None
         face = bid.face
         wild = self.game.rules.wild_face
-        total = 0
+        dice = sum(self.hidden, ())  # every die in one tuple (a few hands): the counts run in C
+        shown = self.shown
+        if any(shown):
+            dice += sum(shown, ())
         if self.wilds_active and wild is not None and face != wild:
-            for hand in self.hidden:
-                total += hand.count(face) + hand.count(wild)
-            for hand in self.shown:
-                if hand:
-                    total += hand.count(face) + hand.count(wild)
-        else:
-            for hand in self.hidden:
-                total += hand.count(face)
-            for hand in self.shown:
-                if hand:
-                    total += hand.count(face)
-        return total
+            return dice.count(face) + dice.count(wild)
+        return dice.count(face)
 
     def _challenge(self, challenger: int) -> "State":
-        rules = self.game.rules
-        bidder, bid, _ = self.bids[-1]
+        game = self.game
+        rules = game.rules
+        bids = self.bids
+        bidder, bid, _ = bids[-1]
         c = self.count(bid)
         q = bid.quantity
         held = self.dice
@@ -642,21 +693,8 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((), False, ())))
             k = 1 if rules.loss is _ONE else max(1, c - q)
         else:
             loser, winner, k = challenger, bidder, 0
-        if k:  # one loser
-            d = held[loser]
-            if k > d:
-                k = d  # a loss is capped at the dice held
-            left = d - k
-            new_dice = held[:loser] + (left,) + held[loser + 1 :]
-            lost = _zeros(n)[:loser] + (k,) + _zeros(n)[loser + 1 :]
-            if left:
-                out: tuple[int, ...] = ()
-                game_winner = winner if rules.single_round else None
-            else:
-                out = (loser,)
-                alive = [s for s in range(n) if new_dice[s]]
-                game_winner = alive[0] if len(alive) == 1 else (winner if rules.single_round else None)
-        else:  # perfect bid: everyone but the bidder loses one die
+        side = loser if rules.next_opener is _LOSER else winner
+        if not k:  # perfect bid: everyone but the bidder loses one die
             die_hard = rules.die_hard
             lost_list = [0] * n
             for s in range(n):
@@ -668,11 +706,48 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((), False, ())))
                 lost_list[s] = 1
             lost = tuple(lost_list)
             new_dice = tuple([d - k for d, k in zip(held, lost)])
-            out = tuple([s for s in range(n) if held[s] and not new_dice[s]])
+            gone = tuple([s for s in range(n) if held[s] and not new_dice[s]])
             alive = [s for s in range(n) if new_dice[s]]
             game_winner = alive[0] if len(alive) == 1 else (winner if rules.single_round else None)
-        side = loser if rules.next_opener is _LOSER else winner
-        return self._end_round(CHALLENGE, challenger, c, new_dice, lost, out, game_winner, side, loser, ())
+            return self._end_round(CHALLENGE, challenger, c, new_dice, lost, gone, game_winner, side, loser, ())
+        # One loser.
+        d = held[loser]
+        if k > d:
+            k = d  # a loss is capped at the dice held
+        left = d - k
+        new_dice = held[:loser] + (left,) + held[loser + 1 :]
+        zeros = _ZEROS[n] if n < 17 else (0,) * n
+        lost = zeros[:loser] + (k,) + zeros[loser + 1 :]
+        if left:
+            out: tuple[int, ...] = ()
+            game_winner = winner if rules.single_round else None
+        else:
+            out = (loser,)
+            # the winner of the challenge holds dice, so if one seat is left it is theirs
+            game_winner = winner if rules.single_round or new_dice.count(0) == n - 1 else None
+        if game_winner is None and rules.palifico:  # the next round may be palifico
+            return self._end_round(CHALLENGE, challenger, c, new_dice, lost, out, game_winner, side, loser, ())
+        # The state after the round, as _end_round builds it (inlined: the commonest end of a round).
+        if game_winner is None:
+            next_opener: int | None = side if new_dice[side] else next_alive(new_dice, side)
+            phase = _DEAL
+        else:
+            next_opener, phase = None, _OVER
+        hidden, shown = self.hidden, self.shown
+        if any(shown):
+            revealed = tuple([h + s if s else h for h, s in zip(hidden, shown)])
+            shown = _empty(n)
+        else:
+            revealed = hidden
+        result = _new(RoundResult, (
+            bid, bidder, challenger, c, self.wilds_active, bids, revealed, lost, out, next_opener, loser,
+            False, zeros, self.palifico,
+        ))
+        log = _new(RoundLog, (self.deal_faces, self.moves + (_new(Move, (challenger, CHALLENGE, (), ())),)))
+        return _new(State, (
+            game, new_dice, shown, shown, phase, next_opener, (), True,
+            self.results + (result,), self.logs + (log,), game_winner, (), (), False, self.palifico_used,
+        ))
 
     def _calza(self, caller: int) -> "State":
         """A calza (RULES.md ``perudo`` "Calza"): exact, the caller gains one
@@ -722,13 +797,14 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((), False, ())))
                         palifico, next_opener = True, s
                         used = tuple(sorted(used + (s,)))
                         break
-        revealed = tuple([h + s if s else h for h, s in zip(self.hidden, self.shown)])
+        hidden, shown = self.hidden, self.shown
+        revealed = tuple([h + s if s else h for h, s in zip(hidden, shown)]) if any(shown) else hidden
         result = _new(RoundResult, (
             bid, bidder, caller, c, self.wilds_active, self.bids, revealed, lost, out, next_opener, loser,
-            action is CALZA, gained or _zeros(n), self.palifico,
+            action is CALZA, gained or (_ZEROS[n] if n < 17 else (0,) * n), self.palifico,
         ))
         log = _new(RoundLog, (self.deal_faces, self.moves + (_new(Move, (caller, action, (), ())),)))
-        empty = _empty(n)
+        empty = shown if not any(shown) else _empty(n)
         return _new(State, (
             self.game, new_dice, empty, empty, _OVER if game_winner is not None else _DEAL, next_opener, (), True,
             self.results + (result,), self.logs + (log,), game_winner, (), (), palifico, used,
@@ -740,12 +816,10 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((), False, ())))
         """What ``seat`` may see: its own hidden dice, every shown die, every
         dice count, this round's bids, and past reveals. Never another seat's
         hidden dice, dealt faces or rerolls."""
-        global _SeatView
-        if _SeatView is None:
-            from .view import SeatView as _SeatView  # view.py imports this module
+        from .view import SeatView  # view.py imports this module
 
         game = self.game
-        return _SeatView(
+        return SeatView(
             game.rules, game.players, seat, self.dice, self.hidden[seat], self.shown, self.bids,
             self.phase, self.to_move, self.wilds_active, self.results, self.winner, self.palifico,
             game.dice if game.rules.calza else (),
@@ -753,7 +827,24 @@ class State(namedtuple("_StateFields", _STATE_FIELDS, defaults=((), False, ())))
 
 
 _new = tuple.__new__
-_SeatView: Any = None
+#: Per dice-held tuple: (dice in play, the dice each seat holds when all hold
+#: the same number (else 0), the empty shown dice, a slice of the draw per seat).
+_DEALS: dict[tuple[int, ...], tuple[int, int, tuple[Hand, ...], tuple[slice, ...]]] = {}
+
+
+def _deal_split(held: tuple[int, ...]) -> tuple[int, int, tuple[Hand, ...], tuple[slice, ...]]:
+    """How one draw of ``sum(held)`` faces splits into hands, cached per ``held``."""
+    slices = []
+    i = 0
+    for d in held:
+        slices.append(slice(i, i + d))
+        i += d
+    each = held[0] if held[0] > 0 and held.count(held[0]) == len(held) else 0
+    if len(_DEALS) > 4096:
+        _DEALS.clear()
+    out = _DEALS[held] = (i, each, _empty(len(held)), tuple(slices))
+    return out
+
 _DEAL, _BID, _REROLL, _OVER = Phase.DEAL, Phase.BID, Phase.REROLL, Phase.OVER
 _ONE, _CHALLENGER_LOSES, _LOSER = Loss.ONE, Exact.CHALLENGER_LOSES, Opener.LOSER
 _EMPTY: dict[int, tuple[Hand, ...]] = {}
@@ -780,7 +871,7 @@ class _Ladder:
     """Every bid with quantity 1..n under one rule set, in bid order (the
     bidding track for :attr:`Ordering.TRACK`), with each bid's position."""
 
-    __slots__ = ("rules", "bids", "ranks", "pos", "opening")
+    __slots__ = ("rules", "bids", "ranks", "pos", "by_id", "opening")
 
     def __init__(self, rules: Rules, n: int) -> None:
         rank = rules.rank
@@ -792,6 +883,10 @@ class _Ladder:
         self.bids: list[Action] = list(bids)
         self.ranks = [rank(b.quantity, b.face) for b in bids]
         self.pos = {(b.quantity, b.face): i for i, b in enumerate(bids)}
+        # The same positions by object: the ladder's own Bid objects (what
+        # legal_actions hands out) are found without building a key. The
+        # ladder keeps them alive, so no other object can take their ids.
+        self.by_id = {id(b): i for i, b in enumerate(bids)}
         if rules.wild_opening:
             self.opening: tuple[Action, ...] = tuple(bids)
         else:  # no opening on the wild face (RULES.md ``perudo`` "Opening")
@@ -799,6 +894,25 @@ class _Ladder:
 
 
 _LADDERS: dict[tuple[int, int], _Ladder] = {}
+
+
+#: The ladder of the last round asked for: (its dice held, its rules, its ladder).
+#: A round's states share one dice tuple, so a playout finds its ladder here
+#: without hashing; rebound whole (never mutated), so threads read a consistent entry.
+_LAST_ROUND: tuple[object, object, _Ladder | None] = (None, None, None)
+
+
+def _round_ladder(rules: Rules, dice: tuple[int, ...]) -> _Ladder:
+    """The ladder of a round with ``dice`` held per seat (the one of :func:`_ladder`)."""
+    global _LAST_ROUND
+    last = _LAST_ROUND
+    if last[0] is dice and last[1] is rules:
+        lad = last[2]
+        assert lad is not None
+        return lad
+    lad = _ladder(rules, sum(dice))
+    _LAST_ROUND = (dice, rules, lad)
+    return lad
 
 
 def _ladder(rules: Rules, n: int) -> _Ladder:
@@ -838,22 +952,29 @@ def legal_actions(
 
     A new list each call, sliced from a cached ladder of every bid.
     """
-    if palifico:
-        actions = _palifico_bids(rules, current, dice_in_play, one_die)
-    else:
-        lad = _LADDERS.get((id(rules), dice_in_play))
-        if lad is None or lad.rules is not rules:
-            lad = _ladder(rules, dice_in_play)
-        if current is None:
-            return list(lad.opening)
-        i = lad.pos.get((current.quantity, current.face))
-        if i is None:  # a bid outside the ladder: find its place by rank
-            i = bisect_right(lad.ranks, rules.rank(current.quantity, current.face)) - 1
-        actions = lad.bids[i + 1 :]
+    if not palifico:
+        return _after(_ladder(rules, dice_in_play), rules, current, calza)
+    actions = _palifico_bids(rules, current, dice_in_play, one_die)
     if current is not None:
         actions.append(CHALLENGE)
         if calza:
             actions.append(CALZA)
+    return actions
+
+
+def _after(lad: _Ladder, rules: Rules, current: Bid | None, calza: bool) -> list[Action]:
+    """:func:`legal_actions` outside a palifico round, on the ladder of the dice in play."""
+    if current is None:
+        return list(lad.opening)
+    i = lad.by_id.get(id(current))
+    if i is None:
+        i = lad.pos.get((current.quantity, current.face))
+        if i is None:  # a bid outside the ladder: find its place by rank
+            i = bisect_right(lad.ranks, rules.rank(current.quantity, current.face)) - 1
+    actions = lad.bids[i + 1 :]
+    actions.append(CHALLENGE)
+    if calza:
+        actions.append(CALZA)
     return actions
 
 
@@ -867,7 +988,8 @@ def _palifico_bids(rules: Rules, current: Bid | None, n: int, one_die: bool) -> 
     q0, f0 = current.quantity, current.face
     if not one_die:
         return [Bid(q, f0) for q in range(q0 + 1, n + 1)]
-    return [Bid(q0, f) for f in range(f0 + 1, faces + 1)] + [
+    same: list[Action] = [Bid(q0, f) for f in range(f0 + 1, faces + 1)]
+    return same + [
         Bid(q, f) for q in range(q0 + 1, n + 1) for f in range(1, faces + 1)
     ]
 
@@ -932,13 +1054,13 @@ def raise_message(rules: Rules, current: Bid, bid: Bid, dice_in_play: int) -> st
     converts = rules.ordering is not Ordering.PLAIN
     late = rules.ordering is Ordering.HALF_UP
     if converts and bid.face == wild and current.face == wild:
-        rule = f"a bid on {rules.face_noun(wild)} must raise the quantity"  # type: ignore[arg-type]
+        rule = f"a bid on {rules.face_noun(wild)} must raise the quantity"
     elif converts and bid.face == wild:
         half = "at least half (rounded up)" if late else "more than half"
-        rule = f"a bid on {rules.face_noun(wild)} needs {half} the quantity of a bid on another face"  # type: ignore[arg-type]
+        rule = f"a bid on {rules.face_noun(wild)} needs {half} the quantity of a bid on another face"
     elif converts and current.face == wild:
         double = "more than double" if late else "at least double"
-        rule = f"a bid on another face after {rules.face_noun(wild)} needs {double} the quantity"  # type: ignore[arg-type]
+        rule = f"a bid on another face after {rules.face_noun(wild)} needs {double} the quantity"
     else:
         rule = "raise the quantity, or keep it and name a higher face"
     return f"{new} does not raise the bid of {old}: {rule}; {hint}."

@@ -7,7 +7,7 @@ a bot program, as UCI is for chess engines.
 * :mod:`.serve`: the loop behind ``liars-dice bot``.
 * :mod:`.external`: :class:`ExternalBot`, a subprocess behind the bot interface.
 
-Imports engine, records and bots only.
+Layer: protocol, above match; imports engine, records and bots only.
 """
 
 from .convert import request_from_view, rules_of, rules_spec, view_from_request

@@ -220,7 +220,8 @@ def view_from_request(request: Request, rules: Rules | None = None) -> SeatView:
     if state.phase is not Phase.BID:
         raise ProtocolError("This round already ended with a challenge, so nobody is to move.")
     if state.to_move != seat:
-        raise ProtocolError(f"It is {names[state.to_move]}'s turn, not {request.seat}'s.")  # type: ignore[index]
+        assert state.to_move is not None  # a state in BID has a seat to move
+        raise ProtocolError(f"It is {names[state.to_move]}'s turn, not {request.seat}'s.")
     if request.shown is not None:
         for p, faces in request.shown.items():
             if p not in index:

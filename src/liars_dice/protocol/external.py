@@ -90,9 +90,19 @@ def _pump_tail(stream: IO[bytes], tail: "collections.deque[str]") -> None:
 class ExternalBot:
     """A bot program run as a subprocess, speaking the protocol.
 
-    >>> bot = ExternalBot("liars-dice bot random --rules classic")  # doctest: +SKIP
-    >>> bot.decide(view)  # doctest: +SKIP
-    Decision(action=Bid(quantity=2, face=3), show=())
+    Usually the command is a program on the ``PATH``, e.g.
+    ``ExternalBot("liars-dice bot random --rules classic")``; here the same
+    command runs through this Python:
+
+    >>> import sys
+    >>> from liars_dice.engine import Game, Rules, SeededDice
+    >>> bot = ExternalBot([sys.executable, "-c", "from liars_dice.cli import main; main()",
+    ...                    "bot", "random", "--rules", "classic"])
+    >>> state = Game.create(Rules.preset("classic"), ["me", "bot"]).initial_state(1).roll(SeededDice(1))
+    >>> decision = bot.decide(state.view(1))
+    >>> decision.action in state.legal_actions()
+    True
+    >>> bot.close()
 
     :param command: the program and its arguments, as a list or as one
         string split like a POSIX shell (:func:`shlex.split`); no shell runs it.

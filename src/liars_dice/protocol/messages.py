@@ -23,7 +23,7 @@ from typing import Annotated, Any
 from pydantic import Field, StrictBool, StrictInt, StrictStr, ValidationError, field_validator, model_validator
 
 from ..engine import CALZA, CHALLENGE, Action, Bid, Calza, Challenge, LiarsDiceError
-from ..records.schema import BidModel, _Strict, check_move_kind  # the record format's pieces, shared
+from ..records.schema import BidModel, StrictModel, check_move_kind  # the record format's pieces, shared
 
 #: Longest request or reply line, in bytes (1 MiB), newline excluded.
 MAX_LINE_BYTES = 1 << 20
@@ -53,7 +53,7 @@ class ProtocolError(LiarsDiceError):
     code = "protocol/invalid"
 
 
-class MoveModel(_Strict):
+class MoveModel(StrictModel):
     """A move in record format: ``{"player", "bid"[, "show"]}`` or
     ``{"player", "challenge": true}``. A ``reroll`` is accepted and ignored:
     another seat's rerolled faces are hidden, and the request's ``hand`` holds
@@ -77,10 +77,11 @@ class MoveModel(_Strict):
             return CHALLENGE
         if self.calza:
             return CALZA
-        return Bid(self.bid.quantity, self.bid.face)  # type: ignore[union-attr]
+        assert self.bid is not None  # a move is a bid, a challenge or a calza (check_move_kind)
+        return Bid(self.bid.quantity, self.bid.face)
 
 
-class PastRound(_Strict):
+class PastRound(StrictModel):
     """A finished round: its moves (the last one the challenge or the calza),
     every die revealed at the end, per player who held dice (hidden and shown),
     and ``"palifico": true`` for a palifico round."""
@@ -90,7 +91,7 @@ class PastRound(_Strict):
     palifico: StrictBool | None = None
 
 
-class Request(_Strict):
+class Request(StrictModel):
     """What a bot receives: one seat's view where that seat must move.
 
     :ivar rules: a preset name, or an object of rule options (optionally with
@@ -130,7 +131,7 @@ class Request(_Strict):
         return v
 
 
-class Reply(_Strict):
+class Reply(StrictModel):
     """What a bot answers: a bid (with an optional show), a challenge, or an error."""
 
     bid: BidModel | None = None
@@ -161,7 +162,8 @@ class Reply(_Strict):
             return CHALLENGE
         if self.calza:
             return CALZA
-        return Bid(self.bid.quantity, self.bid.face)  # type: ignore[union-attr]
+        assert self.bid is not None  # a move is a bid, a challenge or a calza (check_move_kind)
+        return Bid(self.bid.quantity, self.bid.face)
 
     @staticmethod
     def of(action: Action, show: tuple[int, ...] = ()) -> "Reply":

@@ -91,7 +91,11 @@ def serve(
         elif not line.strip():
             continue
         else:
-            bot = shared if shared is not None else factory(name, request_seed(seed, line.strip()))  # type: ignore[arg-type]
+            if shared is not None:
+                bot = shared
+            else:
+                assert seed is not None  # without a seed, one bot answers every request
+                bot = factory(name, request_seed(seed, line.strip()))
             out = answer(line, rules, bot)
         stdout.write(out.encode() + b"\n")
         stdout.flush()

@@ -1,6 +1,20 @@
 """Game records: what PGN is to chess (``shared/RECORD-FORMAT.md``).
 
-Imports only :mod:`liars_dice.engine`.
+Layer: records, above engine; imports only :mod:`liars_dice.engine`.
+
+A record replays to the same state it was written from:
+
+>>> from liars_dice.engine import Game, Rules, SeededDice
+>>> from liars_dice.bots import make_bot
+>>> from liars_dice.match import play_game
+>>> game = Game.create(Rules.preset("classic"), ["ann", "bob", "cy"])
+>>> final = play_game(game, [make_bot("random", seat) for seat in range(3)], SeededDice(7))
+>>> record = record_from_state(final)
+>>> record["players"], len(record["rounds"])
+(['ann', 'bob', 'cy'], 11)
+>>> result = replay(record)
+>>> result.ok, result.state == final
+(True, True)
 """
 
 from .replay import RecordError, Replay, parse_record, replay, round_result_json, rules_from_record

@@ -158,7 +158,8 @@ def _play_round(state: State, r: int, raw: Any) -> State:
     game = state.game
     names = game.players
     if state.phase is Phase.OVER:
-        raise _Fault(state, RecordError(f"Round {r} is played after the game ended; {names[state.winner]} had already won.", r))  # type: ignore[index]
+        assert state.winner is not None
+        raise _Fault(state, RecordError(f"Round {r} is played after the game ended; {names[state.winner]} had already won.", r))
     if state.phase is not Phase.DEAL:
         raise _Fault(state, RecordError(f"Round {r} starts before round {r - 1} ended with a challenge.", r))
     try:
@@ -194,7 +195,8 @@ def _play_round(state: State, r: int, raw: Any) -> State:
         elif move.calza:
             action = CALZA
         else:
-            action = Bid(move.bid.quantity, move.bid.face)  # type: ignore[union-attr]
+            assert move.bid is not None  # a move is a bid, a challenge or a calza (check_move_kind)
+            action = Bid(move.bid.quantity, move.bid.face)
         try:
             nxt = state.apply(action, tuple(move.show or ()), seat=seat)
             if move.show:

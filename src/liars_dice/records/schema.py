@@ -11,11 +11,14 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 FORMAT = "liars-dice-record/1"
 
 
-class _Strict(BaseModel):
+class StrictModel(BaseModel):
+    """Base of the record format's models (and the bot protocol's): unknown
+    fields are refused and values are frozen."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class BidModel(_Strict):
+class BidModel(StrictModel):
     quantity: StrictInt
     face: StrictInt
 
@@ -42,7 +45,7 @@ def check_move_kind(move: Any, show_needs_bid: str) -> None:
         raise ValueError("a show names at least one die")
 
 
-class MoveModel(_Strict):
+class MoveModel(StrictModel):
     """``{"player", "bid"[, "show", "reroll"]}``, ``{"player", "challenge": true}``
     or ``{"player", "calza": true}``."""
 
@@ -61,14 +64,14 @@ class MoveModel(_Strict):
         return self
 
 
-class RoundModel(_Strict):
+class RoundModel(StrictModel):
     """One round: dealt faces per player still in, and moves (each validated later)."""
 
     dice: dict[StrictStr, list[StrictInt]]
     moves: list[Any] = Field(default_factory=list)
 
 
-class RecordModel(_Strict):
+class RecordModel(StrictModel):
     """The top level; ``rounds`` entries are validated one at a time during replay."""
 
     format: Literal["liars-dice-record/1"] | None = None

@@ -1,6 +1,6 @@
 """``liars-dice serve``: tables, lobby, real-time play over websockets, persistence.
 
-Layer: above cli; imports engine, records, bots. The protocol is
+Layer: server, above arena; imports engine, records, bots. The protocol is
 ``docs/server-protocol.md``. Needs the ``server`` extra (FastAPI, uvicorn,
 SQLAlchemy, alembic, psycopg).
 """

@@ -38,7 +38,7 @@ from .timers import Scheduler
 
 STATIC = Path(__file__).resolve().parent / "static"
 
-log = logging.getLogger("liars_dice.server")
+log = logging.getLogger(__name__)
 
 
 class ErrorBody(BaseModel):
@@ -97,10 +97,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(Guarded, settings=settings)
 
     def svc(request: Request | WebSocket) -> TableService:
-        return request.app.state.service  # type: ignore[no-any-return]
+        service: TableService = request.app.state.service
+        return service
 
     def guard(request: Request | WebSocket) -> RequestGuard:
-        return request.app.state.guard  # type: ignore[no-any-return]
+        guarded: RequestGuard = request.app.state.guard
+        return guarded
 
     @app.exception_handler(LiarsDiceError)
     async def _refused(request: Request, e: LiarsDiceError) -> JSONResponse:

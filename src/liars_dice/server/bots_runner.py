@@ -10,7 +10,7 @@ import random
 from ..bots import REGISTRY, Bot, Decision, make_bot
 from ..engine import SeatView
 
-log = logging.getLogger("liars_dice.server")
+log = logging.getLogger(__name__)
 
 #: Preferred bots to play for a timed-out or departed person, strongest first.
 PREFERRED = ("strong", "probabilistic", "random")

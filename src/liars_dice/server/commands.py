@@ -245,9 +245,9 @@ def step(t: Table, c: Command, dice: DiceSource) -> tuple[Table, list[Event]]:
     events = decide(t, c, dice)
     for e in events:
         t = apply(t, e)
-    while (e := settle(t, dice)) is not None:
-        events.append(e)
-        t = apply(t, e)
+    while (settled := settle(t, dice)) is not None:
+        events.append(settled)
+        t = apply(t, settled)
     return replace(t, seq=t.seq + len(events)), events
 
 

@@ -14,6 +14,7 @@ Three tables:
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import (
     JSON,
@@ -97,7 +98,7 @@ def make_engine(url: str, durable: bool = False) -> Engine:
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
 
         @event.listens_for(engine, "connect")
-        def _pragmas(dbapi_conn, _record):  # type: ignore[no-untyped-def]
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute("PRAGMA synchronous=FULL" if durable else "PRAGMA synchronous=NORMAL")

@@ -32,5 +32,5 @@ def safe_entries(items: Iterable[T], build: Callable[[T], dict[str, Any]] | None
         except Exception:  # noqa: BLE001 - one bad entry never breaks the listing
             log.exception("left a broken entry out of a listing")
             continue
-        out.append(entry)  # type: ignore[arg-type]
+        out.append(entry)  # type: ignore[arg-type]  # without `build` the items are the entries (T is a dict)
     return out

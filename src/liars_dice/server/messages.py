@@ -13,7 +13,6 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter, ValidationError
 
-from ..records import MAX_RULES_BYTES
 from .errors import MessageInvalid, MessageTooDeep
 from .text import json_depth_exceeds
 
@@ -147,6 +146,10 @@ RULE_FIELDS = frozenset({"preset", "options", "rules_text", "seats", "turn_timer
 # -- HTTP bodies ---------------------------------------------------------------
 
 
+#: The longest rules file text a create request may carry (characters).
+RULES_TEXT_MAX = 8192
+
+
 class CreateTable(BaseModel):
     """``POST /api/tables``."""
 
@@ -155,8 +158,9 @@ class CreateTable(BaseModel):
     preset: Ident = "classic"
     options: dict[str, Any] = {}
     #: a rules file's text, TOML or JSON (``{"preset": NAME, ...}`` or every
-    #: option), uploaded or pasted in the form; replaces ``preset`` and ``options``
-    rules_text: Annotated[StrictStr, Field(max_length=MAX_RULES_BYTES)] | None = None
+    #: option), uploaded or pasted in the form; replaces ``preset`` and ``options``.
+    #: Every option fits in about 1 KiB; the body limit (16 KiB) bounds it anyway.
+    rules_text: Annotated[StrictStr, Field(max_length=RULES_TEXT_MAX)] | None = None
     seats: StrictInt = 4
     turn_timer: StrictInt | None = None
     private: bool = False

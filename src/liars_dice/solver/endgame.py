@@ -139,7 +139,7 @@ def solve_tables(
 
 def save_tables(path: str | Path, rules: Rules, entries: list[TableEntry], min_reach: float = 1e-6) -> None:
     """Write positions to ``path`` (layout in the module doc)."""
-    arrays: dict[str, np.ndarray] = {
+    arrays: dict[str, Any] = {  # Any: numpy types **kwargs as its allow_pickle flag too
         "rules": np.array(json.dumps(round_key(rules))),
         "positions": np.array([e.dice for e in entries], dtype=np.int64).reshape(-1, 2),
         "values": np.array([e.value for e in entries]),
@@ -202,7 +202,8 @@ def _edges_of(starts: np.ndarray, n_actions: np.ndarray, nodes: np.ndarray) -> n
     counts = n_actions[nodes]
     first = np.repeat(starts[nodes], counts)
     offset = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
-    return first + offset
+    edges: np.ndarray = first + offset
+    return edges
 
 
 @dataclass
@@ -241,13 +242,16 @@ class EndgameTables:
         try:
             with np.load(path, allow_pickle=False) as z:
                 key = json.loads(str(z["rules"]))
-                pos = [tuple(int(x) for x in row) for row in z["positions"]]
+                pos = [(int(row[0]), int(row[1])) for row in z["positions"]]
                 values = {p: float(v) for p, v in zip(pos, z["values"])}
                 expl = {p: float(v) for p, v in zip(pos, z["exploitability"])}
                 depth = {p: int(v) for p, v in zip(pos, z["max_depth"])}
+            # A file written before an option existed holds that option's default:
+            # the key is read through Rules, which fills in every missing option.
+            key = round_key(Rules.from_dict(key))
         except (OSError, KeyError, ValueError) as e:
             raise SolverError(f"{path} is not a readable endgame tables file: {e}.") from None
-        return EndgameTables(key, values, expl, depth, path)  # type: ignore[arg-type]
+        return EndgameTables(key, values, expl, depth, path)
 
     def position(self, dice: tuple[int, int]) -> _Position | None:
         """The stored policy of position ``dice``, or ``None`` when not in the tables."""

@@ -49,7 +49,8 @@ class Hands:
         """``(n_hands,)`` int64: dice in each hand that count toward a bid on ``face``
         (``rules.matches``)."""
         cols = [f for f in range(1, self.faces + 1) if rules.matches(f, face, wilds_active)]
-        return self.face_counts[:, [c - 1 for c in cols]].sum(axis=1)
+        counts: np.ndarray = self.face_counts[:, [c - 1 for c in cols]].sum(axis=1)
+        return counts
 
 
 def enumerate_hands(n_dice: int, faces: int) -> Hands:

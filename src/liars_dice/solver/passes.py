@@ -13,11 +13,21 @@ float64 arrays: at depth ``d`` the probability that the acting player
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
 import numpy as np
 
 from .hands import Hands
 from .tree import BidTree
+
+
+class TreeAndHands(Protocol):
+    """What :func:`reach` reads of a round: its bid tree and each player's hand count."""
+
+    @property
+    def tree(self) -> BidTree: ...
+
+    def n_hands(self, player: int) -> int: ...
 
 
 class RoundGame:
@@ -51,7 +61,7 @@ class RoundGame:
         return out
 
 
-def reach(game: RoundGame, policy: list[np.ndarray]) -> tuple[list[np.ndarray], list[np.ndarray]]:
+def reach(game: TreeAndHands, policy: list[np.ndarray]) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """Each player's own reach probability, per depth ``(n_nodes_d, n_hands_p)``
     (chance excluded)."""
     depths = game.tree.depths
@@ -116,4 +126,5 @@ def backward(
         else:
             v = np.add.reduceat(ve, dep.starts, axis=0)
         v_next = v
-    return v_next[0]
+    root: np.ndarray = v_next[0]
+    return root

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -60,7 +61,8 @@ class Policy:
 
     def save(self, path: str | Path) -> None:
         """Write the policy as a compressed ``.npz`` file (layout in the module doc)."""
-        arrays = {f"depth_{d}": s for d, s in enumerate(self.strategy)}
+        # Any: numpy types **kwargs as its allow_pickle flag too
+        arrays: dict[str, Any] = {f"depth_{d}": s for d, s in enumerate(self.strategy)}
         np.savez_compressed(
             path, rules=np.array(json.dumps(self.rules.to_dict())), dice=np.array(self.dice),
             max_depth=np.array(self.tree.max_depth), **arrays

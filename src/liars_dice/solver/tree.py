@@ -20,15 +20,20 @@ from math import comb
 
 import numpy as np
 
-from ..engine import Action, Bid, Rules, legal_actions
+from ..engine import Action, Bid, LiarsDiceError, Rules, legal_actions
 
 #: Most nodes a tree may have (the full tree of K bids has 2**K; six faces and
 #: 3 dice in play make K = 18).
 MAX_NODES = 1 << 21
 
 
-class SolverError(ValueError):
-    """A solve that cannot be done as asked (too large a tree, bad dice, a bad policy file)."""
+class SolverError(LiarsDiceError):
+    """A solve that cannot be done as asked (too large a tree, bad dice, a bad policy file).
+
+    ``code`` ``"solver/invalid"``.
+    """
+
+    code = "solver/invalid"
 
 
 @dataclass(frozen=True)

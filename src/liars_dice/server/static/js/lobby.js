@@ -69,7 +69,7 @@ export function lobbyPage({ root, toast }) {
   const privateBox = h("input", { type: "checkbox", id: "private", name: "private" });
   // A rules file (TOML or JSON, as `liars-dice rules --schema` describes), uploaded or pasted;
   // the server reads it and answers a bad one with one sentence naming the option.
-  const RULES_MAX = 64 * 1024;
+  const RULES_MAX = 8 * 1024;
   const rulesText = h("textarea", { id: "rules-text", name: "rules_text", maxlength: RULES_MAX, spellcheck: "false",
     placeholder: 'preset = "perudo"\ncalza = false' });
   const rulesFile = h("input", { type: "file", id: "rules-file", accept: ".toml,.json,text/plain,application/json",

@@ -1,0 +1,42 @@
+"""A table from a rules file's text (issue 9 "Rule sets from a file", the browser's
+table form): the server reads TOML or JSON; a bad file is one sentence naming the
+option and its allowed values; the text is bounded."""
+
+from __future__ import annotations
+
+import pytest
+from starlette.testclient import TestClient
+
+from helpers import create
+from liars_dice.server.messages import RULES_TEXT_MAX
+
+
+def test_a_table_from_toml_and_from_json(client: TestClient) -> None:
+    t = create(client, rules_text='preset = "perudo"\nname = "house"\ndice_per_player = 3\n')
+    rules = client.get(f"/api/tables/{t['code']}").json()["rules"]
+    assert rules["name"] == "house" and rules["dice_per_player"] == 3 and rules["calza"] is True
+    t = create(client, rules_text='{"preset": "classic", "calza": true}')
+    assert client.get(f"/api/tables/{t['code']}").json()["rules"]["calza"] is True
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ('preset = "perudo"\ncalzza = true\n', ["'calzza'", "calza"]),
+        ('{"preset": "perudo", "palifico": "often"}', ["palifico", "true or false"]),
+        ('preset = "wild-stars"\npalifico = true\n', ["palifico", "all_but_bidder"]),
+        ("not: a [rules file", ["neither TOML nor JSON"]),
+    ],
+)
+def test_a_bad_rules_text_is_one_sentence(client: TestClient, text: str, words: list[str]) -> None:
+    r = client.post("/api/tables", json={"nickname": "ann", "seats": 3, "rules_text": text})
+    assert r.status_code in (400, 422), r.text
+    message = r.json()["error"]["message"]
+    assert message.endswith(".") and "\n" not in message, message
+    for w in words:
+        assert w in message, (w, message)
+
+
+def test_rules_text_is_bounded(client: TestClient) -> None:
+    r = client.post("/api/tables", json={"nickname": "ann", "seats": 3, "rules_text": "#" * (RULES_TEXT_MAX + 1)})
+    assert r.status_code == 400 and "rules_text" in r.json()["error"]["message"], r.text

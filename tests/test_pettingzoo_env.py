@@ -1,0 +1,129 @@
+"""The PettingZoo AEC environment and the Gymnasium ``LiarsDice-v0`` (issue 10
+"PettingZoo and Gymnasium"): PettingZoo's API and seed tests on every preset,
+Gymnasium's env checker, the shared encoding in the action mask, the ansi
+render, and the example that trains against ``random``.
+"""
+
+from __future__ import annotations
+
+import runpy
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+import gymnasium  # noqa: E402
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from liars_dice.engine import PRESETS, Rules, RulesError  # noqa: E402
+from liars_dice.engine.encoding import ActionEncoding  # noqa: E402
+from liars_dice.integrations.pettingzoo import env, raw_env  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+SUPPORTED = sorted(PRESETS)
+
+
+def _players(name: str) -> int:
+    return min(3, Rules.preset(name).max_players)
+
+
+@pytest.mark.parametrize("name", SUPPORTED)
+def test_pettingzoo_api_test(name: str) -> None:
+    api_test(env(rules=name, players=_players(name), render_mode="ansi"), num_cycles=200)
+
+
+@pytest.mark.parametrize("name", SUPPORTED)
+def test_pettingzoo_seed_test(name: str) -> None:
+    seed_test(lambda: env(rules=name, players=_players(name)), num_cycles=200)
+
+
+def test_action_mask_is_the_shared_encoding() -> None:
+    e = env(rules="wild-stars", players=2, dice=3)
+    e.reset(seed=4)
+    enc = ActionEncoding.create(Rules.preset("wild-stars"), 2, 3)
+    assert e.action_space("player_0").n == enc.num_actions
+    obs, *_ = e.last()
+    state = e.unwrapped.pos.state
+    assert list(np.flatnonzero(obs["action_mask"])) == enc.legal_ids(state)
+    other = e.observe("player_1")
+    assert other["action_mask"].sum() == 0  # not player_1's turn
+    # a bid with two or more hidden dice asks the show decision next, of the same agent
+    e.step(enc.bid_id(1, 2))
+    obs, *_ = e.last()
+    assert e.agent_selection == "player_0"
+    ids = list(np.flatnonzero(obs["action_mask"]))
+    assert ids and all(enc.is_show(i) for i in ids)
+
+
+def test_whole_game_rewards_and_render() -> None:
+    e = env(rules="classic", players=3, dice=1, render_mode="ansi")
+    e.reset(seed=0)
+    rng = np.random.default_rng(0)
+    final: dict[str, float] = {}
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, _ = e.last()
+        if term or trunc:
+            final[agent] = reward
+            text = e.render()
+            e.step(None)
+            continue
+        assert reward == 0.0
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert sorted(final.values()) == pytest.approx([-0.5, -0.5, 1.0])
+    assert "wins" in text and "player_0" in text
+
+
+def test_max_cycles_truncates() -> None:
+    e = env(rules="classic", players=2, max_cycles=3)
+    e.reset(seed=1)
+    steps = 0
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, _ = e.last()
+        if term or trunc:
+            assert trunc and not term
+            e.step(None)
+            continue
+        e.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        steps += 1
+    assert steps == 3
+
+
+def test_bad_arguments_are_refused_with_one_sentence() -> None:
+    with pytest.raises(RulesError, match="render_mode"):
+        raw_env(render_mode="human")
+    with pytest.raises(RulesError, match="no rule set called"):
+        raw_env(rules="poker")
+    with pytest.raises(RulesError, match="played by"):
+        raw_env(rules="openspiel", players=4)
+    with pytest.raises(ValueError, match="no bot called"):
+        gymnasium.make("LiarsDice-v0", opponents=["nobody"])
+
+
+@pytest.mark.parametrize(("name", "opponents"), [("classic", ["random"]), ("wild-stars", ["random", "probabilistic"]), ("aces-wild", ["strong"])])
+def test_gymnasium_env_checker(name: str, opponents: list[str]) -> None:
+    e = gymnasium.make("LiarsDice-v0", rules=name, opponents=opponents, dice=2)
+    check_env(e.unwrapped)
+    obs, _ = e.reset(seed=3)
+    assert obs["action_mask"].sum() > 0
+    obs, reward, terminated, truncated, info = e.step(e.action_space.n - 1 if obs["action_mask"][-1] == 0 else 0)
+    assert "illegal_action" in info or not terminated or reward in (1.0, -1.0, -0.5)
+
+
+def test_gymnasium_illegal_action_ends_the_episode_and_changes_nothing() -> None:
+    e = gymnasium.make("LiarsDice-v0", rules="classic", opponents=["random"], dice=2)
+    obs, _ = e.reset(seed=5)
+    before = e.unwrapped.pos.state
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    _, reward, terminated, _, info = e.step(illegal)
+    assert terminated and reward == -1.0 and "not legal" in info["illegal_action"]
+    assert e.unwrapped.pos.state is before
+
+
+def test_example_trains_against_random_and_improves() -> None:
+    """examples/tabular_vs_random.py: the win rate against random rises clearly."""
+    mod = runpy.run_path(str(ROOT / "examples" / "tabular_vs_random.py"))
+    before, after = mod["train"](episodes=2000, seed=1, eval_episodes=600)
+    assert before < 0.6 and after > before + 0.15, (before, after)

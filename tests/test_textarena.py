@@ -1,0 +1,203 @@
+"""TextArena (issue 10 "TextArena"): our presets as TextArena environments with
+TextArena's text actions ([Bid: q, f], [Call]) plus the show of wild-stars, and
+a TextArena agent seated in our arena as a bot-protocol program; all offline,
+with a scripted agent.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ta = pytest.importorskip("textarena", reason="the textarena extra is not installed")
+
+from liars_dice.engine import CHALLENGE, PRESETS, Bid, InvalidBidError, Rules  # noqa: E402
+from liars_dice.integrations.textarena import (  # noqa: E402
+    LiarsDiceTextEnv,
+    env_id,
+    format_text_action,
+    parse_text_action,
+    register_presets,
+)
+from textarena_agents import ScriptedAgent  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+
+
+def play(env, agents, seed: int, players: int):
+    env.reset(num_players=players, seed=seed)
+    done, steps = False, 0
+    while not done:
+        pid, obs = env.get_observation()
+        done, _ = env.step(agents[pid](obs))
+        steps += 1
+        assert steps < 5000
+    return env.close()
+
+
+def test_every_preset_is_registered_with_and_without_wrappers() -> None:
+    register_presets()
+    assert register_presets() == []  # idempotent
+    from textarena.envs.registration import ENV_REGISTRY
+
+    for name in PRESETS:
+        assert env_id(name) in ENV_REGISTRY and env_id(name) + "-raw" in ENV_REGISTRY
+    assert env_id("wild-stars") == "LiarsDice-wild-stars-v0"
+
+
+@pytest.mark.parametrize("preset, players", [("classic", 4), ("aces-wild", 3), ("wild-stars", 3), ("openspiel", 2)])
+def test_scripted_agents_play_whole_games_through_ta_make(preset: str, players: int) -> None:
+    register_presets()
+    env = ta.make(env_id(preset))
+    agents = [ScriptedAgent(shows=True, stumble=(i == 0)) for i in range(players)]
+    rewards, info = play(env, agents, seed=5, players=players)
+    engine = env.unwrapped.engine if hasattr(env, "unwrapped") else env.env.env.engine
+    assert engine.is_over
+    assert rewards[engine.winner] == 1.0 and max(rewards.values()) == 1.0 and min(rewards.values()) == -1.0
+    assert "wins" in info[0]["reason"]
+    first = agents[0].seen[0]
+    assert "[Bid: quantity, face]" in first and "[Call]" in first  # the prompt states the moves
+    assert "attempted an invalid move" in agents[0].seen[1]  # the stumble was refused with a reason
+
+
+def _inner(env):
+    while hasattr(env, "env"):
+        env = env.env
+    return env
+
+
+def test_the_show_of_wild_stars_sets_dice_out_and_rerolls(monkeypatch) -> None:
+    """Seed 000 "The Show and Reroll Rule": the shown dice are public, the rest rerolled."""
+    env = LiarsDiceTextEnv("wild-stars")
+    env.reset(num_players=2, seed=3)
+    seat = env.state.current_player_id
+    hand = env.engine.hidden[seat]
+    show = (hand[0],)
+    done, _ = env.step(f"[Bid: 1, 2] [Show: {hand[0]}]")
+    assert not done and env.engine.shown[seat] == show and len(env.engine.hidden[seat]) == len(hand) - 1
+    other = 1 - seat
+    assert env.state.current_player_id == other
+    public = [m for _, m, _ in env.state.observations[other]]
+    assert any(f"shows {hand[0]}, rerolling the rest" in m for m in public)
+    assert not any("after the reroll" in m for m in public)  # the new faces go to the bidder alone
+    assert any("after the reroll" in m for _, m, _ in env.state.observations[seat])
+
+
+def test_an_invalid_move_gets_one_retry_then_forfeits() -> None:
+    env = LiarsDiceTextEnv("classic")
+    env.reset(num_players=3, seed=1)
+    seat = env.state.current_player_id
+    env.step("[Call]")  # nothing to call yet
+    assert env.state.current_player_id == seat and not env.state.done
+    msgs = [m for _, m, _ in env.state.observations[seat]]
+    assert any("no bid to challenge" in m for m in msgs)
+    done, _ = env.step("[Bid: 99, 3]")
+    assert done
+    rewards, info = env.close()
+    assert rewards[seat] == -1.0 and all(r == 1.0 for s, r in rewards.items() if s != seat)
+    assert "forfeits" in info[seat]["reason"]
+
+
+def test_text_actions_parse_as_textarena_writes_them() -> None:
+    rules = Rules.preset("wild-stars")
+    assert parse_text_action("I think [Bid: 3, 4] is safe", rules) == (Bid(3, 4), ())
+    assert parse_text_action("[bid 3 4]", rules) == (Bid(3, 4), ())
+    assert parse_text_action("[Bid: 3, 4] [Show: 4, 1]", rules) == (Bid(3, 4), (1, 4))
+    assert parse_text_action("[Call]", rules) == (CHALLENGE, ())
+    assert format_text_action(Bid(3, 4), (1, 4)) == "[Bid: 3, 4] [Show: 1, 4]" and format_text_action(CHALLENGE) == "[Call]"
+    with pytest.raises(InvalidBidError, match="No move found"):
+        parse_text_action("three fours", rules)
+    with pytest.raises(InvalidBidError, match="no show-and-reroll"):
+        parse_text_action("[Bid: 3, 4] [Show: 4]", Rules.preset("classic"))
+    with pytest.raises(InvalidBidError, match="not with a call"):
+        parse_text_action("[Call] [Show: 4]", rules)
+    with pytest.raises(InvalidBidError):
+        parse_text_action("x" * 30_000 + "[Call]", rules)  # beyond MAX_ACTION_CHARS
+
+
+def _agent_cmd(preset: str, **kwargs: object) -> str:
+    return (
+        f"cmd:{sys.executable} -m liars_dice.integrations.textarena --agent textarena_agents:make "
+        f"--agent-kwargs '{json.dumps(kwargs)}' --rules {preset}"
+    )
+
+
+@pytest.mark.parametrize("preset", ["classic", "wild-stars"])
+def test_a_textarena_agent_sits_in_our_arena(cli, preset: str) -> None:
+    spec = f"llm={_agent_cmd(preset, shows=True, stumble=True)}"
+    env = {**os.environ, "PYTHONPATH": str(HERE)}
+    proc = subprocess.run(
+        [cli, "arena", "--rules", preset, "--bots", f"{spec},random,probabilistic", "--games", "6", "--seed", "2", "--json"],
+        capture_output=True, text=True, timeout=300, env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    rep = json.loads(proc.stdout)
+    assert list(rep["bots"]) == ["llm", "random", "probabilistic"] and rep["games"] == 6
+
+
+def test_the_agent_program_refuses_bad_options() -> None:
+    run = lambda *a: subprocess.run(  # noqa: E731
+        [sys.executable, "-m", "liars_dice.integrations.textarena", *a], capture_output=True, text=True, timeout=120,
+        env={**os.environ, "PYTHONPATH": str(HERE)},
+    )
+    p = run("--agent", "nomodule", "--rules", "classic")
+    assert p.returncode == 2 and "MODULE:FACTORY" in p.stderr
+    p = run("--agent", "textarena_agents:make", "--rules", "nope")
+    assert p.returncode == 2 and "no rule set called 'nope'" in p.stderr
+    p = run("--agent", "textarena_agents:make", "--rules", "classic", "--agent-kwargs", "[1]")
+    assert p.returncode == 2 and "JSON object" in p.stderr
+
+
+def test_the_calza_of_perudo_is_a_text_action() -> None:
+    """RULES.md perudo "Calza": '[Calza]' claims the count is exact; the caller opens next."""
+    from liars_dice.engine import CALZA
+
+    rules = Rules.preset("perudo")
+    assert parse_text_action("Spot on! [Calza]", rules) == (CALZA, ())
+    assert format_text_action(CALZA) == "[Calza]"
+    with pytest.raises(InvalidBidError, match="no calza"):
+        parse_text_action("[Calza]", Rules.preset("classic"))
+    env = LiarsDiceTextEnv("perudo")
+    env.reset(num_players=3, seed=4)
+    opener = env.state.current_player_id
+    assert "[Calza]" in env.state.observations[opener][0][1]  # the prompt offers it
+    env.step("[Bid: 2, 3]")
+    caller = env.state.current_player_id
+    done, _ = env.step("[Calza]")
+    assert not done
+    r = env.engine.results[-1]
+    assert r.calza and r.challenger == caller and env.state.current_player_id == env.engine.to_move
+    seen = [m for _, m, _ in env.state.observations[opener]]
+    assert any("calls calza on" in m and f"The count is {r.count}" in m for m in seen)
+
+
+def test_scripted_agents_play_perudo_to_the_end() -> None:
+    register_presets()
+    env = ta.make(env_id("perudo"))
+    rewards, _ = play(env, [ScriptedAgent() for _ in range(4)], seed=8, players=4)
+    engine = _inner(env).engine
+    assert engine.is_over and rewards[engine.winner] == 1.0
+
+
+def test_importing_textarena_and_our_integration_needs_no_network() -> None:
+    """The textarena extra installs from PyPI and downloads nothing at import:
+    any connection attempt during the imports fails this test."""
+    code = (
+        "import socket\n"
+        "def refuse(*a, **k):\n"
+        "    raise SystemExit('network used at import: %r' % (a,))\n"
+        "socket.socket.connect = refuse\n"
+        "socket.create_connection = refuse\n"
+        "socket.getaddrinfo = refuse\n"
+        "import textarena\n"
+        "from liars_dice.integrations.textarena import register_presets\n"
+        "register_presets()\n"
+        "print('ok')\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr[-800:]
