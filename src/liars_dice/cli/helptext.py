@@ -49,7 +49,8 @@ def _plain(param: Any) -> None:
     elif isinstance(param, TyperArgument):
         if param.metavar is None:
             param.metavar = param.name.upper()
-        param.display_type_rich = lambda ctx: None  # the argument's name says it; no "<str>" after it
+        # the argument's name says it; no "<str>" after it (an instance attribute shadows the method)
+        setattr(param, "display_type_rich", lambda ctx: None)
 
 
 def _usage(pieces: list[str]) -> list[str]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.panel import Panel
@@ -160,7 +161,7 @@ class PlaySession:
         ``KeyboardInterrupt`` or :class:`Quit` propagate; :attr:`state` holds
         the game so far)."""
         players = [b if b is not None else _Person(self) for b in self.bots]
-        play_game(self.game, players, self.dice, self.start, on_transition=self._after)  # type: ignore[arg-type]
+        play_game(self.game, players, self.dice, self.start, on_transition=self._after)
         self._the_end()
         return self.state
 
@@ -173,7 +174,8 @@ class PlaySession:
         elif before.phase is Phase.REROLL:
             self._rerolled(before.to_move)
         elif len(after.results) > len(before.results):  # a challenge, or a calza (RULES.md perudo)
-            self._move(before.to_move, CALZA if after.results[-1].calza else CHALLENGE, ())  # type: ignore[arg-type]
+            assert before.to_move is not None
+            self._move(before.to_move, CALZA if after.results[-1].calza else CHALLENGE, ())
             self._after_challenge()
         else:
             seat, bid, show = after.bids[-1]
@@ -181,9 +183,9 @@ class PlaySession:
             if seat != self.human and self.delay and self.printing:
                 time.sleep(self.delay)
 
-    def _print(self, *objects: object, **kw: object) -> None:
+    def _print(self, *objects: Any, **kw: Any) -> None:
         if self.printing:
-            self.console.print(*objects, **kw)  # type: ignore[arg-type]
+            self.console.print(*objects, **kw)
 
     def _watching(self) -> bool:
         """Nobody at the table can see a hidden die: print everything."""

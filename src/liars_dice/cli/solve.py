@@ -12,9 +12,14 @@ import math
 import time
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 import typer
 
 from .app import Command, app
+
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
 
 
 @app.command("solve", cls=Command)
@@ -155,8 +160,8 @@ class _SolveProgress:
         self.max_iterations = max_iterations
         self.estimate = Estimate(target, max_iterations)
         self.start = time.perf_counter()
-        self.progress = None
-        self.task = None
+        self.progress: Progress | None = None
+        self.task: TaskID | None = None
 
     def __enter__(self) -> "_SolveProgress":
         from rich.console import Console
