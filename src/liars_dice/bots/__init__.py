@@ -1,6 +1,6 @@
 """Bots behind one interface (view -> decision).
 
-Layer: bots, above solver; imports the engine and the solver only.
+Layer: bots, above batch; imports the engine and the solver only.
 
 ``random`` and ``probabilistic`` load with the package; ``strong`` (numpy)
 loads when the first one is made, so a command that never seats it never
