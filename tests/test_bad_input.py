@@ -258,9 +258,18 @@ def test_every_readme_command_runs(cli, tmp_path) -> None:
     assert len(lines) >= 5 and all(ln.startswith("liars-dice ") for ln in lines)
     record = tmp_path / "game.json"
     _run(cli, "play", "--watch", "--seed", "3", "--record", str(record), timeout=60)
+    # `verify` checks a game dealt with fair dice (a served game's record); the
+    # terminal's records have no seeds, so it gets one such game instead.
+    from test_fair_dice import play_fair
+
+    from liars_dice.records import dumps_record
+
+    final, fair = play_fair("wild-stars", 3, 2)
+    fair_record = tmp_path / "fair.json"
+    fair_record.write_text(dumps_record(final, None, fair), encoding="utf-8")
     for line in lines:
         args = shlex.split(line)[1:]
-        args = [str(record) if a == "game.json" else a for a in args]
+        args = [str(fair_record if args[0] == "verify" else record) if a == "game.json" else a for a in args]
         line = re.sub(r"--games \d+", "--games 20", " ".join(args))
         if args[0] == "serve":
             _check_serve_starts(cli, args, tmp_path)

@@ -103,3 +103,16 @@ def test_wheel_and_sdist_build_and_pass_twine_check(tmp_path: Path) -> None:
     assert "liars-dice = liars_dice.cli:main" in entry_points
     for needed in ("liars_dice/py.typed", "liars_dice/data/likelihood.json", "liars_dice/server/static/index.html"):
         assert needed in names
+
+
+def test_the_version_is_written_nowhere_else() -> None:
+    """No second copy to fall out of step: the version's text appears in
+    ``liars_dice/__init__.py`` only (``liars-dice --version`` reads ``__version__``)."""
+    version = liars_dice.__version__
+    holders = [
+        str(p.relative_to(ROOT))
+        for p in sorted((ROOT / "src").rglob("*"))
+        if p.suffix in {".py", ".toml", ".json", ".cfg", ".txt", ".js", ".html"} and f'"{version}"' in p.read_text(encoding="utf-8", errors="replace")
+    ]
+    assert holders == ["src/liars_dice/__init__.py"]
+    assert f'"{version}"' not in (ROOT / "pyproject.toml").read_text(encoding="utf-8")

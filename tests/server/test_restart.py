@@ -1,5 +1,8 @@
 """Kill the real server mid-game (SIGKILL), restart it, and finish the game:
-every game resumes at the same move with the same dice (issue 4, "Persistence").
+every game resumes at the same move with the same dice (issue 4, "Persistence"),
+and with the same fair-dice seeds: the round in play keeps its commitment, its
+rerolls after the restart come from its seed, and the downloaded record passes
+``liars-dice verify`` (issue 7, "Fair dice anyone can check").
 
 Runs ``liars-dice serve`` as a real process on loopback, with real websocket
 clients (the ``websockets`` library).
@@ -124,13 +127,19 @@ def run_restart(cli: str, db: str, tmp_path: Path) -> None:
         for p in (ann, bob):
             after = p.wait(lambda m: m["type"] == "state")["view"]
             old = before[p.welcome["name"]]
-            for key in ("move_number", "hand", "shown", "dice", "bids", "results", "to_move", "round"):
+            for key in ("move_number", "hand", "shown", "dice", "bids", "results", "to_move", "round", "commitment"):
                 assert after[key] == old[key], (key, after[key], old[key])
         play_scripted([ann, bob], rng, show_rate=0.3)
         ann.close(), bob.close()
         rec = httpx.get(base + f"api/tables/{code}/record", timeout=20).json()
         result = replay(rec)
         assert result.ok, result.result()
+        # The round in play at the kill kept its seed: same commitment, dice and rerolls from it.
+        r_kill = before["ann"]["round"] - 1
+        assert rec["rounds"][r_kill]["commitment"] == before["ann"]["commitment"]
+        out = subprocess.run([cli, "verify", "-"], input=json.dumps(rec), capture_output=True, text=True, timeout=60)
+        assert out.returncode == 0, out.stderr
+        assert f"all {len(rec['rounds'])} rounds check out" in out.stdout
         # The dice held before the kill are the record's dice at that move.
         truth = truth_by_move(rec, Rules.preset("wild-stars"))
         st = truth[before["ann"]["move_number"]]

@@ -3,10 +3,17 @@ every message a seat receives is its own view and nothing more.
 
 Issue 4, "Safety": a test records every message sent to a seat through whole
 games and asserts that none holds another seat's hidden dice before the reveal.
+
+Issue 7, "Fair dice anyone can check": no round seed is ever sent before its
+round is revealed, in any encoding, in any message; every seat sees the
+round's commitment from the deal on (before the first bid); the downloaded
+record verifies (``liars_dice.records.verify_record``).
 """
 
 from __future__ import annotations
 
+import base64
+import json
 import random
 from typing import Any
 
@@ -15,15 +22,17 @@ from helpers import Player, create, is_state, join
 from starlette.testclient import TestClient
 
 from liars_dice.engine import CALZA, CHALLENGE, Bid, Game, PublicView, Rules, State
+from liars_dice.records import verify_record
 
 #: Keys a view may hold beyond the engine's ``SeatView.to_json()``; none holds dice
 #: but ``legal.shows`` (sub-multisets of the seat's own hand, checked below).
 SERVER_KEYS = {
     "legal", "odds", "exact_odds", "current", "seat_index", "rules_options", "round", "move_number", "deadline",
-    "turn_timer",
+    "turn_timer", "commitment",
 }
-#: What the server adds to the engine's words (issue 8: the browser renders what the server sends).
-RESULT_EXTRAS = {"wilds_active", "bid_words", "bid_label", "counted", "perfect"}
+#: Keys a served result holds beyond the engine's: the fair-dice reveal, the round's wild rule,
+#: and the engine's words (issue 8: the browser renders what the server sends).
+RESULT_KEYS = {"wilds_active", "commitment", "seed", "bid_words", "bid_label", "counted", "perfect"}
 BID_EXTRAS = {"label", "words"}
 
 
@@ -123,7 +132,7 @@ def check_messages(received: list[dict[str, Any]], seat: int | None, truth: dict
             if k == "results":  # served with each round's wild rule and the engine's words added
                 assert [r["wilds_active"] for r in v[k]] == [r.wilds_active for r in st.results]
                 assert [r["bid_words"] for r in v[k]] == [st.rules.describe_bid(r.bid) for r in st.results]
-                assert [{x: y for x, y in r.items() if x not in RESULT_EXTRAS} for r in v[k]] == val
+                assert [{x: y for x, y in r.items() if x not in RESULT_KEYS} for r in v[k]] == val
                 continue
             if k == "bids":  # each with the engine's label and words
                 assert [b["words"] for b in v[k]] == [st.rules.describe_bid(b) for _, b, _ in st.bids]
@@ -146,6 +155,40 @@ def check_messages(received: list[dict[str, Any]], seat: int | None, truth: dict
             if other != seat and st.hidden[other] and seat is not None:
                 assert v["hand"] != list(st.hidden[other]) or list(st.hidden[seat]) == list(st.hidden[other])
         checked += 1
+    return checked
+
+
+def seed_forms(seed_hex: str) -> set[str]:
+    """A seed as it could leak in a JSON message: hex either case, base64, urlsafe base64."""
+    raw = bytes.fromhex(seed_hex)
+    b64 = base64.b64encode(raw).decode()
+    return {seed_hex, seed_hex.upper(), b64, b64.rstrip("="), base64.urlsafe_b64encode(raw).decode().rstrip("=")}
+
+
+def check_seeds(received: list[dict[str, Any]], record: dict[str, Any]) -> int:
+    """Assert no message holds a round's seed before that round's reveal, and that
+    every state of a round in play shows that round's commitment (so every seat
+    sees it before the first bid). Returns the states checked."""
+    rounds = record["rounds"]
+    seeds = [(r, seed_forms(rnd["seed"])) for r, rnd in enumerate(rounds)]
+    checked = 0
+    for m in received:
+        text = json.dumps(m)
+        revealed = len(m["view"]["results"]) if m["type"] == "state" else 0
+        for r, forms in seeds:
+            if r >= revealed:
+                assert not any(f in text for f in forms), (r, m)
+        if m["type"] != "state":
+            continue
+        v = m["view"]
+        for r, res in enumerate(v["results"]):
+            assert (res["commitment"], res["seed"]) == (rounds[r]["commitment"], rounds[r]["seed"])
+        if v["phase"] == "over":
+            assert v["commitment"] is None
+        else:
+            assert v["commitment"] == rounds[revealed]["commitment"]
+            if not v["bids"]:  # the round's first state: before its first bid
+                checked += 1
     return checked
 
 
@@ -175,11 +218,17 @@ def test_every_message_holds_only_the_seats_view(client: TestClient, preset: str
     final = truth[max(truth)]
     assert final.is_over
     names = record["players"]
-    n_checked = 0
+    n_checked = first_states = 0
     for p in (ann, bob, visitor):
         p.close()
         seat = names.index(p.welcome["name"]) if p.welcome["seat"] is not None else None
         n_checked += check_messages(p.received, seat, truth)
+        first_states += check_seeds(p.received, record)
     assert n_checked >= 3 * len(final.results)
+    # Every round's commitment reached every client before that round's first bid
+    # (the visitor joined before the start, so all three saw every round's deal).
+    assert first_states >= 3 * len(record["rounds"])
+    report = verify_record(record)
+    assert len(report.rounds) == len(record["rounds"]) == len(final.results)
     if show_rate:
         assert any(m.get("show") for r in record["rounds"] for m in r["moves"]), "no show was played"

@@ -34,7 +34,7 @@ def solve_command(
     max_depth: int | None = typer.Option(
         None, "--max-depth", help="Cap histories at this many bids (then exploitability is within the capped game)."
     ),
-    as_json: bool = typer.Option(False, "--json", help="Print {value, exploitability, iterations, seconds} as JSON."),
+    as_json: bool = typer.Option(False, "--json", help="Print {value, exploitability, iterations, seconds, show_and_reroll} as JSON."),
     tables: bool = typer.Option(
         False, "--tables", help="Build the whole-game endgame tables of --rules instead (backward induction)."
     ),

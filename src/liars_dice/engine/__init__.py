@@ -12,7 +12,21 @@ arena < server < cli < integrations); imports nothing else of the project.
 """
 
 from .actions import CALZA, CHALLENGE, Action, Bid, Calza, Challenge, parse_action
-from .dice import DiceSource, ScriptedDice, SecureDice, SeededDice
+from .dice import (
+    FAIR_DICE_VERSION,
+    DiceSource,
+    FairDice,
+    ScriptedDice,
+    SecureDice,
+    SeededDice,
+    commitment,
+    fair_deal,
+    fair_face,
+    fair_reroll,
+    new_seed,
+    seed_from_hex,
+    seed_from_source,
+)
 from .errors import (
     ChanceError,
     GameOverError,
@@ -50,6 +64,8 @@ from .state import (
 from .view import PublicView, SeatView, result_extras, result_to_json
 
 __all__ = [
+    "FAIR_DICE_VERSION", "FairDice", "commitment", "fair_deal", "fair_face", "fair_reroll", "new_seed",
+    "seed_from_hex", "seed_from_source",
     "Action", "Bid", "CALZA", "CHALLENGE", "Calza", "Challenge", "PERUDO", "calza_allowed",
     "palifico_raise_message", "result_extras", "binomial_pmf", "exact_probability", "view_exact_probability", "ChanceError", "DiceSource", "Exact", "Game",
     "GameOverError", "Hand", "IllegalActionError", "InvalidBidError", "LiarsDiceError", "Loss",

@@ -1,8 +1,8 @@
 """Where researchers live: our rule sets in OpenSpiel, PettingZoo, Gymnasium and
 TextArena (issue 10; ``docs/integrations.md``).
 
-The top layer of the package. Each integration is an optional extra and is
-imported on its own, so this package imports nothing:
+Layer: integrations, above cli: the top layer of the package. Each integration
+is an optional extra and is imported on its own, so this package imports nothing:
 
 - :mod:`liars_dice.integrations.openspiel` (extra ``openspiel``) registers the
   game ``python_liars_dice_ld`` with ``pyspiel.register_game``, and the OpenSpiel

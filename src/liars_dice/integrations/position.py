@@ -20,7 +20,6 @@ winner and ``-1/(n-1)`` for each other seat, ``n`` the number of seats.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -302,16 +301,6 @@ class Position:
             out.append(a)
             other.apply(a)
         return out
-
-    def resample(self, player: int, draw: Callable[[int], int]) -> "Position":
-        """A position from :meth:`resample_history`."""
-        other = Position(self.setup, self.start)
-        for a in self.resample_history(player, draw):
-            other.apply(a)
-        return other
-
-    def random_draw(self, rng: random.Random) -> Callable[[int], int]:
-        return lambda f: rng.randrange(f)
 
     # -- text -----------------------------------------------------------------
 

@@ -4,11 +4,24 @@ pydantic models, validated piece by piece so that a fault names its round and mo
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    StringConstraints,
+    ValidationError,
+    model_validator,
+)
 
 FORMAT = "liars-dice-record/1"
+
+#: A SHA-256 digest or a 32-byte seed as 64 lowercase hex digits (``docs/fair-dice.md``).
+Hex32 = Annotated[StrictStr, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
 
 
 class StrictModel(BaseModel):
@@ -65,10 +78,19 @@ class MoveModel(StrictModel):
 
 
 class RoundModel(StrictModel):
-    """One round: dealt faces per player still in, and moves (each validated later)."""
+    """One round: dealt faces per player still in, and moves (each validated later).
+
+    ``commitment`` and ``seed`` are the optional fair-dice fields of
+    ``docs/fair-dice.md`` (an extension of RECORD-FORMAT.md): the SHA-256 the
+    server published before the round's first bid, and the round seed it
+    revealed after the round; both 64 lowercase hex digits. The replay ignores
+    them; ``liars-dice verify`` checks them.
+    """
 
     dice: dict[StrictStr, list[StrictInt]]
     moves: list[Any] = Field(default_factory=list)
+    commitment: Hex32 | None = None
+    seed: Hex32 | None = None
 
 
 class RecordModel(StrictModel):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from ..engine import Bid, Calza, Challenge, Move, Phase, State
@@ -22,11 +23,18 @@ def _move_json(m: Move, names: tuple[str, ...]) -> dict[str, Any]:
     return out
 
 
-def record_from_state(state: State, start: int | None = None) -> dict[str, Any]:
+def record_from_state(
+    state: State, start: int | None = None, fair: Sequence[tuple[str, str | None] | None] = (),
+) -> dict[str, Any]:
     """The record of everything played up to ``state``.
 
     :param start: the first round's opener; derived from the first move (or the
         opener waiting to move) when omitted.
+    :param fair: per round index, ``(commitment, seed)`` as 64 lowercase hex
+        digits each, or ``None`` for a round dealt without fair dice
+        (``docs/fair-dice.md``). A round gets ``commitment`` and, once it has
+        ended (it is in ``state.logs``), ``seed``: a round still in play never
+        carries its seed, whatever ``fair`` holds.
     :returns: a JSON-ready dict; :func:`~liars_dice.records.replay.replay` of it
         gives back ``state`` (a bid whose reroll is still pending is left out).
     """
@@ -47,22 +55,30 @@ def record_from_state(state: State, start: int | None = None) -> dict[str, Any]:
             start = 0
     rules = game.rules
     rules_json: Any = rules.to_json()
+    out_rounds: list[dict[str, Any]] = []
+    for r, (deal, moves) in enumerate(rounds):
+        rnd: dict[str, Any] = {
+            "dice": {names[i]: list(h) for i, h in enumerate(deal) if h},
+            "moves": [_move_json(m, names) for m in moves],
+        }
+        if r < len(fair) and fair[r] is not None:
+            commit, seed = fair[r]  # type: ignore[misc]
+            rnd["commitment"] = commit
+            if seed is not None and r < len(state.logs):
+                rnd["seed"] = seed
+        out_rounds.append(rnd)
     return {
         "format": FORMAT,
         "rules": rules_json,
         "players": list(names),
         "start": names[start],
         "dice": {names[i]: d for i, d in enumerate(game.dice)},
-        "rounds": [
-            {
-                "dice": {names[i]: list(h) for i, h in enumerate(deal) if h},
-                "moves": [_move_json(m, names) for m in moves],
-            }
-            for deal, moves in rounds
-        ],
+        "rounds": out_rounds,
     }
 
 
-def dumps_record(state: State, start: int | None = None) -> str:
+def dumps_record(
+    state: State, start: int | None = None, fair: Sequence[tuple[str, str | None] | None] = (),
+) -> str:
     """:func:`record_from_state` as indented JSON text."""
-    return json.dumps(record_from_state(state, start), indent=1, ensure_ascii=False)
+    return json.dumps(record_from_state(state, start, fair), indent=1, ensure_ascii=False)

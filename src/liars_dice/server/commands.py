@@ -12,16 +12,18 @@ boardgame.io's reducer shape (the other half is :func:`~liars_dice.server.tables
   path of every change, pure (the caller stores the events, then keeps the table).
 
 The dice of a round are rolled in one place, :func:`roll_deal` (and
-:func:`roll_reroll` for a show-and-reroll).
+:func:`roll_reroll` for a show-and-reroll), both from the round's fair-dice
+seed (:mod:`.fairness`, ``docs/fair-dice.md``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Union
+from typing import Any, Union
 
 from ..bots import REGISTRY
 from ..engine import Action, Bid, Calza, Challenge, DiceSource, GameOverError, Phase, State
+from . import fairness
 from .errors import (
     BotUnknown,
     NameTaken,
@@ -149,7 +151,7 @@ def decide(t: Table, c: Command, dice: DiceSource) -> list[Event]:
         bid = c.action if isinstance(c.action, Bid) else None
         reroll: list[int] = []
         if bid is not None and c.show:
-            reroll = roll_reroll(t.state, c.seat, len(c.show), dice)
+            reroll = roll_reroll(t, c.seat, len(c.show), dice)
         payload = {
             "seat": c.seat, "bid": bid.to_json() if bid is not None else None,
             "challenge": isinstance(c.action, Challenge), "show": list(c.show), "reroll": reroll, "by_bot": c.by_bot,
@@ -229,7 +231,7 @@ def settle(t: Table, dice: DiceSource) -> Event | None:
     if t.status is not TableStatus.PLAYING or t.state is None:
         return None
     if t.state.phase is Phase.DEAL:
-        return Event(EventKind.DEALT, {"hands": roll_deal(t.state, dice)})
+        return Event(EventKind.DEALT, roll_deal(t.state, dice))
     if t.state.is_over:
         return Event(EventKind.FINISHED, {"winner": t.winner})
     return None
@@ -254,22 +256,18 @@ def step(t: Table, c: Command, dice: DiceSource) -> tuple[Table, list[Event]]:
 # -- the dice ----------------------------------------------------------------------
 
 
-def roll_deal(state: State, dice: DiceSource) -> list[list[int]]:
-    """The faces of a new round, one hand per seat (``[]`` for a seat out),
-    from ``dice``: one draw for the whole deal, split seat by seat in seating
-    order (as :meth:`State.roll` does). The one place a round's dice are rolled."""
-    faces = state.rules.faces
-    rolled = list(dice.roll(sum(state.dice), faces))
-    hands: list[list[int]] = []
-    i = 0
-    for d in state.dice:
-        hands.append(rolled[i : i + d])
-        i += d
-    return hands
+def roll_deal(state: State, dice: DiceSource) -> dict[str, Any]:
+    """The ``dealt`` payload of a new round: a fresh round seed drawn from
+    ``dice``, its commitment, and every seat's faces derived from it (``[]`` for
+    a seat out; :func:`.fairness.deal`). The one place a round's dice are rolled."""
+    return fairness.deal(state, dice)
 
 
-def roll_reroll(state: State, seat: int, n_shown: int, dice: DiceSource) -> list[int]:
+def roll_reroll(t: Table, seat: int, n_shown: int, dice: DiceSource) -> list[int]:
     """The new faces for ``seat``'s hidden dice after it shows ``n_shown`` of
-    them (``[]`` when that would leave none hidden: the engine then refuses the show)."""
+    them, from the round's seed (``[]`` when that would leave none hidden: the
+    engine then refuses the show)."""
+    state = t.state
+    assert state is not None
     n = len(state.hidden[seat]) - n_shown
-    return list(dice.roll(n, state.rules.faces)) if n >= 1 and state.to_move == seat else []
+    return fairness.reroll(state, t.seeds, seat, n, dice) if n >= 1 and state.to_move == seat else []

@@ -38,7 +38,7 @@ from ..engine import (
     SecureDice,
 )
 from ..records import parse_rules_text, record_from_state
-from . import bots_runner
+from . import bots_runner, fairness
 from .bots_runner import bot_names
 from .config import Settings
 from .errors import (
@@ -135,7 +135,7 @@ class TableService:
 
     :param scheduler: runs the timers (a new :class:`Scheduler` if ``None``).
     :param broadcaster: tells the clients (a new :class:`Broadcaster` if ``None``).
-    :param dice: where every die comes from (:class:`SecureDice` if ``None``).
+    :param dice: where each round seed comes from, one byte per 256-faced die (:class:`SecureDice` if ``None``; the dice are derived from the seeds, see :mod:`.fairness`).
     """
 
     def __init__(
@@ -425,7 +425,7 @@ class TableService:
         """The finished game's record (RECORD-FORMAT.md). :raises GameNotFinished: before the end."""
         t = (await self._finished(code, "record")).table
         assert t.state is not None
-        return record_from_state(t.state, start=t.start)
+        return record_from_state(t.state, t.start, fairness.record_seeds(t.state, t.seeds))
 
     async def replay(self, code: str) -> dict[str, Any]:
         """The replay page's data. :raises GameNotFinished: before the end."""
@@ -433,7 +433,7 @@ class TableService:
         st = t.state
         assert st is not None
         return {
-            "record": record_from_state(st, start=t.start),
+            "record": record_from_state(st, t.start, fairness.record_seeds(st, t.seeds)),
             "rules": t.rules_dict,
             "players": list(st.game.players),
             "steps": replay_steps(st.game, t.start, st),

@@ -23,7 +23,9 @@ first version of the server):
 ``host``        ``seat`` (the host left before the start)
 ``closed``      (every person left before the start)
 ``started``     ``players, start`` (first opener)
-``dealt``       ``hands`` (every seat's faces, ``[]`` for seats out)
+``dealt``       ``hands`` (every seat's faces, ``[]`` for seats out), ``commitment, seed`` (hex: the
+                round's fair-dice seed, secret until its reveal, see :mod:`.fairness`; absent from
+                events stored before fair dice, which still load)
 ``move``        ``seat, bid ({quantity, face} or null), challenge, show, reroll, by_bot`` (and ``calza: true`` for a calza)
 ``replaced``    ``seat, bot, reason`` (a bot takes a person's seat: ``leave`` for good, or ``grace``)
 ``returned``    ``seat`` (a person replaced after the grace period came back)
@@ -40,6 +42,7 @@ from enum import StrEnum
 from typing import Any
 
 from ..engine import CALZA, CHALLENGE, Bid, Game, Rules, State
+from . import fairness
 
 
 class TableStatus(StrEnum):
@@ -118,6 +121,9 @@ class Table:
     :ivar chat: the last ``chat_kept`` chat lines.
     :ivar revoked: token hashes that gave their seat up for good, each with the
         event kind that did it (``seat_freed`` before the start, ``replaced`` after).
+    :ivar seeds: per round index, ``(commitment, seed)`` in hex (``docs/fair-dice.md``),
+        or ``None`` for a round dealt before fair dice. Secret until the round's
+        reveal: only :mod:`.fairness` and :mod:`.views` read it.
     """
 
     id: str
@@ -140,6 +146,7 @@ class Table:
     last_event: dict[str, Any] = field(default_factory=lambda: {"kind": "sync"})
     chat: tuple[dict[str, Any], ...] = ()
     revoked: tuple[tuple[str, EventKind], ...] = ()
+    seeds: tuple[tuple[str, str] | None, ...] = field(default=(), repr=False)
 
     # -- facts -------------------------------------------------------------------
 
@@ -274,7 +281,7 @@ def apply(t: Table, e: Event) -> Table:
         return replace(t, state=state, last_event=last, move_number=t.move_number + 1)
     if k is EventKind.DEALT:
         assert t.state is not None
-        return replace(t, state=t.state.deal(p["hands"]))
+        return replace(t, state=t.state.deal(p["hands"]), seeds=fairness.with_seed(t.seeds, t.state, p))
     if k is EventKind.JOINED:
         return replace(t, seats=_seat(t, p["seat"], kind=SeatKind.HUMAN, name=p["name"], bot=None,
                                        token_hash=p["token_hash"], replaced=False, returnable=False))

@@ -31,6 +31,7 @@ from ..engine import (
     view_exact_probability,
 )
 from ..engine.narration import bid_sentence, challenge_sentence, round_sentence
+from . import fairness
 from .room import Room
 
 _NO_LEGAL: dict[str, Any] = {"raises": [], "challenge": False, "calza": False, "shows": [[]]}
@@ -83,7 +84,8 @@ def _results(room: Room) -> tuple[list[dict[str, Any]], str]:
     cached = room.results_cache
     if cached is None or cached[0] != n:
         names = state.game.players
-        data = [result_json(r, names, state.rules) for r in state.results]
+        seeds = room.table.seeds
+        data = [fairness.reveal(result_json(r, names, state.rules), i, seeds) for i, r in enumerate(state.results)]
         cached = room.results_cache = (n, data, json.dumps(data, separators=(",", ":"), ensure_ascii=False))
     return cached[1], cached[2]
 
@@ -154,6 +156,8 @@ def _common(room: Room, out: dict[str, Any]) -> None:
     out["move_number"] = t.move_number
     out["deadline"] = room.deadline
     out["turn_timer"] = t.turn_timer
+    assert t.state is not None
+    out["commitment"] = fairness.current_commitment(t.state, t.seeds)
 
 
 def state_message(room: Room, seat: int | None, sync: bool = False) -> dict[str, Any]:

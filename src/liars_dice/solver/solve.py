@@ -14,6 +14,7 @@ from .hands import enumerate_hands
 from .passes import RoundGame
 from .payoff import LeafValue, single_round_value, terminal_payoffs
 from .policy import Policy
+from .shows import ShowCFRPlus, ShowGame, ShowPolicy, ShowTree
 from .tree import BidTree, SolverError
 
 
@@ -26,21 +27,27 @@ class SolveResult:
     :ivar exploitability: NashConv / 2 of the policy (OpenSpiel's definition).
     :ivar iterations: CFR+ iterations run.
     :ivar seconds: wall time, tree building included.
-    :ivar policy: the average policy.
+    :ivar policy: the average policy (a :class:`~liars_dice.solver.shows.ShowPolicy`
+        when shows are modelled).
+    :ivar show_and_reroll: whether the rules' show-and-reroll is modelled
+        (always, when the rules have it: a round where nobody hides two dice
+        has no show to make).
     """
 
     value: float
     exploitability: float
     iterations: int
     seconds: float
-    policy: Policy
+    policy: "Policy | ShowPolicy"
+    show_and_reroll: bool = False
 
-    def to_json(self) -> dict[str, float | int]:
+    def to_json(self) -> dict[str, float | int | bool]:
         return {
             "value": self.value,
             "exploitability": self.exploitability,
             "iterations": self.iterations,
             "seconds": self.seconds,
+            "show_and_reroll": self.show_and_reroll,
         }
 
 
@@ -69,7 +76,10 @@ def solve(
     Stops at the first check (every ``check_every`` iterations) where the
     exploitability is at most ``target_exploitability``, or after
     ``max_iterations``. Player 0 holds ``dice[0]`` dice and opens, as in
-    OpenSpiel. Show-and-reroll is not modelled: the policy never shows dice.
+    OpenSpiel. Show-and-reroll (``rules.show_and_reroll``) is modelled
+    (:mod:`liars_dice.solver.shows`): where a player hides two dice or more the
+    solve runs on the tree of bids and shows, and the policy is a
+    :class:`~liars_dice.solver.shows.ShowPolicy`.
 
     :param rules: a :class:`Rules` value or a preset name.
     :param leaf_value: the value to player 0 of a challenge's outcome; by
@@ -90,12 +100,16 @@ def solve(
         raise SolverError("max_iterations and check_every must be at least 1.")
     if target_exploitability < 0:
         raise SolverError("The target exploitability cannot be negative.")
+    shows = rules.show_and_reroll and len(dice) == 2 and max(dice) >= 2
     try:
-        game = build_game(rules, dice, leaf_value or single_round_value, max_depth)
+        game = None if shows else build_game(rules, dice, leaf_value or single_round_value, max_depth)
     except ValueError as e:
         if isinstance(e, SolverError):
             raise
         raise SolverError(str(e)) from None
+    if shows:
+        return _solve_shows(rules, dice, target_exploitability, max_iterations, check_every,
+                            leaf_value or single_round_value, max_depth, start)
     cfr = CFRPlus(game)
     expl = float("inf")
     while cfr.iterations < max_iterations:
@@ -107,4 +121,20 @@ def solve(
             break
     avg = cfr.average_policy()
     value = expected_value(game, avg)
-    return SolveResult(value, expl, cfr.iterations, time.perf_counter() - start, Policy(game.tree, game.hands, avg))
+    return SolveResult(value, expl, cfr.iterations, time.perf_counter() - start, Policy(game.tree, game.hands, avg),
+                       show_and_reroll=rules.show_and_reroll)
+
+
+def _solve_shows(rules: Rules, dice: tuple[int, int], target: float, max_iterations: int, check_every: int,
+                 leaf_value: LeafValue, max_depth: int | None, start: float) -> SolveResult:
+    game = ShowGame(ShowTree(rules, dice, max_depth), leaf_value)
+    cfr = ShowCFRPlus(game)
+    expl = float("inf")
+    while cfr.iterations < max_iterations:
+        cfr.iterate(min(check_every, max_iterations - cfr.iterations))
+        expl = game.exploitability(cfr.average_policy())
+        if expl <= target:
+            break
+    avg = cfr.average_policy()
+    return SolveResult(game.expected_value(avg), expl, cfr.iterations, time.perf_counter() - start,
+                       ShowPolicy(game.tree, avg), show_and_reroll=True)

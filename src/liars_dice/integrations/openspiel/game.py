@@ -27,6 +27,7 @@ import numpy as np
 import pyspiel
 
 from ...engine import Rules, RulesError
+from ...engine.encoding import Show
 from ..observation import Layout
 from ..position import CHANCE, Position, Setup
 
@@ -141,7 +142,9 @@ class LiarsDiceState(pyspiel.State):
         if player == pyspiel.PlayerId.CHANCE:
             return f"Roll {action + 1}"
         move = self.pos.setup.encoding.decode(action)
-        return str(getattr(move, "faces", move)) if hasattr(move, "faces") and not hasattr(move, "quantity") else str(move)
+        if isinstance(move, Show):
+            return "Show " + ("".join(map(str, move.faces)) or "nothing")
+        return str(move)
 
     def is_terminal(self) -> bool:
         return self.pos.is_terminal()

@@ -1,6 +1,7 @@
 // The reveal after a challenge, shared by the table (overlay, game over) and the replay.
 import { diceRow, bidChip } from "./dice.js";
 import { h, dice, listWords } from "./util.js";
+import { seedLine } from "./fair.js";
 
 /**
  * The reveal of one challenge: every cup face up with the dice that counted,
@@ -53,5 +54,6 @@ export function revealContent(r, result, opts = {}) {
       lostNames.length ? h("li", {}, listWords(lostNames) + ".") : h("li", {}, "Nobody loses a die."),
       result.out.length ? h("li", {}, `${listWords(result.out)} ${result.out.length === 1 ? "is" : "are"} out.`) : null,
       result.next ? h("li", {}, h("strong", {}, `${result.next === me ? "You open" : `${result.next} opens`} the next round.`)) : h("li", {}, h("strong", {}, "The game is over."))),
+    seedLine(result),
   ];
 }

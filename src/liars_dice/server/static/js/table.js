@@ -3,6 +3,7 @@ import { api, TableSocket } from "./api.js";
 import { die, diceRow, bidChip } from "./dice.js";
 import { bidPicker, defaultPick } from "./picker.js";
 import { revealContent } from "./reveal.js";
+import { commitmentLine } from "./fair.js";
 import { describeRules } from "./rules-text.js";
 import {
   h, fill, dice, percent, store,
@@ -399,6 +400,7 @@ export function tablePage({ root, toast }, code) {
             `${v.bids.length ? v.bids[0].player : v.to_move} is down to one die: wilds do not count, the opening may name any face, and the face stays for the round (a player with one die may change it).`)
         : null,
       !v.palifico && !v.wilds_active && v.bids.length ? h("div", { class: "small warn" }, "Wilds do not count this round (it opened on the wild face).") : null,
+      commitmentLine(v.commitment),
     ];
     if (S.seat !== null) {
       const toggle = h("label", { class: "hint-toggle", for: "hint-toggle" },

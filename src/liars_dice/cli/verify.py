@@ -1,0 +1,72 @@
+"""``liars-dice verify RECORD``: check a record's fair dice (``docs/fair-dice.md``).
+
+Recomputes every round's commitment from its revealed seed and every die,
+dealt and rerolled, from that seed, then replays the record.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import typer
+
+from ..records import FairDiceError, RecordError, verify_record
+from .app import app
+
+#: The largest record read (bytes): a whole game of six players with 100 dice each is far smaller.
+MAX_RECORD_BYTES = 32 * 1024 * 1024
+
+
+def _fail(message: str, status: int) -> typer.Exit:
+    sys.stderr.write(message.rstrip() + "\n")
+    return typer.Exit(status)
+
+
+@app.command("verify")
+def verify_command(
+    record: str = typer.Argument(..., help="A game record with fair dice (docs/fair-dice.md); '-' reads standard input."),
+) -> None:
+    """Check that every die of a record came from its round's committed seed.
+
+    Exits 0 with a summary when every seed matches its commitment and every
+    die (dealt and rerolled) is the one its seed gives; 1 with one sentence
+    naming the round, player and die on the first mismatch or missing seed;
+    2 when the record cannot be read or does not replay.
+    """
+    try:
+        if record == "-":
+            raw = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
+        else:
+            with Path(record).open("rb") as f:
+                raw = f.read(MAX_RECORD_BYTES + 1)
+    except OSError as e:
+        raise _fail(f"Cannot read {record}: {e.strerror}.", 2) from None
+    if len(raw) > MAX_RECORD_BYTES:
+        raise _fail(f"The record is over {MAX_RECORD_BYTES // (1024 * 1024)} MB, far larger than any game.", 2)
+    try:
+        report = verify_record(raw)
+    except FairDiceError as e:
+        raise _fail(e.message, 1) from None
+    except RecordError as e:
+        raise _fail(e.message, 2) from None
+
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="Fair dice: every seed matches its commitment", title_justify="left")
+    table.add_column("round", justify="right")
+    table.add_column("commitment (SHA-256 of the seed)")
+    table.add_column("dealt", justify="right")
+    table.add_column("rerolled", justify="right")
+    for r in report.rounds:
+        table.add_row(str(r.round + 1), f"{r.commitment[:16]}…", str(r.dealt), str(r.rerolled))
+    console = Console()
+    console.print(table)
+    rerolls = f" and {report.rerolled} rerolled in {report.rerolls} rerolls" if report.rerolls else ""
+    winner = f" {report.winner} won." if report.winner else ""
+    console.print(
+        f"[green]OK[/green]: all {len(report.rounds)} rounds check out: {report.dealt} dice dealt{rerolls}, "
+        f"each the one its round's seed gives.{winner}",
+        highlight=False,
+    )

@@ -1,0 +1,157 @@
+"""Check a record's fair dice (``docs/fair-dice.md``): every round's seed against
+its commitment, and every die, dealt or rerolled, against the dice its seed gives.
+
+:func:`verify_record` is what ``liars-dice verify`` runs. It replays the record
+(a record whose dice match their seeds but that breaks a rule, or drops a die,
+is not a game that was played), then checks the dice of every round the replay
+reached, with the record's own hand sizes: a die that is not its seed's is
+named even in the round where the replay stopped. The replay bounds the work:
+no more rounds are checked than the game's rules let it last.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from ..engine import commitment, fair_deal, fair_reroll, seed_from_hex
+from .replay import RecordError, parse_record, replay, rules_from_record
+from .schema import RoundModel, explain
+
+
+class FairDiceError(RecordError):
+    """A record whose dice cannot be shown fair: a round without its commitment
+    or seed, a seed that does not hash to its commitment, or a die (dealt or
+    rerolled) that is not the one its round's seed gives.
+
+    :ivar round: 0-based index of the round at fault.
+    :ivar move: 0-based index of the move of a rerolled die at fault, else ``None``.
+    """
+
+    code = "record/unfair"
+
+
+@dataclass(frozen=True)
+class FairRound:
+    """One checked round: its commitment and seed (hex), dealt dice and rerolled dice counted."""
+
+    round: int
+    commitment: str
+    seed: str
+    dealt: int
+    rerolls: int
+    rerolled: int
+
+
+@dataclass
+class FairReport:
+    """What :func:`verify_record` checked: every round, in order."""
+
+    players: tuple[str, ...]
+    rounds: list[FairRound] = field(default_factory=list)
+    winner: str | None = None
+
+    @property
+    def dealt(self) -> int:
+        return sum(r.dealt for r in self.rounds)
+
+    @property
+    def rerolled(self) -> int:
+        return sum(r.rerolled for r in self.rounds)
+
+    @property
+    def rerolls(self) -> int:
+        return sum(r.rerolls for r in self.rounds)
+
+
+def _key(name: str) -> str:
+    """A player's name as a key in a path such as ``rounds[0].dice["ann"][2]``."""
+    return json.dumps(name, ensure_ascii=False)
+
+
+def verify_record(data: str | bytes | dict[str, Any]) -> FairReport:
+    """Recompute every commitment and every die of a record.
+
+    :returns: the report of every round checked.
+    :raises FairDiceError: on the first round with no commitment or no seed, a
+        seed that does not hash to its commitment, or a die that differs from
+        what the seed gives; the message is one sentence naming the round (1-based,
+        and its 0-based path in the record), the player and the die.
+    :raises RecordError: for a record that is malformed or does not replay
+        (the replay's own sentence), once the rounds up to the fault have been
+        checked.
+    """
+    rec = parse_record(data)
+    try:
+        faces = rules_from_record(rec.rules).faces
+    except (RecordError, ValueError, TypeError) as e:
+        raise RecordError(f"The record's rules cannot be read: {getattr(e, 'message', e)}") from None
+    players = tuple(rec.players)
+    result = replay(data)
+    err = result.error
+    if err is not None and err.round is None:
+        raise RecordError(f"The record does not replay: {err.message}")
+    reached = len(rec.rounds) if err is None else err.round + 1  # type: ignore[operator]
+    if not rec.rounds:
+        raise FairDiceError("The record has no rounds, so there are no dice to check.")
+    report = FairReport(players)
+    for r, raw in enumerate(rec.rounds[:reached]):
+        try:
+            rnd = RoundModel.model_validate(raw)
+        except ValidationError as e:
+            raise RecordError(explain(e, f"Round {r}"), r) from None
+        report.rounds.append(_check_round(r, rnd, players, faces))
+    if err is not None:
+        raise RecordError(f"The dice match their seeds, but the record does not replay: {err.message}", err.round, err.move)
+    if result.state is not None and result.state.winner is not None:
+        report.winner = players[result.state.winner]
+    return report
+
+
+def _check_round(r: int, rnd: RoundModel, players: tuple[str, ...], faces: int) -> FairRound:
+    where = f"Round {r + 1} (rounds[{r}])"
+    if rnd.commitment is None:
+        raise FairDiceError(f"{where} carries no commitment, so its dice cannot be checked.", r)
+    if rnd.seed is None:
+        raise FairDiceError(f"{where} carries its commitment but no seed, so its dice cannot be checked.", r)
+    seed = seed_from_hex(rnd.seed)
+    digest = commitment(seed)
+    if digest != rnd.commitment:
+        raise FairDiceError(
+            f"{where}: the seed does not match the commitment (SHA-256 of the seed is {digest[:16]}…, "
+            f"the commitment is {rnd.commitment[:16]}…).", r,
+        )
+    for name in rnd.dice:
+        if name not in players:
+            raise RecordError(f"Round {r} deals dice to {name!r}, who is not a player.", r)
+    held = [len(rnd.dice.get(name, [])) for name in players]
+    dealt = fair_deal(seed, r, held, faces)
+    for seat, name in enumerate(players):
+        for i, (got, want) in enumerate(zip(rnd.dice.get(name, []), dealt[seat])):
+            if got != want:
+                raise FairDiceError(
+                    f"Round {r + 1}: {name}'s die {i + 1} (rounds[{r}].dice[{_key(name)}][{i}]) "
+                    f"is {got}, but the seed gives {want}.", r,
+                )
+    rerolls = rerolled = 0
+    for m, move in enumerate(rnd.moves):
+        if not isinstance(move, dict) or not isinstance(move.get("reroll"), list):
+            continue
+        mover = move.get("player")
+        if not isinstance(mover, str) or mover not in players:
+            raise RecordError(f"{mover!r} is not a player in this game.", r, m)
+        name = mover
+        got_faces = move["reroll"]
+        want_faces = fair_reroll(seed, r, m, players.index(name), len(got_faces), faces)
+        for i, (got, want) in enumerate(zip(got_faces, want_faces)):
+            if got != want:
+                raise FairDiceError(
+                    f"Round {r + 1}, move {m + 1}: {name}'s rerolled die {i + 1} "
+                    f"(rounds[{r}].moves[{m}].reroll[{i}]) is {got}, but the seed gives {want}.", r, m,
+                )
+        rerolls += 1
+        rerolled += len(got_faces)
+    return FairRound(r, rnd.commitment, rnd.seed, sum(held), rerolls, rerolled)

@@ -1,0 +1,66 @@
+"""Fair dice in the browser (issue 7, "Fair dice anyone can check"): the table shows
+the round's commitment (short, whole on click) before the first bid, the reveal
+shows the seed, whose SHA-256 is that commitment, and the downloaded record
+passes ``liars-dice verify``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from e2e.conftest import cli_path
+from e2e_ui import add_bots_and_start, assert_no_horizontal_scroll, create_table, play_until_over, shot
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
+
+
+def test_commitment_before_the_first_bid_and_seed_at_the_reveal(server, new_page, tmp_path: Path) -> None:
+    page = new_page(phone=True)
+    create_table(page, server.url, "fay", preset="classic", seats=2, dice=2)
+    add_bots_and_start(page)
+    # The table re-draws at every message (a bot's bid, presence): locators, not element handles.
+    chip = page.locator("#commitment")
+    chip.wait_for()
+    full = chip.get_attribute("title")
+    assert full is not None and re.fullmatch(r"[0-9a-f]{64}", full)
+    assert chip.inner_text().strip() == full[:12] + "…"
+    chip.click()  # the whole hash on click (kept through re-draws), still inside a phone's width
+    page.wait_for_function("(full) => document.querySelector('#commitment').textContent === full", arg=full)
+    assert_no_horizontal_scroll(page, "the whole commitment")
+    page.click("#fair-commitment summary")
+    assert "liars-dice verify" in page.inner_text("#fair-commitment")
+    shot(page, "fair-commitment-phone")
+
+    # Challenge at once (or after the bot's opening): the reveal publishes the round's seed.
+    commitments = {full}
+    for _ in range(300):
+        if page.is_visible("#reveal-close") or page.is_visible("#game-over"):
+            break
+        if page.is_visible("#commitment"):
+            commitments.add(page.get_attribute("#commitment", "title") or "")
+        if page.is_visible("#challenge-btn") and page.is_enabled("#challenge-btn"):
+            page.click("#challenge-btn")
+        elif page.is_visible("#bid-btn") and page.is_enabled("#bid-btn"):
+            page.click("#bid-btn")
+        page.wait_for_timeout(100)
+    seed_chip = page.wait_for_selector(".fair-seed .seed")
+    seed = seed_chip.get_attribute("title")
+    assert seed is not None and re.fullmatch(r"[0-9a-f]{64}", seed)
+    assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() in commitments
+    assert_no_horizontal_scroll(page, "the reveal with its seed")
+    shot(page, "fair-seed-phone")
+
+    play_until_over([page])
+    code = page.inner_text("#table-code").strip()
+    record = server.api(f"/api/tables/{code}/record")
+    assert record["rounds"][0]["commitment"] == full
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    out = subprocess.run([cli_path(), "verify", str(path)], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
