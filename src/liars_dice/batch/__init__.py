@@ -24,6 +24,8 @@ Layer: batch, above solver; imports the engine only.
 >>> result = g.step(g.sample_legal())
 >>> int(result.game_over.sum())
 0
+
+Layer: batch, above solver; imports the engine only.
 """
 
 from __future__ import annotations
