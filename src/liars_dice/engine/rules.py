@@ -218,6 +218,38 @@ class Rules:
         if self.calza_min_players < 2:
             raise RulesError(f"calza_min_players must be at least 2, not {self.calza_min_players}.")
         object.__setattr__(self, "face_names", _face_names(self.face_names, self.faces))
+        self._check_face_names_read_back()
+
+    def _check_face_names_read_back(self) -> None:
+        """Every name of :attr:`face_names` must read back as its own face
+        (``parse_bid(describe_bid(b)) == b``): a name that the notation reads as
+        another face ("sixes" for face 2, "5s", another face's name) or as a
+        move ("liar") would make the words shown for a bid say another bid.
+
+        :raises RulesError: naming the face and the name that reads otherwise.
+        """
+        from .notation import parse
+
+        unnamed = replace(self, face_names=()) if self.face_names else self
+
+        def read(text: str, rules: Rules) -> Action | None:
+            try:
+                return parse(text, rules)
+            except InvalidBidError:
+                return None
+
+        for f, one, many in self.face_names:
+            for quantity, word in ((1, one), (2, many)):
+                bid = Bid(quantity, f)
+                if (
+                    read(f"{quantity} {word}", self) != bid
+                    or read(f"{quantity} {word}", unnamed) not in (None, bid)
+                    or read(word, unnamed) is not None
+                ):
+                    raise RulesError(
+                        f"face_names: the name {word!r} of face {f} reads as another face or a move; "
+                        "each face needs names of its own."
+                    )
 
     # -- construction -------------------------------------------------------
 
