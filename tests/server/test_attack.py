@@ -32,22 +32,3 @@ def test_share_link_redirects_only_to_a_code(client: TestClient) -> None:
     assert r.headers["location"] == f"/#/table/{t['code']}"
     r = client.get("/t/%E2%80%AE%0d%0aX", follow_redirects=False)
     assert r.headers["location"] == "/#/"
-
-
-def test_a_revoked_token_lists_nothing_in_my_games(client: TestClient) -> None:
-    """After `leave`, POST /api/my-games with the old token still answered the
-    table with its seat and name: the token outlived its seat (docs
-    "Identities": after that it never again gets anything of the seat)."""
-    from helpers import Player, join
-
-    t = create(client, "ann", seats=3)
-    b = join(client, t["code"], "bob")
-    ann = Player(client, t["code"], t["token"])
-    bob = Player(client, t["code"], b["token"])
-    assert [g["seat"] for g in client.post("/api/my-games", json={"tokens": [b["token"]]}).json()["games"]] == [1]
-    bob.send({"type": "leave", "id": 1})
-    bob.wait(lambda m: m["type"] == "ack")
-    assert client.post("/api/my-games", json={"tokens": [b["token"]]}).json()["games"] == []
-    assert len(client.post("/api/my-games", json={"tokens": [t["token"], b["token"]]}).json()["games"]) == 1
-    ann.close()
-    bob.close()

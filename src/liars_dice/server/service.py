@@ -413,15 +413,7 @@ class TableService:
         hashes = [hash_token(t) for t in tokens]
         if not hashes:
             return []
-        games = await asyncio.to_thread(self.store.games_of, token_hashes=hashes)
-        out = []
-        for g in games:
-            # A token's lifetime ends when its seat is given up (left, removed,
-            # unclaimed): it then lists nothing of that table (docs "Identities").
-            table = (await self.get_room(g["code"])).table
-            if any(table.seat_of_token(th) == g["seat"] for th in hashes):
-                out.append(g)
-        return out
+        return await asyncio.to_thread(self.store.games_of, token_hashes=hashes)
 
     async def _finished(self, code: str, what: str) -> Room:
         room = await self.get_room(code)
