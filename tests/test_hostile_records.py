@@ -1,0 +1,29 @@
+"""Hostile game records (attack review of issue 7): every number and name of
+a record is bounded, so a fault stays one short sentence."""
+
+from __future__ import annotations
+
+import pytest
+
+from liars_dice.records import replay
+
+HUGE = 10**4000  # 4,001 digits: under Python's int_max_str_digits, so json reads it
+
+
+def record(**bid: int) -> dict:
+    return {
+        "format": "liars-dice-record/1", "rules": "classic", "players": ["ann", "bob"],
+        "rounds": [{"dice": {"ann": [1, 2, 3, 4, 5], "bob": [2, 3, 4, 5, 6]},
+                    "moves": [{"player": "ann", "bid": {"quantity": 3, "face": 4, **bid}}]}],
+    }
+
+
+@pytest.mark.parametrize("bid", [{"quantity": HUGE}, {"face": HUGE}, {"quantity": -HUGE}])
+def test_a_huge_number_in_a_record_is_not_repeated(bid: dict) -> None:
+    """A 4,000-digit quantity came back whole in replay's and verify's one
+    sentence; now the schema bounds it first."""
+    result = replay(record(**bid))
+    assert not result.ok
+    message = result.error.message
+    assert len(message) < 200, message
+
