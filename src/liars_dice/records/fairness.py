@@ -94,7 +94,7 @@ def verify_record(data: str | bytes | dict[str, Any]) -> FairReport:
     err = result.error
     if err is not None and err.round is None:
         raise RecordError(f"The record does not replay: {err.message}")
-    reached = len(rec.rounds) if err is None else err.round + 1  # type: ignore[operator]
+    reached = len(rec.rounds) if err is None else err.round + 1  # type: ignore[operator]  # err.round is not None: refused just above
     if not rec.rounds:
         raise FairDiceError("The record has no rounds, so there are no dice to check.")
     report = FairReport(players)
@@ -140,9 +140,10 @@ def _check_round(r: int, rnd: RoundModel, players: tuple[str, ...], faces: int) 
     for m, move in enumerate(rnd.moves):
         if not isinstance(move, dict) or not isinstance(move.get("reroll"), list):
             continue
-        name = move.get("player")
-        if name not in players:
-            raise RecordError(f"{name!r} is not a player in this game.", r, m)
+        mover = move.get("player")
+        if not isinstance(mover, str) or mover not in players:
+            raise RecordError(f"{mover!r} is not a player in this game.", r, m)
+        name = mover
         got_faces = move["reroll"]
         want_faces = fair_reroll(seed, r, m, players.index(name), len(got_faces), faces)
         for i, (got, want) in enumerate(zip(got_faces, want_faces)):

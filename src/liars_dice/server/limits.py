@@ -50,7 +50,7 @@ class SweptMemoryStorage(MemoryStorage):
     SWEEP_SECONDS = 1.0
 
     def _MemoryStorage__expire_events(self) -> None:  # overrides the library's private sweep
-        MemoryStorage._MemoryStorage__expire_events(self)  # type: ignore[attr-defined]
+        MemoryStorage._MemoryStorage__expire_events(self)  # type: ignore[attr-defined]  # the private sweep of limits.MemoryStorage (name-mangled)
         for key in [k for k, v in list(self.events.items()) if not v]:
             with self.locks[key]:
                 if not self.events.get(key):
@@ -59,7 +59,7 @@ class SweptMemoryStorage(MemoryStorage):
 
     def _MemoryStorage__schedule_expiry(self) -> None:  # overrides the library's private scheduler
         if not self.timer.is_alive():
-            self.timer = threading.Timer(self.SWEEP_SECONDS, self._MemoryStorage__expire_events)  # type: ignore[attr-defined]
+            self.timer = threading.Timer(self.SWEEP_SECONDS, self._MemoryStorage__expire_events)
             self.timer.daemon = True
             self.timer.start()
 

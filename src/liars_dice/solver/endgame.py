@@ -126,8 +126,8 @@ def solve_tables(
         if pos in known:
             entry = known[pos]
         else:
-            res = solve(
-                rules, pos, target_exploitability, max_iterations, leaf_value=leaf_value_for(values),
+            res = solve(  # no-show strategies (module doc): the tables' layout is the plain bid tree
+                rules.with_options(show_and_reroll=False), pos, target_exploitability, max_iterations, leaf_value=leaf_value_for(values),
                 max_depth=depth_for(rules, pos, depth_cap),
             )
             entry = TableEntry.solved(pos, res)
