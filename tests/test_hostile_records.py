@@ -27,3 +27,15 @@ def test_a_huge_number_in_a_record_is_not_repeated(bid: dict) -> None:
     message = result.error.message
     assert len(message) < 200, message
 
+
+
+@pytest.mark.parametrize("name", ["ann\x1b]0;pwned\x07", "\u202eann", "a\u200bnn", "ann\n"])
+def test_a_player_name_that_would_drive_a_terminal_is_refused(name: str) -> None:
+    """A record's (or a bot request's) player names are printed by replay
+    --text and play: an ESC sequence rewrote the terminal's title."""
+    rec = record()
+    rec["players"] = [name, "bob"]
+    rec["rounds"][0]["dice"] = {name: [1, 2, 3, 4, 5], "bob": [2, 3, 4, 5, 6]}
+    rec["rounds"][0]["moves"][0]["player"] = name
+    result = replay(rec)
+    assert not result.ok and "printable" in result.error.message

@@ -158,3 +158,19 @@ def test_face_names_of_their_own_face_are_fine() -> None:
         for quantity in (1, 2, 3):
             bid = Bid(quantity, face)
             assert rules.parse_bid(rules.describe_bid(bid)) == bid
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"name": "ho\x1b]0;pwned\x07use"},  # an OSC sequence: `rules show` set the terminal title
+        {"name": "\u202ehouse"},
+        {"name": "x" * 65},
+        {"face_names": ((2, "\u202edeuce", "deuces"),)},
+        {"face_names": ((2, "deuce", "deuces\x1b[31m"),)},
+    ],
+)
+def test_text_options_are_printable_and_bounded(options: dict) -> None:
+    """Attack review of issue 7: rule files reach terminals (`rules show`, `play`)."""
+    with pytest.raises(RulesError, match="printable|at most"):
+        Rules.preset("classic").with_options(**options)
