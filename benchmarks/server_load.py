@@ -126,7 +126,8 @@ async def player(base: str, code: str, token: str, name: str, stats: Stats, rng:
                 msg = {"type": "challenge"}
             else:
                 raises = legal["raises"]
-                msg = {"type": "bid", **rng.choice(raises[: max(2, len(raises) // 10)])}
+                pick = rng.choice(raises[: max(2, len(raises) // 10)])
+                msg = {"type": "bid", "quantity": pick["quantity"], "face": pick["face"]}
             sent_mn = mn
             sent_at = time.perf_counter()
             await ws.send(json.dumps(msg))

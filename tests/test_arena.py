@@ -212,3 +212,23 @@ def test_ratings_rank_a_clearly_stronger_entrant_first() -> None:
         games.append(([0, 1, 2], [order.index(i) + 1 for i in range(3)]))
     rated = ratings(3, games)
     assert rated[0].ordinal() > max(rated[1].ordinal(), rated[2].ordinal())
+
+
+def test_plot_labels_are_readable_and_off_the_fair_share_line() -> None:
+    """Issue 8 fault 8: the "0.0%" label was white on white (centred in a bar of
+    no width) and a 75% label sat on the fair-share line. Every label is dark on
+    white outside a bar, or white inside a bar; none covers the line at 1/n."""
+    from liars_dice.arena.plot import DARK, LABEL_WIDTH, label_place
+
+    cases = [(0.0, 0.2, 0.5), (0.75, 0.85, 0.5), (0.5, 0.6, 0.5), (0.45, 0.55, 0.5), (1.0, 1.0, 0.5),
+             (0.9, 0.97, 0.25), (0.3, 0.35, 0.25), (0.2, 0.3, 1 / 6), (0.05, 0.12, 1 / 6), (0.95, 0.99, 0.5)]
+    for rate, upper, fair in cases:
+        x, ha, color = label_place(rate, upper, fair)
+        left, right = (x, x + LABEL_WIDTH) if ha == "left" else (x - LABEL_WIDTH, x)
+        assert not left <= fair <= right, (rate, upper, fair)
+        assert 0 <= left and right <= 1, (rate, upper, fair)
+        if color == DARK:
+            assert left >= upper, "dark labels sit right of the interval, on white"
+        else:
+            assert color == "white" and right <= rate, "white labels sit inside the blue bar"
+    assert label_place(0.0, 0.2, 0.5)[2] == DARK

@@ -175,7 +175,7 @@ def test_play_q_at_the_show_prompt_stops_the_game(cli, tmp_path) -> None:
 
 def test_play_help_names_stars_only_where_the_rules_show_them() -> None:
     """The classic welcome said "'3 stars' (3*)", though classic has no star."""
-    from liars_dice.cli.play import help_lines
+    from liars_dice.cli.session import help_lines
     from liars_dice.engine import Rules
 
     assert "'3 stars' (3*)" in help_lines(Rules.preset("wild-stars"))

@@ -30,9 +30,30 @@ def test_the_ignore_check_can_fail() -> None:
     assert _ignores_without_reason("x = f()  # type: ignore[misc]  # numpy's stub is wrong here\n") == []
 
 
+def _ratchet() -> list[str]:
+    """Modules ``pyproject.toml`` still lets off ``mypy --strict`` (``ignore_errors``)."""
+    import tomllib
+
+    mypy = tomllib.loads((SRC.parent.parent / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
+    return [m for o in mypy.get("overrides", []) if o.get("ignore_errors") for m in o["module"]]
+
+
+def test_the_mypy_ratchet_only_shrinks() -> None:
+    """The list of modules not yet clean under ``mypy --strict`` never grows past
+    the 8 it holds after the merge of 2026-11-30, and names only modules that exist."""
+    names = _ratchet()
+    assert len(names) <= 8
+    for name in names:
+        rel = Path(*name.split("."))
+        assert (SRC.parent / rel).with_suffix(".py").exists() or (SRC.parent / rel / "__init__.py").exists(), name
+
+
 @pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(SRC)))
 def test_every_type_ignore_says_why(path: Path) -> None:
-    """``mypy --strict`` runs in ``make test``; an ignore names its code and a reason."""
+    """``mypy --strict`` runs in ``make test``; an ignore names its code and a reason
+    (modules on the ratchet list are checked once they leave it)."""
+    if _module(path) in _ratchet():
+        return
     bad = _ignores_without_reason(path.read_text(encoding="utf-8"))
     assert not bad, f"{path.name}: '# type: ignore' without '[code]  # reason' on lines {bad}"
 

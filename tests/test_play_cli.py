@@ -20,7 +20,7 @@ from rich.console import Console
 
 from liars_dice.bots import make_bot
 from liars_dice.cli import screen
-from liars_dice.cli.play import PlaySession, parse_show
+from liars_dice.cli.session import PlaySession, parse_show
 from liars_dice.engine import Bid, Game, Rules, SeededDice
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -29,6 +29,10 @@ WIN_LINE = re.compile(r"^(\w+) wins$")
 BID_PROMPT = r"Your bid \(\? for help\): "
 SHOW_PROMPT = r"Show which dice, rerolling the rest\? \(([^;]*); Enter for none\): "
 PAUSE_PROMPT = r"Press Enter for the next round"
+OUT_PROMPT = r"Watch the rest \(w\) or skip to the result \(s\)\? "
+AGAIN_PROMPT = r"Play again with the same settings\? \(y/n\) "
+#: The closing line at a terminal: "NAME wins", or "You win! Well played." for the person.
+END_LINE = r"\n(?:(\w+) wins|(You) win! Well played\.)\r?\n"
 
 
 def _last_line(text: str) -> str:
@@ -44,7 +48,10 @@ def _terminal_signals() -> None:
 def _spawn(cli: str, *args: str) -> pexpect.spawn:
     """The real command in a real 80-column pseudo-terminal; TERM=dumb keeps
     Rich's styles out of the text the test matches (the layout is the same)."""
-    env = {**os.environ, "TERM": "dumb"}
+    # The terminal's size rules, as in a real one: a COLUMNS or LINES left in the
+    # environment of the test run (issue 8 fault 1) must not contradict the pty.
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    env["TERM"] = "dumb"
     return pexpect.spawn(
         cli, ["play", *args], encoding="utf-8", dimensions=(50, 80), timeout=30, env=env,
         preexec_fn=_terminal_signals,
@@ -83,7 +90,7 @@ def test_interactive_wild_stars_game_to_the_end(cli, tmp_path) -> None:
     child.expect("You rerolled: ")
     seen_reveal = False
     while True:
-        i = child.expect([BID_PROMPT, SHOW_PROMPT, PAUSE_PROMPT, r"\n(\w+) wins?\r?\n", pexpect.EOF])
+        i = child.expect([BID_PROMPT, SHOW_PROMPT, PAUSE_PROMPT, END_LINE, OUT_PROMPT, pexpect.EOF])
         if i == 0:
             before = ANSI.sub("", child.before)
             # challenge whenever there is a bid; open with one 2 otherwise
@@ -94,10 +101,14 @@ def test_interactive_wild_stars_game_to_the_end(cli, tmp_path) -> None:
             seen_reveal = True
             child.sendline("")
         elif i == 3:
-            winner = child.match.group(1)
+            winner = child.match.group(1) or "you"
             break
+        elif i == 4:
+            child.sendline("s")  # out: skip to the result
         else:  # pragma: no cover - a failure path
             pytest.fail("the game ended without a winner line:\n" + ANSI.sub("", child.before))
+    child.expect(AGAIN_PROMPT)
+    child.sendline("n")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
@@ -275,26 +286,116 @@ def test_defaults_give_a_four_player_classic_game(cli) -> None:
     assert child.exitstatus == 0
 
 
-def test_a_person_knocked_out_watches_the_bots_finish() -> None:
-    """In process, a scripted person who always challenges (opening 1x2):
-    once out, the bots play on to a winner; every line fits 80 columns."""
+@pytest.mark.parametrize("choice", ["w", "s"])
+def test_a_person_knocked_out_watches_or_skips_to_the_result(choice: str) -> None:
+    """In process, a scripted person who always challenges (opening 1x2): once
+    out, they are offered to watch the rest or skip to the result (issue 8,
+    "After you are eliminated"); either way the game ends with a winner and
+    every line fits 80 columns. Watching prints the bots' moves; skipping does not."""
+    console, buf = _console()
+    game = Game.create(Rules.preset("classic"), ["you", "ann", "bob", "cy"])
+    bots = [None] + [make_bot("probabilistic", i) for i in range(1, 4)]
+    session: PlaySession
+    asked: list[str] = []
+
+    def ask(prompt: str) -> str:
+        console.print(prompt)
+        asked.append(prompt)
+        if prompt.startswith("Your bid"):
+            return "liar" if session.state.current_bid is not None else "1x2"
+        if prompt.startswith("Watch the rest"):
+            return choice
+        return ""
+
+    labels = ["", "probabilistic", "probabilistic", "probabilistic"]
+    session = PlaySession(console, game, bots, SeededDice(3), 0, labels, ask=ask, pause=True)
+    session.watch_delay = 0.0  # the readable pace is 0.8 s a move; not in a test
+    final = session.run()
+    out = buf.getvalue()
+    assert final.winner is not None and final.winner != 0
+    assert sum(p.startswith("Watch the rest") for p in asked) == 1
+    after = out.split("Watch the rest", 1)[1].split("Game over", 1)[0]
+    if choice == "w":
+        assert " bids " in after and "challenged" in after
+        assert session.delay == 0.0
+    else:
+        assert " bids " not in after and "challenged" not in after
+    assert "Better luck next game." in out
+    assert WIN_LINE.match(_last_line(out))
+    assert all(len(ln) <= 80 for ln in out.splitlines())
+
+
+def test_without_a_terminal_a_person_out_sees_the_bots_finish() -> None:
+    """No terminal (pause off): nobody to ask, so the rest of the game prints."""
     console, buf = _console()
     game = Game.create(Rules.preset("classic"), ["you", "ann", "bob", "cy"])
     bots = [None] + [make_bot("probabilistic", i) for i in range(1, 4)]
     session: PlaySession
 
     def ask(prompt: str) -> str:
-        console.print(prompt)
-        if prompt.startswith("Your bid"):
-            return "liar" if session.state.current_bid is not None else "1x2"
-        return ""
+        return "liar" if session.state.current_bid is not None else "1x2"
 
-    labels = ["", "probabilistic", "probabilistic", "probabilistic"]
-    session = PlaySession(console, game, bots, SeededDice(3), 0, labels, ask=ask, pause=True)
-    final = session.run()
-    out = buf.getvalue()
-    assert final.winner is not None and final.winner != 0
-    assert "You are out; the bots play on to the end." in out
-    assert "Better luck next game." in out
-    assert WIN_LINE.match(_last_line(out))
-    assert all(len(ln) <= 80 for ln in out.splitlines())
+    session = PlaySession(console, game, bots, SeededDice(3), 0, ask=ask)
+    session.run()
+    assert "You are out; the bots play on to the end." in buf.getvalue()
+
+
+def _lose_fast(child: pexpect.spawn, max_steps: int = 200) -> str:
+    """At every bid prompt bid the highest bid (every die a 6), which a bot calls and
+    which is a lie; answer every other prompt. Returns the prompt the game stops at:
+    'again' (game over) or 'out' (out, others still playing)."""
+    for _ in range(max_steps):
+        i = child.expect([BID_PROMPT, PAUSE_PROMPT, OUT_PROMPT, AGAIN_PROMPT])
+        if i == 0:
+            dice = re.findall(r"(\d+) dice in play", ANSI.sub("", child.before))
+            n = int(dice[-1]) if dice else None
+            before = ANSI.sub("", child.before)
+            if n is None:  # the header scrolled past: challenge if we may, else open low
+                child.sendline("liar" if "Bids: none yet" not in before else "1x2")
+            else:
+                child.sendline(f"{n}x6")
+        elif i == 1:
+            child.sendline("")
+        elif i == 2:
+            return "out"
+        else:
+            return "again"
+    raise AssertionError("the game did not end")
+
+
+def test_play_again_with_the_same_settings(cli, tmp_path) -> None:
+    """Issue 8 "What a player expects": at game over, another game with the same
+    settings; with --seed N the next game uses N+1, and --record saves it as
+    game-2.json."""
+    path = tmp_path / "game.json"
+    child = _spawn(cli, "--players", "2", "--seed", "5", "--start", "you", "--record", str(path))
+    assert _lose_fast(child) == "again"
+    child.sendline("y")
+    child.expect(r"Round 1 · classic · 10 dice in play")
+    child.expect([BID_PROMPT, PAUSE_PROMPT])
+    child.sendline("q")
+    child.expect("Game stopped before the end")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    first, second = json.loads(path.read_text()), json.loads((tmp_path / "game-2.json").read_text())
+    assert first["players"] == second["players"] == ["you", "ann"]
+    assert first["rules"] == second["rules"]
+    assert first["rounds"][0]["dice"] != second["rounds"][0]["dice"], "the next seed deals other dice"
+
+
+def test_out_player_watches_the_rest_at_a_readable_pace(cli) -> None:
+    """Issue 8: once out, the person chooses to watch the rest (bots move at a
+    readable pace) or to skip to the result; skipping prints no more moves."""
+    child = _spawn(cli, "--players", "3", "--seed", "8", "--start", "you")
+    assert _lose_fast(child) == "out"
+    child.sendline("s")
+    child.expect("Skipping to the result")
+    child.expect(AGAIN_PROMPT)
+    skipped = ANSI.sub("", child.before)
+    assert " bids " not in skipped.split("Skipping to the result", 1)[-1].split("Game over", 1)[0]
+    assert re.search(r"^\w+ wins\r?$", skipped, re.M)
+    child.sendline("n")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

@@ -132,7 +132,8 @@ def test_a_textarena_agent_sits_in_our_arena(cli, preset: str) -> None:
     spec = f"llm={_agent_cmd(preset, shows=True, stumble=True)}"
     env = {**os.environ, "PYTHONPATH": str(HERE)}
     proc = subprocess.run(
-        [cli, "arena", "--rules", preset, "--bots", f"{spec},random,probabilistic", "--games", "6", "--seed", "2", "--json"],
+        [cli, "arena", "--rules", preset, "--bots", f"{spec},random,probabilistic", "--games", "6", "--seed", "2", "--json",
+         "--timeout", "300"],  # the agent program imports textarena before its first reply: slow on a loaded machine
         capture_output=True, text=True, timeout=300, env=env,
     )
     assert proc.returncode == 0, proc.stderr

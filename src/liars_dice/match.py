@@ -1,5 +1,5 @@
-"""Run a whole game between bots: the loop shared by ``play --watch``, the
-arena, the benchmarks and the tests.
+"""Run a whole game: the one loop shared by ``play`` (a person's game and
+``--watch``), the arena, the benchmarks and the tests.
 
 Layer: match, above bots; imports engine and bots only."""
 
@@ -18,14 +18,20 @@ def play_game(
     start: int = 0,
     on_state: Callable[[State], None] | None = None,
     max_moves: int = 100_000,
+    on_transition: Callable[[State, State], None] | None = None,
 ) -> State:
     """Play ``game`` to the end with ``bots[seat]`` choosing for each seat.
 
-    Each bot sees only its seat's view. Moves go through the checked
-    :meth:`State.apply`, so a bot that returns an illegal move raises
+    Each player sees only its seat's view: ``bots[seat].decide(state.view(seat))``.
+    A person is a player like any other (``liars-dice play`` seats one that
+    asks at the prompt). Moves go through the checked :meth:`State.apply`, so
+    a bot that returns an illegal move raises
     :class:`~liars_dice.engine.IllegalActionError`.
 
     :param on_state: called with every state after a transition (for display).
+    :param on_transition: called with the state before and after every
+        transition (a roll, a reroll, a bid, a challenge), after ``on_state``.
+        An exception it raises (a person quitting) ends the game there.
     :returns: the final state (``state.winner`` is set).
     :raises RuntimeError: if the game exceeds ``max_moves`` (never in a legal game).
     """
@@ -33,6 +39,7 @@ def play_game(
     for _ in range(max_moves):
         if state.is_over:
             return state
+        before = state
         if state.is_chance:
             state = state.roll(dice)
         else:
@@ -42,4 +49,6 @@ def play_game(
             state = state.apply(d.action, d.show, seat=seat)
         if on_state is not None:
             on_state(state)
+        if on_transition is not None:
+            on_transition(before, state)
     raise RuntimeError(f"The game did not end within {max_moves} moves.")

@@ -27,11 +27,13 @@ from liars_dice.records import verify_record
 #: Keys a view may hold beyond the engine's ``SeatView.to_json()``; none holds dice
 #: but ``legal.shows`` (sub-multisets of the seat's own hand, checked below).
 SERVER_KEYS = {
-    "legal", "odds", "exact_odds", "seat_index", "rules_options", "round", "move_number", "deadline", "turn_timer",
-    "commitment",
+    "legal", "odds", "exact_odds", "current", "seat_index", "rules_options", "round", "move_number", "deadline",
+    "turn_timer", "commitment",
 }
-#: Keys a served result holds beyond the engine's: the fair-dice reveal and the round's wild rule.
-RESULT_KEYS = {"wilds_active", "commitment", "seed"}
+#: Keys a served result holds beyond the engine's: the fair-dice reveal, the round's wild rule,
+#: and the engine's words (issue 8: the browser renders what the server sends).
+RESULT_KEYS = {"wilds_active", "commitment", "seed", "bid_words", "bid_label", "counted", "perfect"}
+BID_EXTRAS = {"label", "words"}
 
 
 def play_scripted(players: list[Any], rng: random.Random, show_rate: float = 0.0, stop_after: int | None = None) -> None:
@@ -60,7 +62,7 @@ def play_scripted(players: list[Any], rng: random.Random, show_rate: float = 0.0
                 raises = legal["raises"][: max(3, len(legal["raises"]) // 8)]
                 bid = rng.choice(raises)
                 show = rng.choice(legal["shows"]) if rng.random() < show_rate else []
-                mover.send({"type": "bid", **bid, "show": show, "id": mn})
+                mover.send({"type": "bid", "quantity": bid["quantity"], "face": bid["face"], "show": show, "id": mn})
             reply = mover.wait(lambda m: m["type"] in ("ack", "error") and m.get("id") == mn)
             assert reply["type"] == "ack", reply
         state = watcher.wait(lambda m: is_state(m) and m["view"]["move_number"] > mn)
@@ -127,9 +129,14 @@ def check_messages(received: list[dict[str, Any]], seat: int | None, truth: dict
         extra = SERVER_KEYS if seat is not None else SERVER_KEYS - {"legal", "odds", "exact_odds"}
         assert set(v) == set(expected) | extra, set(v) ^ (set(expected) | extra)
         for k, val in expected.items():
-            if k == "results":  # served with each round's wild rule added
+            if k == "results":  # served with each round's wild rule and the engine's words added
                 assert [r["wilds_active"] for r in v[k]] == [r.wilds_active for r in st.results]
+                assert [r["bid_words"] for r in v[k]] == [st.rules.describe_bid(r.bid) for r in st.results]
                 assert [{x: y for x, y in r.items() if x not in RESULT_KEYS} for r in v[k]] == val
+                continue
+            if k == "bids":  # each with the engine's label and words
+                assert [b["words"] for b in v[k]] == [st.rules.describe_bid(b) for _, b, _ in st.bids]
+                assert [{x: y for x, y in b.items() if x not in BID_EXTRAS} for b in v[k]] == val
                 continue
             assert v[k] == val, (k, v[k], val)
         hand = list(v["hand"])

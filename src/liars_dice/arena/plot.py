@@ -36,6 +36,37 @@ def check_plot_path(path: str | Path) -> None:
         raise ValueError(f"--plot {path}: the folder {folder} is not writable.")
 
 
+#: Bar and text colours.
+BAR, DARK = "#4477aa", "#222222"
+#: A label's width in axis units (win rate 0..1), generously: "100.0%" at 9 pt on the 7-inch figure.
+LABEL_WIDTH = 0.09
+#: Labels sit a little above the bar's centre line, clear of the error bar.
+LABEL_LIFT = 0.22
+
+
+def label_place(rate: float, upper: float, fair: float) -> tuple[float, str, str]:
+    """Where a bar's percentage goes: ``(x, horizontal alignment, colour)``.
+
+    Right of the interval's upper end in dark text (a bar of 0.0% has no blue
+    to print white on); inside the bar's end in white when there is no room on
+    the right. Either way the label's extent (:data:`LABEL_WIDTH`) is moved off
+    the fair-share line at ``fair``.
+    """
+    gap = 0.015
+    if upper + gap + LABEL_WIDTH <= 1.0:  # right of the interval, dark on the white background
+        x, ha, color = upper + gap, "left", DARK
+        if x <= fair <= x + LABEL_WIDTH:
+            x = fair + gap  # fair <= 1/2, so this still fits
+        return x, ha, color
+    if rate - gap - LABEL_WIDTH < 0:  # a short bar with a very wide interval: dark, on its white box
+        x = 1.0 - LABEL_WIDTH
+        return (x if not x <= fair <= x + LABEL_WIDTH else fair + gap), "left", DARK
+    x, ha, color = rate - gap, "right", "white"  # inside the bar's end, white on blue
+    if x - LABEL_WIDTH <= fair <= x:
+        x = fair - gap  # still inside the bar: fair <= 1/2 < rate here
+    return x, ha, color
+
+
 def plot_report(report: dict[str, Any], path: str | Path, title: str | None = None) -> Path:
     """Write a horizontal bar chart of each bot's win rate with its Wilson 95%
     interval as error bars, and the fair share 1/n as a dashed line.
@@ -57,11 +88,14 @@ def plot_report(report: dict[str, Any], path: str | Path, title: str | None = No
     fig, ax = plt.subplots(figsize=(7, 0.6 * len(names) + 1.6))
     try:
         y = list(range(len(names)))[::-1]
-        ax.barh(y, rates, xerr=[lo, hi], capsize=4, color="#4477aa", ecolor="#222222")
+        ax.barh(y, rates, xerr=[lo, hi], capsize=4, color=BAR, ecolor=DARK)
         ax.set_yticks(y, names)
         ax.axvline(1 / len(names), linestyle="--", color="#aa3377", label=f"fair share 1/{len(names)}")
-        for yi, r in zip(y, rates):
-            ax.text(r / 2, yi, f"{r:.1%}", va="center", ha="center", color="white", fontsize=9)
+        fair = 1 / len(names)
+        for yi, r, h in zip(y, rates, hi):
+            x, ha, color = label_place(r, r + h, fair)
+            ax.text(x, yi + LABEL_LIFT, f"{r:.1%}", va="center", ha=ha, color=color, fontsize=9,
+                    bbox={"boxstyle": "round,pad=0.15", "facecolor": "white" if color == DARK else BAR, "linewidth": 0})
         ax.set_xlim(0, 1)
         ax.set_xlabel("win rate (bars: 95% Wilson interval)")
         ax.set_title(title or f"Arena: {report['games']} games")

@@ -82,7 +82,7 @@ def run_on_ray(
             where = f"the Ray cluster at {address}" if address else "a local Ray"
             raise ArenaError(f"Could not start or reach {where}: {e}".rstrip(".") + ".") from None
     try:
-        total = int(ray.cluster_resources().get("CPU", 1))
+        total = int(ray.cluster_resources().get("CPU", 1))  # type: ignore[no-untyped-call]  # ray leaves it untyped
         task = ray.remote(num_cpus=1, max_retries=0)(play_chunk)
         config_ref = ray.put(config)
         pending = [task.remote(config_ref, chunk) for chunk in ray_chunks(config.games, total)]

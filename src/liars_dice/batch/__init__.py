@@ -22,6 +22,8 @@ bid under show-and-reroll.
 >>> result = g.step(g.sample_legal())
 >>> int(result.game_over.sum())
 0
+
+Layer: batch, above solver; imports the engine only.
 """
 
 from __future__ import annotations

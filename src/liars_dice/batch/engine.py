@@ -298,12 +298,15 @@ class BatchGame:
         double ``u``, so each roll has probability ``F**-d`` to within 2**-32),
         or without the table the dice one by one, summed as 7-bit fields of an
         int64."""
+        out: np.ndarray
         if self._roll_table is not None:
             u = self.rng.random(counts.shape)
-            return self._roll_table[(u * self._roll_size[counts]).astype(np.int64) + self._roll_offset[counts]]
+            out = self._roll_table[(u * self._roll_size[counts]).astype(np.int64) + self._roll_offset[counts]]
+            return out
         faces = self.rng.integers(0, self.faces, (*counts.shape, self._dmax), dtype=np.int8)
         packed = np.where(self._slots < counts[..., None], self._field[faces], 0).sum(axis=-1)
-        return ((packed[..., None] >> self._shift) & 127).astype(np.int8)
+        out = ((packed[..., None] >> self._shift) & 127).astype(np.int8)
+        return out
 
     def _deal(
         self, idx: np.ndarray, dice: np.ndarray | None = None, total: np.ndarray | int | None = None, fresh: bool = False,
@@ -432,11 +435,13 @@ class BatchGame:
         """``(k, S)`` bool: the shows each of ``k`` hands (face counts ``(k, F)``)
         may make: inside the hand, keeping at least one die hidden."""
         inside = (self._show_counts[None, :, :] <= hand[:, None, :]).all(axis=2)
-        return inside & (self._show_size[None, :] < hand.sum(axis=1, dtype=np.int32)[:, None])
+        out: np.ndarray = inside & (self._show_size[None, :] < hand.sum(axis=1, dtype=np.int32)[:, None])
+        return out
 
     def _calza_ok(self, rows: np.ndarray) -> np.ndarray:
         """Whether enough players are still in for a calza (RULES.md ``perudo``)."""
-        return self._popcount[self._alive[rows]] >= self.rules.calza_min_players
+        out: np.ndarray = self._popcount[self._alive[rows]] >= self.rules.calza_min_players
+        return out
 
     def is_legal(self, actions: np.ndarray) -> np.ndarray:
         """``(B,)`` bool: whether each game's action is legal; a finished
@@ -467,7 +472,8 @@ class BatchGame:
                 hand = self.hidden[showing, self.to_move[showing]]
                 fits = self._shows_of(hand)[np.arange(showing.size), np.clip(s, 0, len(self._show_size) - 1)]
                 ok[showing] = inside & fits
-        return ok
+        out: np.ndarray = ok
+        return out
 
     def sample_legal(self, rng: np.random.Generator | None = None) -> np.ndarray:
         """``(B,)`` int32: one legal action per game, uniformly at random among
@@ -489,7 +495,8 @@ class BatchGame:
             mask = self._legal_rows(special)
             pick = (u[special] * mask.sum(axis=1)).astype(np.int64)
             out[special] = (np.cumsum(mask, axis=1) > pick[:, None]).argmax(axis=1)
-        return out
+        result: np.ndarray = out
+        return result
 
     # -- transitions -------------------------------------------------------------
 
@@ -518,6 +525,7 @@ class BatchGame:
                 raise IllegalActionError(f"Action {int(a[g])} is not legal in game {g}; no game was changed.")
         b, n = self.batch, self.n_players
         if self._n_over:
+            assert live is not None
             a = np.where(live, a, -1)
         flags = np.zeros((2, b), bool)
         ints = np.full((3, b), -1, np.int32)

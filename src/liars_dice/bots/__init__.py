@@ -1,11 +1,27 @@
 """Bots behind one interface (view -> decision).
 
-Layer: bots, above solver; imports the engine and the solver only.
+Layer: bots, above batch; imports the engine and the solver only.
+<<<<<<< HEAD
+
+``random`` and ``probabilistic`` load with the package; ``strong`` (numpy)
+loads when the first one is made, so a command that never seats it never
+imports numpy.
+=======
+>>>>>>> habits
 """
 
 from . import probabilistic as _probabilistic  # noqa: F401  (registers "probabilistic")
 from . import random_bot as _random_bot  # noqa: F401  (registers "random")
-from . import strong as _strong  # noqa: F401  (registers "strong")
 from .base import REGISTRY, Bot, Decision, UnknownBotError, make_bot, register
+
+
+def _strong(seed: int | None = None) -> Bot:
+    """A :class:`~liars_dice.bots.strong.StrongBot`, importing its module (and numpy) on first use."""
+    from .strong import StrongBot
+
+    return StrongBot(seed)
+
+
+REGISTRY.setdefault("strong", _strong)
 
 __all__ = ["Bot", "Decision", "REGISTRY", "UnknownBotError", "make_bot", "register"]

@@ -8,29 +8,54 @@ import sys
 
 import typer
 
+from .helptext import Command, Group
+
 app = typer.Typer(
     name="liars-dice",
     help="Liar's Dice: play in the terminal, replay records, and more.",
     no_args_is_help=True,
     add_completion=True,  # --install-completion and --show-completion for bash, zsh, fish, PowerShell
     pretty_exceptions_enable=False,
+    cls=Group,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"liars-dice {installed_version()}")
+        raise typer.Exit()
+
+
+def installed_version() -> str:
+    """The package's ``__version__``. The root package is always imported before
+    this sub-package, so reading it costs no import (the layers never import
+    the root package; its metadata is no layer)."""
+    return str(sys.modules[__name__.partition(".")[0]].__version__)
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    version: bool = typer.Option(
+        False, "--version", "-V", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
     """Liar's Dice: play in the terminal, replay records, and more."""
 
 
-# Sub-command modules: importing one registers its command on `app`.
+# Sub-command modules: importing one registers its command on `app`, in the
+# order `--help` lists them. Each imports only Typer at the top; the engine,
+# records, bots, numpy, pydantic and the server load when a command runs.
+from . import play as _play  # noqa: E402,F401
 from . import replay as _replay  # noqa: E402,F401
 from . import solve as _solve  # noqa: E402,F401
-from . import play as _play  # noqa: E402,F401
-from . import bot as _bot  # noqa: E402,F401
 from . import arena as _arena  # noqa: E402,F401
+from . import bot as _bot  # noqa: E402,F401
 from . import serve as _serve  # noqa: E402,F401
 from . import rules as _rules  # noqa: E402,F401
 from . import verify as _verify  # noqa: E402,F401
+
+__all__ = ["Command", "Group", "app", "main"]
 
 
 #: errno values of a failed write to standard output (a full disk, a lost terminal).

@@ -4,16 +4,16 @@
 from __future__ import annotations
 
 import json
-import secrets
 import sys
 from typing import Any
 
 import typer
 
-from ..engine import LiarsDiceError, RulesError
-from ..protocol import DEFAULT_TIMEOUT
-from ..records import load_rules
-from .app import app
+from .app import Command, app
+
+#: Seconds an external bot has per move by default: the protocol's ``DEFAULT_TIMEOUT``
+#: (written out here so `--help` needs no import of the protocol; a test keeps them equal).
+DEFAULT_TIMEOUT = 10.0
 
 
 def _fail(message: str) -> None:
@@ -21,7 +21,7 @@ def _fail(message: str) -> None:
     raise typer.Exit(2)
 
 
-@app.command("arena")
+@app.command("arena", cls=Command)
 def arena_command(
     rules: str = typer.Option("classic", "--rules", help="The rule set: a preset name or a TOML/JSON rules file."),
     bots: list[str] = typer.Option(
@@ -54,6 +54,11 @@ def arena_command(
     openskill rating (Plackett-Luce ordinal, from each game's finishing order).
     When one bot fills several seats, each seat reports as NAME, NAME#2, ...
     """
+    import secrets
+
+    from ..engine import LiarsDiceError, RulesError
+    from ..records import load_rules
+
     try:
         import openskill  # noqa: F401
     except ImportError:

@@ -7,14 +7,10 @@ import sys
 
 import typer
 
-from ..bots import REGISTRY
-from ..engine import RulesError
-from ..protocol import serve
-from ..records import load_rules
-from .app import app
+from .app import Command, app
 
 
-@app.command("bot")
+@app.command("bot", cls=Command)
 def bot_command(
     name: str = typer.Argument(..., help="A registered bot, e.g. random."),
     rules: str = typer.Option(
@@ -29,6 +25,11 @@ def bot_command(
     A malformed request gets {"error": "..."} and the bot keeps serving; it stops
     at the end of its input.
     """
+    from ..bots import REGISTRY
+    from ..engine import RulesError
+    from ..protocol import serve
+    from ..records import load_rules
+
     try:
         preset = load_rules(rules)
     except RulesError as e:

@@ -11,13 +11,14 @@ file (TOML or JSON) through :func:`rules_or_exit`.
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import typer
 
-from ..engine import Rules, RulesError
-from ..engine.summary import rules_summary
-from ..records import load_rules, rules_schema
-from .app import app
+from .app import Command, Group, app
+
+if TYPE_CHECKING:
+    from ..engine import Rules
 
 #: What every ``--rules`` option says about its value.
 RULES_HELP = "A preset (wild-stars, aces-wild, classic, perudo, openspiel, joker) or a TOML/JSON rules file."
@@ -26,6 +27,7 @@ rules_app = typer.Typer(
     help="The rule options: their JSON Schema, and any rule set in words.",
     no_args_is_help=False,
     invoke_without_command=True,
+    cls=Group,
 )
 app.add_typer(rules_app, name="rules")
 
@@ -33,6 +35,9 @@ app.add_typer(rules_app, name="rules")
 def rules_or_exit(spec: str) -> Rules:
     """The rules ``--rules`` names (a preset or a rules file), or one sentence on
     standard error and exit status 2."""
+    from ..engine import RulesError
+    from ..records import load_rules
+
     try:
         return load_rules(spec)
     except RulesError as e:
@@ -47,6 +52,8 @@ def rules_root(
 ) -> None:
     """The rule options: --schema prints their JSON Schema; `show NAME|FILE` a rule set in words."""
     if schema:
+        from ..records import rules_schema
+
         typer.echo(json.dumps(rules_schema(), indent=2))
         raise typer.Exit(0)
     if ctx.invoked_subcommand is None:
@@ -54,13 +61,15 @@ def rules_root(
         raise typer.Exit(0)
 
 
-@rules_app.command("show")
+@rules_app.command("show", cls=Command)
 def rules_show(
     spec: str = typer.Argument(..., metavar="NAME|FILE", help=RULES_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print every option as JSON instead."),
 ) -> None:
     """Print a rule set in words: faces, wilds, raise order, opening, what a
     challenge costs, who opens, and the special rounds."""
+    from ..engine.summary import rules_summary
+
     rules = rules_or_exit(spec)
     if as_json:
         typer.echo(json.dumps(rules.to_dict(), indent=2))

@@ -64,10 +64,24 @@ def bid_label(rules: Rules, bid: Bid) -> str:
 
 
 def face_noun(rules: Rules, face: int, plural: bool = True) -> str:
-    """``5s``, ``stars``, ``1s``."""
-    if face == rules.wild_face and rules.star_symbol:
-        return "stars" if plural else "star"
-    return f"{face}s" if plural else f"{face}"
+    """``5s``, ``stars``, ``aces``: the engine's :meth:`Rules.face_noun`."""
+    return rules.face_noun(face, plural)
+
+
+def list_words(items: Sequence[str]) -> str:
+    """``ann``, ``ann and bob``, ``ann, bob and cy``."""
+    items = list(items)
+    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
+
+
+def wild_name(rules: Rules) -> str:
+    """The wild face as the rules name it: ``★ stars``, ``aces (1s)``, ``1s``."""
+    w = rules.wild_face
+    assert w is not None
+    if rules.star_symbol:
+        return "★ stars"
+    noun = rules.face_noun(w)
+    return noun if noun == f"{w}s" else f"{noun} ({w}s)"
 
 
 def rules_lines(rules: Rules) -> list[str]:
@@ -75,7 +89,7 @@ def rules_lines(rules: Rules) -> list[str]:
     lines = [f"{rules.dice_per_player} dice each; bid a quantity and a face, raise or call liar."]
     w = rules.wild_face
     if w is not None:
-        wild = "★ stars" if rules.star_symbol else f"{w}s"
+        wild = wild_name(rules)
         s = f"{wild} are wild: they count for every other face; a bid on {face_noun(rules, w)} counts only them."
         lines.append(s)
         if rules.wilds_suspended_on_wild_opening:
@@ -135,7 +149,7 @@ def wild_note(rules: Rules, wilds_active: bool, opened: bool, palifico: bool = F
     w = rules.wild_face
     if w is None:
         return ""
-    name = "★ stars" if rules.star_symbol else f"{w}s"
+    name = wild_name(rules)
     if palifico:
         return f"{rules.face_noun(w)} are not wild this round (a palifico round)"
     if not wilds_active:
@@ -176,30 +190,42 @@ def players_table(
     return t
 
 
-def bids_text(rules: Rules, players: Sequence[str], bids: Sequence[tuple[int, Bid, Hand]]) -> Text:
-    """This round's bids, oldest first: ``Bids: ann 3x5 → bob 4x5 (showed 5 5)``."""
-    out = Text("Bids: ", style="bold")
+def bids_text(rules: Rules, players: Sequence[str], bids: Sequence[tuple[int, Bid, Hand]], width: int = 80) -> Text:
+    """This round's bids, oldest first: ``Bids: ann 3x5 → bob 4x5 (showed 5 5)``.
+
+    Lines break between entries, never inside one, so each line fits ``width``
+    columns (an entry longer than a whole line is the only one on its line)."""
+    head = "Bids: "
+    out = Text(head, style="bold")
     if not bids:
         out.append("none yet", style="dim")
         return out
+    used = len(head)
     for i, (s, b, sh) in enumerate(bids):
-        if i:
-            out.append(" → ", style="dim")
-        last = i == len(bids) - 1
-        out.append(f"{players[s]} ")
-        out.append(bid_label(rules, b), style="bold magenta" if last else "")
+        entry = Text(f"{players[s]} ")
+        entry.append(bid_label(rules, b), style="bold magenta" if i == len(bids) - 1 else "")
         if sh:
-            out.append(f" (showed {faces_plain(rules, sh)})", style="dim")
+            entry.append(f" (showed {faces_plain(rules, sh)})", style="dim")
+        if i:
+            arrow = " →"
+            if used + len(arrow) + 1 + entry.cell_len > width:
+                out.append(arrow + "\n" + " " * len(head), style="dim")
+                used = len(head)
+            else:
+                out.append(arrow + " ", style="dim")
+                used += len(arrow) + 1
+        out.append_text(entry)
+        used += entry.cell_len
     return out
 
 
-def turn_screen(view: SeatView, round_no: int, labels: Sequence[str] = ()) -> Group:
+def turn_screen(view: SeatView, round_no: int, labels: Sequence[str] = (), width: int = 80) -> Group:
     """What a person sees on their turn (or while waiting): the table, the bids,
     the wild rule of the round, their own dice, whose turn it is."""
     rules, names = view.rules, view.players
     parts: list[RenderableType] = [
         players_table(rules, names, view.dice, view.shown, view.to_move, labels, me=view.seat),
-        bids_text(rules, names, view.bids),
+        bids_text(rules, names, view.bids, width),
     ]
     if view.palifico:
         parts.append(Text(palifico_note(rules), style="bold yellow"))
@@ -253,6 +279,10 @@ def reveal(rules: Rules, players: Sequence[str], r: RoundResult, you: int | None
     def name(s: int) -> str:
         return "you" if s == you else players[s]
 
+    def row(s: int) -> str:
+        """A cup's label: the seat's name (``--name``), the person's marked."""
+        return players[s] if s != you or players[s].lower() == "you" else f"{players[s]} (you)"
+
     challenger = "You" if r.challenger == you else players[r.challenger]
     whose = "your" if r.bidder == you else f"{players[r.bidder]}'s"
     verb = " called calza on " if r.calza else " challenged "
@@ -276,7 +306,7 @@ def reveal(rules: Rules, players: Sequence[str], r: RoundResult, you: int | None
             lost = Text(f"+{gained[s]}", style="bold green")
         else:
             lost = Text("")
-        t.add_row(Text(name(s)), dice_text(rules, hand, r.bid, r.wilds_active), str(n), lost)
+        t.add_row(Text(row(s)), dice_text(rules, hand, r.bid, r.wilds_active), str(n), lost)
     q = r.bid.quantity
     count = Text.assemble("Count: ", (count_breakdown(rules, r), "bold"), f" against {q}: ")
     if r.calza:
@@ -305,8 +335,8 @@ def reveal(rules: Rules, players: Sequence[str], r: RoundResult, you: int | None
             if rules.die_hard and r.count == q and rules.exact is Exact.ALL_BUT_BIDDER
             and len(h) == 1 and s not in (r.bidder, r.challenger) and not r.lost[s]]
     if kept:
-        verb = "keep" if kept == [you] else "keeps"
-        lines.append(f" Die Hard: {', '.join(name(s) for s in kept)} {verb} a last die.")
+        verb = "keeps" if len(kept) == 1 and kept != [you] else "keep"
+        lines.append(f" Die Hard: {list_words([name(s) for s in kept])} {verb} a last die.")
     for s in r.out:
         lines.append(f" {'You are' if s == you else players[s] + ' is'} out.", style="bold red")
     if r.next_opener is not None:
@@ -346,11 +376,12 @@ def _finishing_order(state: State) -> list[int]:
 
 
 def winner_line(state: State, you: int | None = None) -> str:
-    """``cy wins`` - always the last line of a game (``you win`` for a person
-    who kept the default name ``you``)."""
+    """The last line of a game, said once: ``cy wins``; for a person who won,
+    ``You win! Well played.``"""
     assert state.winner is not None
-    name = state.game.players[state.winner]
-    return "you win" if state.winner == you and name.lower() == "you" else f"{name} wins"
+    if state.winner == you:
+        return "You win! Well played."
+    return f"{state.game.players[state.winner]} wins"
 
 
 def raises_text(rules: Rules, view: SeatView, chance: Callable[[Bid], float]) -> Group:

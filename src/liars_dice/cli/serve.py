@@ -13,10 +13,10 @@ import sys
 
 import typer
 
-from .app import app
+from .app import Command, app
 
 
-@app.command("serve")
+@app.command("serve", cls=Command)
 def serve_command(
     host: str = typer.Option("127.0.0.1", help="Address to listen on."),
     port: int = typer.Option(8000, help="TCP port to listen on."),

@@ -8,16 +8,21 @@
 from __future__ import annotations
 
 import json
+import math
+import time
 from pathlib import Path
+
+from typing import TYPE_CHECKING
 
 import typer
 
-from ..engine import RulesError
-from ..records import load_rules
-from .app import app
+from .app import Command, app
+
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
 
 
-@app.command("solve")
+@app.command("solve", cls=Command)
 def solve_command(
     rules: str = typer.Option("openspiel", "--rules", help="The rule set: a preset name or a TOML/JSON rules file."),
     dice: tuple[int, int] = typer.Option((1, 1), "--dice", help="Dice of player 0 (the opener) and player 1."),
@@ -45,8 +50,17 @@ def solve_command(
     """Solve one two-player round of a preset to a target exploitability (CFR+).
 
     The value is player 0's expected payoff (+1 win, -1 loss), player 0 opening
-    as in OpenSpiel. Exits 2 with one sentence on bad input.
+    as in OpenSpiel. Exits 2 with one sentence on bad input. At a terminal a
+    progress bar shows the iterations, the exploitability and the time left.
+
+    How long: 1 vs 1 takes seconds. The largest trees the exact solver takes
+    (3 dice in play with six faces: --dice 2 1 or 1 2) take minutes, measured
+    to 0.001: classic 2 1 in 180 iterations and 181 CPU seconds (3 min),
+    wild-stars 2 1 in 340 iterations and 310 CPU seconds (5 min); a busy
+    machine stretches the wall time several-fold.
     """
+    from ..engine import RulesError
+    from ..records import load_rules
     from ..solver import SolverError, solve
     from ..solver.endgame import build_tables_file
 
@@ -59,7 +73,9 @@ def solve_command(
                 report=lambda s: typer.echo(s, err=as_json), depth_cap=depth_cap, reuse=not fresh,
             )
             return
-        result = solve(rule_set, dice, target_exploitability, max_iterations, max_depth=max_depth)
+        with _SolveProgress(target_exploitability, max_iterations) as progress:
+            result = solve(rule_set, dice, target_exploitability, max_iterations, max_depth=max_depth,
+                           on_check=progress.update)
         if save is not None:
             result.policy.save(save)
     except (RulesError, SolverError) as e:
@@ -74,3 +90,109 @@ def solve_command(
         )
         if save is not None:
             typer.echo(f"policy written to {save}")
+
+
+class Estimate:
+    """How many CFR+ iterations are still needed to reach a target
+    exploitability, and how long they take, from the checks so far.
+
+    CFR+'s exploitability falls roughly as a power of the iterations run, so
+    the last few checks are fitted as a line of log(exploitability) against
+    log(iterations) and extended to the target; the time per iteration is the
+    mean since the first check. A guess, shown as such, capped at
+    ``max_iterations``.
+    """
+
+    def __init__(self, target: float, max_iterations: int, window: int = 8) -> None:
+        self.target = target
+        self.max_iterations = max_iterations
+        self.window = window
+        self.points: list[tuple[int, float, float]] = []  # (iterations, exploitability, seconds)
+
+    def add(self, iterations: int, exploitability: float, seconds: float) -> None:
+        self.points.append((iterations, exploitability, seconds))
+
+    def iterations_needed(self) -> int | None:
+        """Estimated total iterations at the target, or ``None`` before there is a trend."""
+        pts = [(math.log(i), math.log(e)) for i, e, _ in self.points[-self.window:] if i > 0 and e > 0]
+        if len(pts) < 2:
+            return None
+        if self.points[-1][1] <= self.target:
+            return self.points[-1][0]
+        n = len(pts)
+        mx, my = sum(x for x, _ in pts) / n, sum(y for _, y in pts) / n
+        sxx = sum((x - mx) ** 2 for x, _ in pts)
+        if sxx == 0:
+            return None
+        slope = sum((x - mx) * (y - my) for x, y in pts) / sxx
+        if slope >= 0:  # not falling yet: no honest guess
+            return None
+        total = math.exp(mx + (math.log(self.target) - my) / slope)
+        return min(self.max_iterations, max(self.points[-1][0], int(total)))
+
+    def seconds_left(self) -> float | None:
+        need = self.iterations_needed()
+        if need is None or len(self.points) < 2:
+            return None
+        (i0, _, t0), (i1, _, t1) = self.points[0], self.points[-1]
+        if i1 <= i0:
+            return None
+        return max(0.0, (need - i1) * (t1 - t0) / (i1 - i0))
+
+
+def _duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "estimating…"
+    if seconds < 60:
+        return f"about {seconds:.0f} s left"
+    if seconds < 3600:
+        return f"about {seconds / 60:.0f} min left"
+    return f"about {seconds / 3600:.1f} h left"
+
+
+class _SolveProgress:
+    """A Rich progress bar on standard error while CFR+ runs: iterations, the
+    current exploitability against the target, and an estimate of the time
+    left. Drawn only at a terminal; silent otherwise."""
+
+    def __init__(self, target: float, max_iterations: int) -> None:
+        self.target = target
+        self.max_iterations = max_iterations
+        self.estimate = Estimate(target, max_iterations)
+        self.start = time.perf_counter()
+        self.progress: Progress | None = None
+        self.task: TaskID | None = None
+
+    def __enter__(self) -> "_SolveProgress":
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+        err = Console(stderr=True)
+        self.progress = Progress(
+            TextColumn("[bold]CFR+[/]"),
+            BarColumn(bar_width=16),
+            TextColumn("{task.completed:,} iterations"),
+            TextColumn("exploitability {task.fields[expl]} → {task.fields[target]}"),
+            TextColumn("{task.fields[eta]}"),
+            TimeElapsedColumn(),
+            console=err,
+            disable=not err.is_terminal,
+        )
+        self.progress.__enter__()
+        self.task = self.progress.add_task(
+            "solve", total=self.max_iterations, expl="–", target=f"{self.target:g}", eta=_duration(None)
+        )
+        return self
+
+    def update(self, iterations: int, exploitability: float) -> None:
+        assert self.progress is not None and self.task is not None
+        self.estimate.add(iterations, exploitability, time.perf_counter() - self.start)
+        need = self.estimate.iterations_needed()
+        self.progress.update(
+            self.task, completed=iterations, total=need or self.max_iterations,
+            expl=f"{exploitability:.6f}", eta=_duration(self.estimate.seconds_left()),
+        )
+
+    def __exit__(self, *exc: object) -> None:
+        assert self.progress is not None
+        self.progress.__exit__(None, None, None)

@@ -111,10 +111,10 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's name)
         self._np_random, _ = seeding.np_random(None)
         self.pos = Position(self.setup)
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -207,7 +207,7 @@ def table_text(pos: Position) -> str:
     return "\n".join(lines)
 
 
-class SingleSeatEnv(gymnasium.Env):  # type: ignore[type-arg]
+class SingleSeatEnv(gymnasium.Env[Any, Any]):
     """``LiarsDice-v0``: one seat (``seat``, default 0) against bots of ours in
     the other seats; the bots play inside :meth:`step`.
 

@@ -172,7 +172,7 @@ class Position:
             return []
         enc = self.setup.encoding
         if self.pending is not None:
-            return enc.legal_show_ids(st.hidden[st.to_move])
+            return enc.legal_show_ids(st.hidden[st.to_move])  # type: ignore[index]
         return enc.legal_ids(st)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:

@@ -32,7 +32,9 @@ offender last and the players still in first.
 string) over the bot protocol, so ``liars-dice arena --bots
 "llm=cmd:python -m liars_dice.integrations.textarena --agent
 textarena.agents:OpenRouterAgent --agent-kwargs '{\\"model_name\\": \\"...\\"}'
---rules classic",strong`` seats it. Each request becomes one observation
+--rules classic",strong --timeout 300`` seats it (an LLM takes seconds per move,
+and the program imports textarena, several seconds, before its first reply:
+give it a ``--timeout`` to match). Each request becomes one observation
 (rules, dice counts, the agent's dice, this round's bids and shows, the last
 reveal); an invalid reply is sent back with the reason, up to ``--retries``
 times; after that the bot calls the bid (or, with none to call, makes the
@@ -284,7 +286,7 @@ def _rewards(state: State, forfeit: int | None = None) -> dict[int, float]:
     return {s: 1.0 - 2.0 * (ranks[s] - 1) / (n - 1) for s in range(n)}
 
 
-class LiarsDiceTextEnv(ta.Env):
+class LiarsDiceTextEnv(ta.Env):  # type: ignore[misc]  # textarena ships no type hints
     """A TextArena environment playing one of our rule sets with our engine.
 
     :param rules: a preset name or a :class:`Rules` value.
@@ -312,7 +314,7 @@ class LiarsDiceTextEnv(ta.Env):
         self.state.reset(game_state={"engine": self.engine}, player_prompt_function=self._prompt)
         self._round_start()
 
-    def step(self, action: str) -> tuple[bool, ta.Info]:
+    def step(self, action: str) -> tuple[bool, dict[str, Any]]:
         seat = self.state.current_player_id
         self.state.add_observation(from_id=seat, message=action, observation_type=ta.ObservationType.PLAYER_ACTION)
         try:
@@ -321,7 +323,7 @@ class LiarsDiceTextEnv(ta.Env):
         except LiarsDiceError as e:
             if self.state.set_invalid_move(reason=e.message):
                 self._forfeit(seat)
-            return self.state.step(rotate_player=False)
+            return self._advance()
         public = ta.ObservationType.GAME_ACTION_DESCRIPTION
         if isinstance(move, Bid):
             self.state.add_observation(message=_describe_bid(self.rules, self.names, seat, move, show), observation_type=public)
@@ -337,12 +339,18 @@ class LiarsDiceTextEnv(ta.Env):
             self.state.add_observation(message=_describe_result(self.rules, self.names, result), observation_type=ta.ObservationType.GAME_MESSAGE)
             if after.is_over:
                 self._set(after)
-                winner = self.names[after.winner]  # type: ignore[index]
+                assert after.winner is not None
+                winner = self.names[after.winner]
                 self.state.set_game_outcome(reward_dict=_rewards(after), reason=f"{winner} wins.")
             else:
                 self._set(after.roll(self.source))
                 self._round_start()
-        return self.state.step(rotate_player=False)
+        return self._advance()
+
+    def _advance(self) -> tuple[bool, dict[str, Any]]:
+        """TextArena's end of a step: the seat to move was set by the engine."""
+        done, info = self.state.step(rotate_player=False)
+        return bool(done), dict(info)
 
     def get_board_str(self) -> str:
         s = self.engine
@@ -375,6 +383,7 @@ class LiarsDiceTextEnv(ta.Env):
                     to_id=seat, message=f"New round ({len(s.results) + 1}). Dice held: {counts}. Your dice: {_faces(hand)}.",
                     observation_type=ta.ObservationType.GAME_BOARD,
                 )
+        assert s.to_move is not None
         opens = f"{self.names[s.to_move]} opens."
         if s.palifico:
             opens = f"This is a palifico round: wilds do not count, and raises keep the face. {opens}"
@@ -487,7 +496,8 @@ def load_agent(spec: str, kwargs: dict[str, Any] | None = None) -> Callable[[str
     agent = factory(**(kwargs or {}))
     if not callable(agent):
         raise ValueError(f"{spec!r} made {agent!r}, which is not an agent (a callable from text to text).")
-    return agent  # type: ignore[no-any-return]
+    made: Callable[[str], str] = agent
+    return made
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -50,7 +50,7 @@ from ..batch.engine import SHOW
 from ..engine import Rules
 
 
-class LiarsDiceVectorEnv(VectorEnv):  # type: ignore[misc]
+class LiarsDiceVectorEnv(VectorEnv):
     """``num_envs`` self-play games of one rule set; see the module.
 
     :param num_envs: B, games stepped at once.
@@ -139,4 +139,4 @@ class LiarsDiceVectorEnv(VectorEnv):  # type: ignore[misc]
 
 
 if "LiarsDiceBatch-v0" not in gymnasium.registry:
-    gymnasium.register("LiarsDiceBatch-v0", vector_entry_point=LiarsDiceVectorEnv)
+    gymnasium.register("LiarsDiceBatch-v0", vector_entry_point="liars_dice.integrations.vector:LiarsDiceVectorEnv")

@@ -140,9 +140,10 @@ def _check_round(r: int, rnd: RoundModel, players: tuple[str, ...], faces: int) 
     for m, move in enumerate(rnd.moves):
         if not isinstance(move, dict) or not isinstance(move.get("reroll"), list):
             continue
-        name = move.get("player")
-        if name not in players:
-            raise RecordError(f"{name!r} is not a player in this game.", r, m)
+        mover = move.get("player")
+        if not isinstance(mover, str) or mover not in players:
+            raise RecordError(f"{mover!r} is not a player in this game.", r, m)
+        name = mover
         got_faces = move["reroll"]
         want_faces = fair_reroll(seed, r, m, players.index(name), len(got_faces), faces)
         for i, (got, want) in enumerate(zip(got_faces, want_faces)):

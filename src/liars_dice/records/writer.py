@@ -62,7 +62,7 @@ def record_from_state(
             "moves": [_move_json(m, names) for m in moves],
         }
         if r < len(fair) and fair[r] is not None:
-            commit, seed = fair[r]  # type: ignore[misc]
+            commit, seed = fair[r]  # type: ignore[misc]  # not None: checked on the line above
             rnd["commitment"] = commit
             if seed is not None and r < len(state.logs):
                 rnd["seed"] = seed

@@ -59,7 +59,7 @@ class SweptMemoryStorage(MemoryStorage):
 
     def _MemoryStorage__schedule_expiry(self) -> None:  # overrides the library's private scheduler
         if not self.timer.is_alive():
-            self.timer = threading.Timer(self.SWEEP_SECONDS, self._MemoryStorage__expire_events)  # type: ignore[attr-defined]
+            self.timer = threading.Timer(self.SWEEP_SECONDS, self._MemoryStorage__expire_events)
             self.timer.daemon = True
             self.timer.start()
 

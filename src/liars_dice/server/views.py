@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -18,27 +19,61 @@ from ..engine import (
     Bid,
     Calza,
     Challenge,
+    Exact,
     Game,
     Phase,
     PublicView,
     RoundResult,
+    Rules,
     State,
     result_to_json,
     view_bid_probability,
     view_exact_probability,
 )
+from ..engine.narration import bid_sentence, challenge_sentence, round_sentence
 from . import fairness
 from .room import Room
 
 _NO_LEGAL: dict[str, Any] = {"raises": [], "challenge": False, "calza": False, "shows": [[]]}
 
 
-def result_json(r: RoundResult, names: tuple[str, ...]) -> dict[str, Any]:
+def bid_words(rules: Rules, bid: Bid) -> dict[str, Any]:
+    """A bid as served: ``{"quantity", "face", "label": "3★", "words": "three stars"}``,
+    worded by the engine (:meth:`Rules.format_bid`, :meth:`Rules.describe_bid`);
+    the browser shows these and words nothing itself."""
+    return {"quantity": bid.quantity, "face": bid.face, "label": rules.format_bid(bid), "words": rules.describe_bid(bid)}
+
+
+def counted(rules: Rules, faces: Sequence[int], bid: Bid, wilds_active: bool) -> list[bool]:
+    """Per die, whether it counts toward ``bid`` (:meth:`Rules.matches`): the
+    browser highlights these and applies no wild rule itself."""
+    return [rules.matches(f, bid.face, wilds_active) for f in faces]
+
+
+def _chance(p: float) -> float:
+    """A probability as served: 6 places, so a tiny chance still reads "<1%"."""
+    return round(p, 6)
+
+
+def result_json(r: RoundResult, names: tuple[str, ...], rules: Rules) -> dict[str, Any]:
     """A round's public result as served: the engine's :func:`result_to_json`
-    plus ``wilds_active`` (whether the wild face counted in that round)."""
+    plus ``wilds_active`` (whether the wild face counted in that round), the
+    bid in words (``bid_words``, ``bid_label``), per revealed cup which dice
+    counted (``counted``), and whether it was a perfect bid (``perfect``, seed 000)."""
     out = result_to_json(r, names)
     out["wilds_active"] = r.wilds_active
+    words = bid_words(rules, r.bid)
+    out["bid_words"], out["bid_label"] = words["words"], words["label"]
+    out["counted"] = {names[s]: counted(rules, h, r.bid, r.wilds_active) for s, h in enumerate(r.revealed) if h}
+    out["perfect"] = rules.exact is Exact.ALL_BUT_BIDDER and r.count == r.bid.quantity and not r.calza
     return out
+
+
+def _word_bids(rules: Rules, out: dict[str, Any]) -> None:
+    """Add the engine's words to every bid of a view's ``bids``."""
+    for entry in out["bids"]:
+        b = entry["bid"]
+        entry.update({k: v for k, v in bid_words(rules, Bid(b["quantity"], b["face"])).items() if k in ("label", "words")})
 
 
 def _results(room: Room) -> tuple[list[dict[str, Any]], str]:
@@ -50,7 +85,7 @@ def _results(room: Room) -> tuple[list[dict[str, Any]], str]:
     if cached is None or cached[0] != n:
         names = state.game.players
         seeds = room.table.seeds
-        data = [fairness.reveal(result_json(r, names), i, seeds) for i, r in enumerate(state.results)]
+        data = [fairness.reveal(result_json(r, names, state.rules), i, seeds) for i, r in enumerate(state.results)]
         cached = room.results_cache = (n, data, json.dumps(data, separators=(",", ":"), ensure_ascii=False))
     return cached[1], cached[2]
 
@@ -74,19 +109,26 @@ def seat_view(room: Room, seat: int, with_results: bool = True) -> dict[str, Any
     out = replace(v, results=()).to_json()
     if with_results:
         out["results"] = _results(room)[0]
+    rules = v.rules
     if v.my_turn:
         acts = v.legal_actions()
         out["legal"] = {
-            "raises": [a.to_json() for a in acts if isinstance(a, Bid)],
+            "raises": [
+                {**bid_words(rules, a), "chance": _chance(view_bid_probability(v, a))}
+                for a in acts if isinstance(a, Bid)
+            ],
             "challenge": any(isinstance(a, Challenge) for a in acts),
             "calza": any(isinstance(a, Calza) for a in acts),
             "shows": [list(s) for s in v.legal_shows()],
         }
     else:
         out["legal"] = _NO_LEGAL
-    out["odds"] = round(view_bid_probability(v), 4) if v.bids and v.phase is Phase.BID else None
+    odds = _chance(view_bid_probability(v)) if v.bids and v.phase is Phase.BID else None
+    out["odds"] = odds
     # the chance of an exact count, where a calza is possible (RULES.md perudo "Calza")
-    out["exact_odds"] = round(view_exact_probability(v), 4) if out["legal"]["calza"] else None
+    out["exact_odds"] = _chance(view_exact_probability(v)) if out["legal"]["calza"] else None
+    _word_bids(rules, out)
+    out["current"] = {**out["bids"][-1], "chance": odds} if v.bids else None
     out["seat_index"] = seat
     _common(room, out)
     return out
@@ -101,6 +143,8 @@ def public_view(room: Room, with_results: bool = True) -> dict[str, Any]:
     if with_results:
         out["results"] = _results(room)[0]
     out["seat_index"] = None
+    _word_bids(state.rules, out)
+    out["current"] = {**out["bids"][-1], "chance": None} if out["bids"] else None
     _common(room, out)
     return out
 
@@ -144,13 +188,20 @@ def state_message_text(room: Room, seat: int | None, sync: bool = False) -> str:
 
 
 def _snapshot(state: State) -> dict[str, Any]:
-    names = state.game.players
+    names, rules = state.game.players, state.rules
+    cur = state.current_bid
     return {
         "dice": {names[s]: d for s, d in enumerate(state.dice)},
         "hands": {names[s]: list(h) for s, h in enumerate(state.hidden) if h},
         "shown": {names[s]: list(h) for s, h in enumerate(state.shown) if h},
+        # per hidden hand, which dice count toward the current bid (none before the opening bid)
+        "counted": {
+            names[s]: counted(rules, h, cur, state.wilds_active) for s, h in enumerate(state.hidden) if h and cur
+        },
         "bids": [
-            {"player": names[s], "bid": b.to_json(), **({"show": list(sh)} if sh else {})} for s, b, sh in state.bids
+            {"player": names[s], "bid": b.to_json(), "label": rules.format_bid(b), "words": rules.describe_bid(b),
+             **({"show": list(sh)} if sh else {})}
+            for s, b, sh in state.bids
         ],
         "to_move": names[state.to_move] if state.to_move is not None else None,
         "phase": state.phase.value,
@@ -167,19 +218,14 @@ def replay_steps(game: Game, start: int, final: State) -> list[dict[str, Any]]:
     steps: list[dict[str, Any]] = []
     for r, log in enumerate(final.logs):
         state = state.deal(log.deal)
-        steps.append({"round": r, "move": None, "text": f"Round {r + 1}: the dice are rolled.", "state": _snapshot(state)})
+        steps.append({"round": r, "move": None, "text": round_sentence(r + 1), "state": _snapshot(state)})
         for m in log.moves:
             who = names[m.seat]
-            if isinstance(m.action, (Challenge, Calza)):
+            if not isinstance(m.action, Bid):  # a challenge, or a calza (RULES.md perudo)
                 state = state.apply(m.action, seat=m.seat)
                 res = state.results[-1]
-                rj = result_json(res, names)
-                bid_words = rules.describe_bid(res.bid)
-                changes = [f"{n} loses {k} {'die' if k == 1 else 'dice'}" for n, k in rj["lost"].items()]
-                changes += [f"{n} gains {k} {'die' if k == 1 else 'dice'}" for n, k in rj.get("gained", {}).items()]
-                said = ", ".join(changes) or "nobody loses a die"
-                verb = "calls calza on" if res.calza else "challenges"
-                text = f"{who} {verb} {names[res.bidder]}'s {bid_words}: the count is {res.count}; {said}."
+                rj = result_json(res, names, rules)
+                text = challenge_sentence(rules, names, res)
                 steps.append({
                     "round": r, "move": {"player": who, "calza" if res.calza else "challenge": True}, "text": text,
                     "state": _snapshot(state), "result": rj,
@@ -188,10 +234,9 @@ def replay_steps(game: Game, start: int, final: State) -> list[dict[str, Any]]:
                 assert isinstance(m.action, Bid)
                 state = state.apply(m.action, m.show, seat=m.seat)
                 move: dict[str, Any] = {"player": who, "bid": m.action.to_json()}
-                text = f"{who} bids {rules.describe_bid(m.action)}"
+                text = bid_sentence(rules, who, m.action, m.show)
                 if m.show:
                     state = state.reroll(m.reroll)
                     move["show"], move["reroll"] = list(m.show), list(m.reroll)
-                    text += f", shows {list(m.show)} and rerolls the rest"
-                steps.append({"round": r, "move": move, "text": text + ".", "state": _snapshot(state)})
+                steps.append({"round": r, "move": move, "text": text, "state": _snapshot(state)})
     return steps

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..engine import Rules
@@ -68,6 +69,7 @@ def solve(
     check_every: int = 10,
     leaf_value: LeafValue | None = None,
     max_depth: int | None = None,
+    on_check: Callable[[int, float], None] | None = None,
 ) -> SolveResult:
     """Solve one two-player round with CFR+ (:mod:`liars_dice.solver.cfr`).
 
@@ -85,6 +87,8 @@ def solve(
         a single-round preset).
     :param max_depth: most bids in a history (``None``: the full round). With a
         cap the exploitability is exact within the capped game (see :class:`BidTree`).
+    :param on_check: called after each check with the iterations run so far and
+        the exploitability then (for a progress display).
     :raises SolverError: for a tree too large (see :data:`~liars_dice.solver.tree.MAX_NODES`),
         bad dice, or bad limits.
     :raises RulesError: for an unknown preset name.
@@ -112,6 +116,8 @@ def solve(
     while cfr.iterations < max_iterations:
         cfr.iterate(min(check_every, max_iterations - cfr.iterations))
         expl = exploitability_of(game, cfr.average_policy())
+        if on_check is not None:
+            on_check(cfr.iterations, expl)
         if expl <= target_exploitability:
             break
     avg = cfr.average_policy()

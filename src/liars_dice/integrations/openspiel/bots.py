@@ -50,7 +50,7 @@ def game_for(view: SeatView) -> LiarsDiceGame:
     if game is None:
         game = pyspiel.load_game(SHORT_NAME, {"rules": key[0], "players": n, "dice": key[2]})
         _GAMES[key] = game
-    return game  # type: ignore[return-value]
+    return game
 
 
 def _split(final: tuple[int, ...], shows: list[tuple[int, ...]]) -> tuple[list[int], list[list[int]]]:
@@ -106,7 +106,7 @@ def state_for(view: SeatView, rng: random.Random) -> LiarsDiceState:
                     state.apply_action(f - 1)
                 used[s] += 1
         if revealed is not None:
-            state.apply_action(enc.calza if calza else enc.challenge)  # type: ignore[arg-type]
+            state.apply_action(enc.calza if calza else enc.challenge)
     return state
 
 
@@ -191,7 +191,7 @@ class MCCFRBot:
         def choose(state: LiarsDiceState) -> int:
             probs = pol.action_probabilities(state)
             actions = list(probs)
-            return self._rng.choices(actions, weights=[max(float(probs[a]), 0.0) for a in actions])[0]
+            return int(self._rng.choices(actions, weights=[max(float(probs[a]), 0.0) for a in actions])[0])
 
         return decide_with(view, choose, self._rng)
 

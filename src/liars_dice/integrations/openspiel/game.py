@@ -124,9 +124,9 @@ class LiarsDiceState(pyspiel.State):
     def current_player(self) -> int:
         p = self.pos.current_player()
         if p == CHANCE:
-            return pyspiel.PlayerId.CHANCE
+            return int(pyspiel.PlayerId.CHANCE)
         if p < 0:
-            return pyspiel.PlayerId.TERMINAL
+            return int(pyspiel.PlayerId.TERMINAL)
         return p
 
     def _legal_actions(self, player: int) -> list[int]:
@@ -165,7 +165,7 @@ class LiarsDiceState(pyspiel.State):
         (so ``history()`` is the new world's), redrawing every chance outcome of
         the current round that is another seat's die."""
         draw = rng.integers if hasattr(rng, "integers") else rng.randint
-        new = self.get_game().new_initial_state()
+        new: LiarsDiceState = self.get_game().new_initial_state()
         for a in self.pos.resample_history(player_id, lambda f: int(draw(f))):
             new.apply_action(a)
         return new

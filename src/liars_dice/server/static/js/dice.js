@@ -55,12 +55,13 @@ export function die(face, opts = {}) {
 
 /** A row of dice. */
 export function diceRow(faces, opts = {}) {
-  const { matchFace = null, wildsActive = true, rules = null, size = "md", hiddenCount = 0 } = opts;
+  // counted: per die, whether it counts toward the bid (sent by the server), or null
+  const { counted = null, rules = null, size = "md", hiddenCount = 0 } = opts;
   const row = h("span", { class: "dice-row" });
-  for (const f of faces) {
-    const m = matchFace !== null && rules && (f === matchFace || (wildsActive && rules.wild_face !== null && f === rules.wild_face && matchFace !== rules.wild_face));
-    row.appendChild(die(f, { rules, size, match: m, dim: matchFace !== null && !m }));
-  }
+  faces.forEach((f, i) => {
+    const m = !!(counted && counted[i]);
+    row.appendChild(die(f, { rules, size, match: m, dim: counted !== null && !m }));
+  });
   for (let i = 0; i < hiddenCount; i++) row.appendChild(die(null, { rules, size }));
   return row;
 }

@@ -1,10 +1,11 @@
 // The move picker: legal raises only (a face, then a quantity), the show of
-// show-and-reroll, the hint for the bid picked, and the challenge.
+// show-and-reroll, the hint for the bid picked, and the challenge. Each raise's
+// words and chance come from the server (view.legal.raises).
 import { die } from "./dice.js";
-import { h, describeBid, percent, bidChance, sameFaces } from "./util.js";
+import { h, percent, sameFaces } from "./util.js";
 
-/** The bid the picker starts on: the cheapest raise of a plain face, since an
- *  opening on the wild face cancels wilds in classic (seed 004); else the cheapest. */
+/** The bid the picker starts on: the cheapest raise of a face other than the wild
+ *  one (an opening on the wild face may cancel wilds, seed 004); else the cheapest. */
 export function defaultPick(raises, rules) {
   const first = raises.find((b) => b.face !== rules.wild_face) || raises[0];
   return { face: first ? first.face : null, quantity: first ? first.quantity : null };
@@ -17,24 +18,25 @@ export function defaultPick(raises, rules) {
  */
 export function bidPicker({ view: v, rules: r, pick: p, hint, onChange, onBid, onChallenge, onCalza = null }) {
   const raises = v.legal.raises;
-  const byFace = new Map(); // face -> lowest and highest legal quantity
+  const byFace = new Map(); // face -> lowest and highest legal quantity, and the lowest raise
   for (const b of raises) {
-    const e = byFace.get(b.face) || { min: b.quantity, max: b.quantity };
-    e.min = Math.min(e.min, b.quantity);
+    const e = byFace.get(b.face) || { min: b.quantity, max: b.quantity, lowest: b };
+    if (b.quantity < e.min) { e.min = b.quantity; e.lowest = b; }
     e.max = Math.max(e.max, b.quantity);
     byFace.set(b.face, e);
   }
   if (p.face === null || !byFace.has(p.face)) Object.assign(p, defaultPick(raises, r));
   const range = p.face !== null ? byFace.get(p.face) : null;
   if (range) p.quantity = Math.min(range.max, Math.max(range.min, p.quantity ?? range.min));
-  const bidOk = !!range && raises.some((b) => b.face === p.face && b.quantity === p.quantity);
+  const raise = range ? raises.find((b) => b.face === p.face && b.quantity === p.quantity) : undefined;
+  const bidOk = !!raise;
 
   const faces = h("div", { class: "face-picker", role: "radiogroup", "aria-label": "Face" });
   for (let f = 1; f <= r.faces; f++) {
     const e = byFace.get(f);
     faces.appendChild(h("button", {
       type: "button", class: `face-btn ${p.face === f ? "on" : ""}`, role: "radio", "aria-checked": String(p.face === f),
-      disabled: !e, dataset: { face: f }, title: e ? `lowest: ${describeBid(r, { quantity: e.min, face: f })}` : "no legal raise on this face",
+      disabled: !e, dataset: { face: f }, title: e ? `lowest: ${e.lowest.words}` : "no legal raise on this face",
       onclick: () => { p.face = f; p.quantity = byFace.get(f).min; onChange(); },
     }, die(f, { rules: r, size: "md" }), h("span", { class: "face-min" }, e ? `${e.min}+` : "–")));
   }
@@ -46,7 +48,7 @@ export function bidPicker({ view: v, rules: r, pick: p, hint, onChange, onBid, o
   const showFaces = p.show.map((i) => v.hand[i]).filter((f) => f !== undefined);
   const showOk = !showFaces.length || v.legal.shows.some((s) => sameFaces(s, showFaces));
   const bid = bidOk ? { quantity: p.quantity, face: p.face } : null;
-  const chance = hint && bid ? bidChance(v, bid) : null;
+  const chance = hint && raise ? raise.chance : null;
   const cur = v.bids.length ? v.bids[v.bids.length - 1] : null;
   return [
     h("h3", {}, cur ? "Raise or challenge" : "Open the bidding"),
@@ -56,14 +58,14 @@ export function bidPicker({ view: v, rules: r, pick: p, hint, onChange, onBid, o
         qty,
         h("button", { type: "button", class: "btn btn-primary btn-bid", id: "bid-btn", disabled: !bid || !showOk,
           onclick: () => onBid(bid, showFaces) },
-          bid ? ["Bid ", describeBid(r, bid), showFaces.length ? ` + show ${showFaces.length}` : ""] : "Pick a bid")),
-      chance !== null ? h("div", { class: "small hint" }, `Chance that ${describeBid(r, bid)} is true, from your dice: `, h("strong", {}, percent(chance))) : null,
+          bid ? ["Bid ", raise.words, showFaces.length ? ` + show ${showFaces.length}` : ""] : "Pick a bid")),
+      chance !== null ? h("div", { class: "small hint" }, `Chance that ${raise.words} is true, from your dice: `, h("strong", {}, percent(chance))) : null,
       !showOk ? h("div", { class: "small warn" }, "Keep at least one die hidden to reroll.") : null)
       : h("p", { class: "muted" }, "No raise is possible: every die is already bid."),
     v.legal.challenge ? h("button", { type: "button", class: "btn btn-danger btn-wide", id: "challenge-btn", onclick: onChallenge },
-      "Liar! ", h("span", { class: "btn-sub" }, `challenge ${cur.player}'s ${describeBid(r, cur.bid)}`)) : null,
+      "Liar! ", h("span", { class: "btn-sub" }, `challenge ${cur.player}'s ${cur.words}`)) : null,
     v.legal.calza && onCalza ? h("button", { type: "button", class: "btn btn-wide", id: "calza-btn", onclick: onCalza },
-      "Calza! ", h("span", { class: "btn-sub" }, `exactly ${describeBid(r, cur.bid)}`,
+      "Calza! ", h("span", { class: "btn-sub" }, `exactly ${cur.words}`,
         hint && v.exact_odds !== null && v.exact_odds !== undefined ? ` (${percent(v.exact_odds)} from your dice)` : "")) : null,
   ];
 }

@@ -2,7 +2,7 @@
 import { api } from "./api.js";
 import { die, diceRow, bidChip } from "./dice.js";
 import { revealContent } from "./reveal.js";
-import { h, fill, describeBid, dice, matches } from "./util.js";
+import { h, fill, dice } from "./util.js";
 
 export function replayPage({ root, toast }, code) {
   let data = null;
@@ -60,8 +60,6 @@ export function replayPage({ root, toast }, code) {
       h("div", { class: "narration-text", id: "step-text" }, s.text));
 
     const result = s.result || null;
-    const prev = step > 0 ? data.steps[step - 1].state : null;
-    const bid = st.bids && st.bids.length ? st.bids[st.bids.length - 1].bid : null;
     const seats = data.players.map((name) => {
       const count = st.dice ? st.dice[name] ?? 0 : 0;
       const hidden = result ? [] : (st.hands || {})[name] || [];
@@ -69,7 +67,8 @@ export function replayPage({ root, toast }, code) {
       const toMove = !result && st.to_move === name && st.phase !== "over";
       const lost = result && result.lost[name];
       const row = h("span", { class: "dice-row" });
-      for (const f of hidden) row.appendChild(die(f, { rules, size: "md", match: !!bid && matches(rules, f, bid.face, st.wilds_active) }));
+      const counted = (st.counted || {})[name] || [];
+      hidden.forEach((f, i) => row.appendChild(die(f, { rules, size: "md", match: !!counted[i] })));
       for (const f of shown) row.appendChild(die(f, { rules, size: "md", selected: true, title: "shown" }));
       const winner = data.winner === name && st.phase === "over";
       return h("div", { class: `seat ${toMove ? "seat-turn" : ""} ${count === 0 ? "seat-out" : ""} ${winner ? "seat-winner" : ""}`, dataset: { name } },
@@ -81,14 +80,14 @@ export function replayPage({ root, toast }, code) {
     const extra = [];
     if (result) {
       extra.push(h("div", { class: "card reveal-inline", id: "replay-reveal" },
-        revealContent(rules, result, { bids: prev ? prev.bids : null, wilds: prev ? prev.wilds_active : null, challenger: result.challenger })));
+        revealContent(rules, result, { challenger: result.challenger })));
     }
     fill(board, h("div", { class: "seats", dataset: { n: data.players.length } }, seats), extra);
     // A challenge step's state is already the next round: show the bids it ended.
     const bids = result && step > 0 ? data.steps[step - 1].state.bids || [] : st.bids || [];
     fill(bidsBox, h("h3", {}, `Round ${s.round + 1}: bids`),
       bids.length ? h("ol", { class: "bid-list" }, bids.map((b, i) => h("li", { class: i === bids.length - 1 ? "latest" : "" },
-        h("span", { class: "bid-player" }, b.player), bidChip(rules, b.bid, "xs"), h("span", { class: "small muted bid-words" }, describeBid(rules, b.bid)),
+        h("span", { class: "bid-player" }, b.player), bidChip(rules, b.bid, "xs"), h("span", { class: "small muted bid-words" }, b.words),
         b.show && b.show.length ? h("span", { class: "small" }, " shows ", diceRow(b.show, { rules, size: "xs" })) : null)))
         : h("p", { class: "muted small" }, "No bids yet."));
   }

@@ -1,42 +1,38 @@
 // The reveal after a challenge, shared by the table (overlay, game over) and the replay.
 import { diceRow, bidChip } from "./dice.js";
-import { h, describeBid, dice, listWords } from "./util.js";
+import { h, dice, listWords } from "./util.js";
 import { seedLine } from "./fair.js";
 
 /**
  * The reveal of one challenge: every cup face up with the dice that counted,
  * the count against the bid, who lost how many dice, who is out, who opens next.
- * opts: {bids: the round's bids, wilds: whether wilds counted (if known),
- * challenger, me: this browser's player name, dialog: ids for the overlay}.
+ * Everything about the rules comes from the server's result: the bid's words
+ * (bid_words), which dice counted (counted), whether wilds counted (wilds_active),
+ * a perfect bid (perfect). opts: {challenger, me: this browser's player name,
+ * dialog: ids for the overlay}.
  */
 export function revealContent(r, result, opts = {}) {
-  const { bids = null, wilds = null, challenger = null, me = null, dialog = false } = opts;
+  const { challenger = null, me = null, dialog = false } = opts;
   const bid = result.bid;
-  // Wilds this round: from the state before the challenge, else the result's own flag
-  // (when the server sends it), else from the round's opening bid, else assume they count.
-  let wildsActive = wilds;
-  if (wildsActive === null || wildsActive === undefined) wildsActive = result.wilds_active;
-  if ((wildsActive === null || wildsActive === undefined) && bids && bids.length) {
-    wildsActive = !(r.wilds_suspended_on_wild_opening && bids[0].bid.face === r.wild_face);
-  }
-  if (wildsActive === null || wildsActive === undefined) wildsActive = true;
+  const wildsActive = result.wilds_active !== false;
   const truth = result.count >= bid.quantity;
+  const counted = result.counted || {};
   const exact = result.count === bid.quantity;
   const calza = !!result.calza;
   const gained = result.gained || {};
   const cups = Object.keys(result.revealed).map((n) => {
     const faces = result.revealed[n];
-    const matched = faces.filter((f) => f === bid.face || (wildsActive && r.wild_face !== null && f === r.wild_face && bid.face !== r.wild_face)).length;
+    const matched = (counted[n] || []).filter(Boolean).length;
     return h("div", { class: `cup ${result.lost[n] ? "cup-lost" : ""}`, dataset: { name: n } },
       h("div", { class: "cup-name" }, n, n === result.bidder ? h("span", { class: "badge" }, "bid") : null, n === result.challenger ? h("span", { class: "badge badge-danger" }, "called") : null),
-      diceRow(faces, { rules: r, size: "md", matchFace: bid.face, wildsActive }),
+      diceRow(faces, { rules: r, size: "md", counted: counted[n] || null }),
       h("div", { class: "cup-foot small" }, h("span", { class: "muted" }, `${matched} counted`),
         result.lost[n] ? h("span", { class: "loss" }, `−${dice(result.lost[n])}`) : null,
         gained[n] ? h("span", { class: "gain" }, `+${dice(gained[n])}`) : null));
   });
   const verdict = calza
     ? (exact ? `Exactly right: ${result.challenger}'s calza wins.` : `Not exact: ${result.challenger}'s calza fails.`)
-    : exact && r.exact === "all_but_bidder"
+    : result.perfect
       ? "A perfect bid! Exactly right."
       : truth ? `The bid was true: ${result.challenger} was wrong.` : `The bid was a lie: ${result.bidder} was caught.`;
   const lostNames = Object.entries(result.lost).map(([n, k]) => `${n} ${k === 1 ? "loses one die" : `loses ${dice(k)}`}`);
@@ -47,12 +43,12 @@ export function revealContent(r, result, opts = {}) {
       h(dialog ? "h2" : "h3", { id: dialog ? "reveal-title" : null },
         calza ? `${challenger || result.challenger} calls calza on ${result.bidder}'s bid` : `${challenger || result.challenger} calls ${result.bidder}'s bid`),
       result.palifico ? h("span", { class: "badge" }, "palifico round") : null,
-      h("div", { class: "reveal-bid" }, bidChip(r, bid, "md"), h("span", {}, describeBid(r, bid)))),
+      h("div", { class: "reveal-bid" }, bidChip(r, bid, "md"), h("span", {}, result.bid_words))),
     h("div", { class: "reveal-count", id: dialog ? "reveal-count" : null },
       h("span", { class: "count-num" }, String(result.count)),
       h("span", {}, ` counted, ${bid.quantity} bid. `),
       h("strong", {}, verdict)),
-    !wildsActive && r.wild_face !== null ? h("p", { class: "small warn" }, result.palifico ? "Wilds did not count: a palifico round." : "Wilds did not count this round.") : null,
+    !wildsActive ? h("p", { class: "small warn" }, result.palifico ? "Wilds did not count: a palifico round." : "Wilds did not count this round.") : null,
     h("div", { class: "cups" }, cups),
     h("ul", { class: "reveal-outcome" },
       lostNames.length ? h("li", {}, listWords(lostNames) + ".") : h("li", {}, "Nobody loses a die."),

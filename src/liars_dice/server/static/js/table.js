@@ -6,7 +6,7 @@ import { revealContent } from "./reveal.js";
 import { commitmentLine } from "./fair.js";
 import { describeRules } from "./rules-text.js";
 import {
-  h, fill, describeBid, dice, percent, bidChance, store,
+  h, fill, dice, percent, store,
   seatToken, saveSeatToken, forgetSeatToken, nickname, saveNickname, clock,
 } from "./util.js";
 
@@ -21,7 +21,7 @@ export function tablePage({ root, toast }, code) {
     botChoice: store.get("liars-dice:bot") || null,
     hint: store.get("liars-dice:hint") === "1",
     picker: { key: null, face: null, quantity: null, show: [] }, // show: indices into hand
-    reveal: null, // {result, bids, wilds} shown in the overlay
+    reveal: null, // {result} shown in the overlay
     socket: null,
     status: "connecting",
     destroyed: false,
@@ -131,12 +131,9 @@ export function tablePage({ root, toast }, code) {
   }
 
   function onState(view, event) {
-    const before = S.view;
     S.view = view;
     if ((event.kind === "challenge" || event.kind === "calza") && event.result) {
-      // The round's bids are in the state before the challenge; wilds follow them.
-      const bids = before ? before.bids : [];
-      openReveal(event.result, bids, before ? before.wilds_active : true, event.player);
+      openReveal(event.result, event.player);
     }
     if (event.by_bot && S.seat !== null && event.player === myName()) {
       toast("Your time ran out, so a bot made that move for you.", "info");
@@ -393,7 +390,7 @@ export function tablePage({ root, toast }, code) {
       cur
         ? h("div", { class: "current-bid", id: "current-bid" },
             h("span", { class: "muted" }, `${cur.player} bids`), bidChip(r, cur.bid, "md"),
-            h("span", { class: "bid-words" }, describeBid(r, cur.bid)),
+            h("span", { class: "bid-words" }, cur.words),
             cur.show && cur.show.length ? h("span", { class: "muted small" }, `(showed ${cur.show.length})`) : null)
         : h("div", { class: "current-bid muted", id: "current-bid" }, `No bid yet this round. ${Object.values(v.dice).reduce((a, b) => a + b, 0)} dice in play.`),
       v.palifico
@@ -402,7 +399,7 @@ export function tablePage({ root, toast }, code) {
             h("strong", {}, "Palifico round. "),
             `${v.bids.length ? v.bids[0].player : v.to_move} is down to one die: wilds do not count, the opening may name any face, and the face stays for the round (a player with one die may change it).`)
         : null,
-      !v.palifico && !v.wilds_active && r.wild_face !== null && v.bids.length ? h("div", { class: "small warn" }, "Wilds do not count this round (it opened on the wild face).") : null,
+      !v.palifico && !v.wilds_active && v.bids.length ? h("div", { class: "small warn" }, "Wilds do not count this round (it opened on the wild face).") : null,
       commitmentLine(v.commitment),
     ];
     if (S.seat !== null) {
@@ -411,12 +408,12 @@ export function tablePage({ root, toast }, code) {
         h("span", {}, "Hint"));
       let hint = null;
       if (S.hint) {
-        hint = h("div", { class: "hint", id: "hint" }, cur && v.odds !== null && v.odds !== undefined
-          // The server rounds to 4 places; a rounded 0 is recomputed so a tiny chance reads "<1%".
-          ? [`Chance that ${describeBid(r, cur.bid)} is true, from your dice: `, h("strong", {}, percent(v.odds > 0 ? v.odds : bidChance(v, cur.bid)))]
+        const current = v.current;
+        hint = h("div", { class: "hint", id: "hint" }, current && current.chance !== null && current.chance !== undefined
+          ? [`Chance that ${current.words} is true, from your dice: `, h("strong", {}, percent(current.chance))]
           : "No bid yet: the hint shows the chance that the current bid is true, from your dice.",
-          v.exact_odds !== null && v.exact_odds !== undefined
-            ? h("div", { id: "exact-hint" }, `Chance that the count is exactly ${cur.bid.quantity} (a calza): `, h("strong", {}, percent(v.exact_odds)))
+          v.exact_odds !== null && v.exact_odds !== undefined && current
+            ? h("div", { id: "exact-hint" }, `Chance that the count is exactly ${current.bid.quantity} (a calza): `, h("strong", {}, percent(v.exact_odds)))
             : null);
       }
       lines.push(h("div", { class: "hint-row" }, toggle, hint));
@@ -565,14 +562,14 @@ export function tablePage({ root, toast }, code) {
       h("h3", {}, v.phase === "over" ? "Final round" : `Round ${v.round ?? v.results.length + 1}: bids`),
       v.bids.length
         ? h("ol", { class: "bid-list", id: "bid-list" }, v.bids.map((b, i) => h("li", { class: i === v.bids.length - 1 ? "latest" : "" },
-            h("span", { class: "bid-player" }, b.player), bidChip(r, b.bid, "xs"), h("span", { class: "bid-words small muted" }, describeBid(r, b.bid)),
+            h("span", { class: "bid-player" }, b.player), bidChip(r, b.bid, "xs"), h("span", { class: "bid-words small muted" }, b.words),
             b.show && b.show.length ? h("span", { class: "small" }, " shows ", diceRow(b.show, { rules: r, size: "xs" })) : null)))
         : h("p", { class: "muted small" }, v.phase === "over" ? "" : `${v.to_move} opens.`));
   }
 
   function resultSummary(res, r) {
     const lost = Object.entries(res.lost).map(([n, k]) => `${n} −${k}`).join(", ");
-    return `${res.challenger} called ${res.bidder}'s ${describeBid(r, res.bid)}: ${res.count} counted${lost ? `; ${lost}` : ""}`;
+    return `${res.challenger} called ${res.bidder}'s ${res.bid_words}: ${res.count} counted${lost ? `; ${lost}` : ""}`;
   }
 
   function renderHistory() {
@@ -583,18 +580,18 @@ export function tablePage({ root, toast }, code) {
     const list = h("ul", { class: "history-list", id: "history-list" });
     for (let i = v.results.length - 1; i >= 0; i--) {
       const res = v.results[i];
-      list.appendChild(h("li", {}, h("button", { class: "link-btn", onclick: () => openReveal(res, null, null, res.challenger) },
+      list.appendChild(h("li", {}, h("button", { class: "link-btn", onclick: () => openReveal(res, res.challenger) },
         h("span", { class: "history-round" }, `Round ${i + 1}`), " ", resultSummary(res, r))));
     }
     fill(el.history, h("h3", {}, "Past rounds"), list);
   }
 
   // ---- the reveal ----------------------------------------------------------
-  function openReveal(result, bids, wilds, challenger) {
-    S.reveal = { result, bids, wilds };
+  function openReveal(result, challenger) {
+    S.reveal = { result };
     fill(el.reveal,
       h("div", { class: "reveal card", role: "dialog", "aria-modal": "true", "aria-labelledby": "reveal-title" },
-        revealContent(rules(), result, { bids, wilds, challenger, me: myName(), dialog: true }),
+        revealContent(rules(), result, { challenger, me: myName(), dialog: true }),
         h("button", { class: "btn btn-primary btn-wide", id: "reveal-close", onclick: closeReveal, autofocus: true }, result.next ? "Next round" : "See the result")));
     el.reveal.hidden = false;
     const button = el.reveal.querySelector("#reveal-close");

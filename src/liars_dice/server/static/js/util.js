@@ -1,5 +1,7 @@
 // Small DOM and formatting helpers shared by every page. No framework: every
 // piece of user-supplied text goes through textContent, never innerHTML.
+// No rule of the game and no wording of a bid lives here: the server sends each
+// bid's words and chance, and which dice count (docs/server-protocol.md).
 
 /** Build an element: h("div", {class: "x", onclick: fn}, child, "text", ...). */
 export function h(tag, attrs, ...children) {
@@ -41,16 +43,9 @@ export function numberWord(n) {
   return n >= 0 && n < NUMBER_WORDS.length ? NUMBER_WORDS[n] : String(n);
 }
 
-/** Whether `face` is drawn as a star under these rule options. */
+/** Whether `face` is drawn as a star under these rule options (drawing only). */
 export function isStar(rules, face) {
   return !!(rules && rules.star_symbol && face === rules.wild_face);
-}
-
-/** Words for a bid, as the engine's Rules.describe_bid: "four 3s", "three stars". */
-export function describeBid(rules, bid) {
-  const q = bid.quantity, f = bid.face;
-  const noun = isStar(rules, f) ? (q === 1 ? "star" : "stars") : (q === 1 ? `${f}` : `${f}s`);
-  return `${numberWord(q)} ${noun}`;
 }
 
 /** "3 dice" / "1 die". */
@@ -62,41 +57,6 @@ export function dice(n) {
 export function listWords(items) {
   if (items.length <= 1) return items.join("");
   return items.slice(0, -1).join(", ") + " and " + items[items.length - 1];
-}
-
-/** P[X >= k] for X ~ Binomial(n, p): the engine's odds.binomial_tail. */
-export function binomialTail(n, k, p) {
-  if (k <= 0) return 1;
-  if (k > n) return 0;
-  let total = 0;
-  let c = 1; // C(n, 0)
-  for (let i = 0; i <= n; i++) {
-    if (i >= k) total += c * p ** i * (1 - p) ** (n - i);
-    c = (c * (n - i)) / (i + 1);
-  }
-  return Math.min(1, Math.max(0, total));
-}
-
-/** Whether one die counts toward a bid on `face` (engine Rules.matches). */
-export function matches(rules, die, face, wildsActive) {
-  return die === face || (wildsActive && rules.wild_face !== null && die === rules.wild_face && face !== rules.wild_face);
-}
-
-/**
- * Chance that `bid` is true from one seat's knowledge (engine odds.view_bid_probability):
- * own hidden dice plus every shown die are known, every other die is a fair roll.
- */
-export function bidChance(view, bid) {
-  const rules = view.rules_options;
-  const seen = [...view.hand, ...Object.values(view.shown || {}).flat()];
-  const total = Object.values(view.dice).reduce((a, b) => a + b, 0);
-  const unseen = total - seen.length;
-  const wilds = view.bids.length || view.palifico
-    ? view.wilds_active
-    : !(rules.wild_face !== null && rules.wilds_suspended_on_wild_opening && bid.face === rules.wild_face);
-  const have = seen.filter((d) => matches(rules, d, bid.face, wilds)).length;
-  const wild = wilds && rules.wild_face !== null && bid.face !== rules.wild_face;
-  return binomialTail(unseen, bid.quantity - have, (wild ? 2 : 1) / rules.faces);
 }
 
 export function percent(p) {

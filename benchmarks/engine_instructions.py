@@ -1,0 +1,90 @@
+"""Engine speed in machine instructions: the playouts of
+`benchmarks/engine_vs_openspiel.py`, counted by valgrind's callgrind, which
+(unlike a timer) does not depend on the load of a shared machine.
+
+For each side and size: instructions of N playouts minus those of the same
+process with 0 playouts, divided by N. Ratio = pyspiel's count / ours (above 1:
+fewer instructions than pyspiel).
+
+Run: .venv/bin/python benchmarks/engine_instructions.py [--playouts 4000]
+Needs valgrind (Debian: apt-get install valgrind) and the `openspiel` extra.
+Takes a few minutes (valgrind runs Python about 50 times slower).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import subprocess
+import sys
+
+SIDES = ("ours", "ours-checked", "pyspiel")
+
+
+def playouts(side: str, dice_each: int, n: int) -> None:
+    """The loops of engine_vs_openspiel.py, verbatim in effect."""
+    if side == "pyspiel":
+        import pyspiel
+
+        game = pyspiel.load_game("liars_dice", {"numdice": dice_each, "players": 2})
+        rng = random.Random(1)
+        choice, new = rng.choice, game.new_initial_state
+        for _ in range(n):
+            s = new()
+            while not s.is_terminal():
+                if s.is_chance_node():
+                    s.apply_action(choice(s.chance_outcomes())[0])
+                else:
+                    s.apply_action(choice(s.legal_actions()))
+        return
+    from liars_dice.engine import Game, Rules, SeededDice
+
+    ours = Game.create(Rules.preset("openspiel"), ["p0", "p1"], [dice_each, dice_each])
+    rng, dice = random.Random(1), SeededDice(1)
+    choice, initial, checked = rng.choice, ours.initial_state, side == "ours-checked"
+    for _ in range(n):
+        st = initial(0)
+        while not st.is_over:
+            if st.is_chance:
+                st = st.roll(dice)
+            elif checked:
+                st = st.apply(choice(st.legal_actions()))
+            else:
+                st = st.apply_unchecked(choice(st.legal_actions()))
+
+
+def instructions(side: str, dice_each: int, n: int) -> int:
+    out = subprocess.run(
+        ["valgrind", "--tool=callgrind", f"--callgrind-out-file={os.devnull}", sys.executable, __file__,
+         "--run", side, str(dice_each), str(n)],
+        capture_output=True, text=True, check=True,
+    ).stderr
+    return int(re.search(r"Collected : (\d+)", out).group(1))  # type: ignore[union-attr]  # valgrind always prints it
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--playouts", type=int, default=4000, help="playouts with 1 die each (5 dice: a quarter)")
+    parser.add_argument("--run", nargs=3, metavar=("SIDE", "DICE", "N"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.run:
+        side, dice_each, n = args.run[0], int(args.run[1]), int(args.run[2])
+        if side == "pyspiel":
+            import pyspiel  # noqa: F401  (imported alike with 0 playouts)
+        else:
+            import liars_dice.engine  # noqa: F401
+        playouts(side, dice_each, n)
+        return
+    print("Instructions per random playout (callgrind), `openspiel` preset vs pyspiel liars_dice")
+    print(f"{'dice each':>9}  {'ours':>9}  {'checked':>9}  {'pyspiel':>9}  {'ours ratio':>10}  {'checked ratio':>13}")
+    for dice_each in (1, 5):
+        n = args.playouts if dice_each == 1 else max(1, args.playouts // 4)
+        per = {side: (instructions(side, dice_each, n) - instructions(side, dice_each, 0)) // n for side in SIDES}
+        print(f"{dice_each:>9}  {per['ours']:>9,}  {per['ours-checked']:>9,}  {per['pyspiel']:>9,}  "
+              f"{per['pyspiel'] / per['ours']:>10.2f}  {per['pyspiel'] / per['ours-checked']:>13.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,72 @@
+"""The browser renders what the server sends (issue 8, "One source of truth"):
+under aces-wild the table and the replay say "aces", the engine's words
+(seed 003 names the wild 1s aces), never "1s" of the browser's own making."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from e2e_ui import add_bots_and_start, create_table, play_until_over, shot
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
+
+
+def _bid_aces(page, limit: int = 40) -> str:  # type: ignore[no-untyped-def]
+    """On this page's turn, bid the lowest raise on aces with a quantity of two or
+    more; challenge and wait for another turn while no such raise is legal.
+    Returns the bid button's words."""
+    for _ in range(limit):
+        if page.is_visible("#reveal-close"):
+            page.click("#reveal-close")
+        if page.is_visible("#bid-btn") and page.is_enabled('.face-btn[data-face="1"]'):
+            page.click('.face-btn[data-face="1"]')
+            while int(page.inner_text("#qty")) < 2 and page.is_enabled("#qty-up"):
+                page.click("#qty-up")
+            if int(page.inner_text("#qty")) >= 2:
+                words = page.inner_text("#bid-btn")
+                page.click("#bid-btn")
+                return words
+        if page.is_visible("#challenge-btn") and page.is_enabled("#challenge-btn"):
+            page.click("#challenge-btn")
+        if page.is_visible("#game-over"):
+            break
+        page.wait_for_timeout(250)
+    raise AssertionError("no turn with a raise on aces")
+
+
+def test_aces_wild_table_and_replay_say_aces(tmp_path: Path, new_page) -> None:  # type: ignore[no-untyped-def]
+    from e2e.conftest import start_server
+
+    srv = start_server(tmp_path / "aces.db", bot_delay=2.5)  # a slow bot: time to read the table
+    try:
+        page = new_page()
+        code = create_table(page, srv.url, "ida", preset="aces-wild", seats=2, dice=3)
+        add_bots_and_start(page)
+        words = _bid_aces(page)
+        assert re.fullmatch(r"Bid (two|three|four|five|six) aces", words.strip()), words
+        said = words.strip().removeprefix("Bid ")
+        page.wait_for_selector("#bid-list li.latest")
+        assert said in page.inner_text("#bid-list"), "the bid list says aces"
+        assert said in page.inner_text("#current-bid") or page.is_visible("#reveal-close"), "the table says aces"
+        assert not re.search(r"\b\d+ 1s\b|\bone 1\b|\b(two|three|four|five|six) 1s\b", page.inner_text("body"))
+        shot(page, "aces-wild-table")
+        play_until_over([page])
+        steps = srv.api(f"/api/tables/{code}/replay")["steps"]
+        mine = next(i for i, s in enumerate(steps) if s["text"] == f"ida bids {said}.")
+
+        page.goto(f"{srv.url}/#/replay/{code}")
+        page.wait_for_selector("#step-text")
+        page.fill("#step-slider", str(mine))
+        page.dispatch_event("#step-slider", "input")
+        page.wait_for_function(f"document.querySelector('#step-counter').textContent.startsWith('{mine + 1} /')")
+        assert page.inner_text("#step-text") == f"ida bids {said}."
+        assert said in page.inner_text("#replay-bids"), "the replay's bid list says aces"
+        body = page.inner_text("body")
+        assert not re.search(r"\b(one|two|three|four|five|six) 1s?\b", body), body
+        shot(page, "aces-wild-replay")
+    finally:
+        srv.proc.kill()
+        srv.proc.wait(timeout=10)

@@ -1,0 +1,71 @@
+"""`liars-dice replay --text FILE` (issue 8, "A readable replay"): the game
+round by round, every bid in notation and in the engine's words, each reveal
+and the dice lost; through the real command."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+
+import pytest
+
+from liars_dice.engine import Bid, Rules
+
+
+def _run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(list(args), capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("rules", ["wild-stars", "aces-wild", "classic"])
+def test_replay_text_tells_every_bid_reveal_and_loss(cli, tmp_path, rules: str) -> None:
+    path = tmp_path / "game.json"
+    play = _run(cli, "play", "--watch", "--rules", rules, "--players", "3", "--seed", "11", "--record", str(path))
+    assert play.returncode == 0, play.stderr
+    record = json.loads(path.read_text())
+    result = json.loads(_run(cli, "replay", str(path)).stdout)
+    proc = _run(cli, "replay", "--text", str(path))
+    assert proc.returncode == 0, proc.stdout
+    lines = proc.stdout.splitlines()
+    rule_set = Rules.preset(rules)
+    assert lines[-1] == f"{result['winner']} wins."
+    rounds = [ln for ln in lines if re.match(r"^Round \d+ · \d+ dice in play$", ln)]
+    assert len(rounds) == len(record["rounds"])
+    bids = [m for r in record["rounds"] for m in r["moves"] if "bid" in m]
+    bid_lines = [ln for ln in lines if re.match(r"^  \d+\. \w+ bids ", ln)]
+    assert len(bid_lines) == len(bids)
+    for m, ln in zip(bids, bid_lines):
+        bid = Bid(m["bid"]["quantity"], m["bid"]["face"])
+        assert f"{m['player']} bids {rule_set.format_bid(bid)}: {rule_set.describe_bid(bid)}" in ln
+    challenges = [ln for ln in lines if " challenges " in ln]
+    assert len(challenges) == len(record["rounds"])
+    assert all(re.search(r"the count is \d+; (\w+ loses \d (die|dice)(, )?)+\.$|nobody loses a die\.$", c)
+               for c in challenges), challenges
+    assert sum(ln.startswith("  Revealed: ") for ln in lines) == len(record["rounds"])
+    assert "[" not in proc.stdout and "]" not in proc.stdout, "no Python lists"
+    if rules == "aces-wild":
+        assert " aces" in proc.stdout or " ace" in proc.stdout
+
+
+def test_replay_text_of_a_broken_record_stops_at_the_fault(cli, tmp_path) -> None:
+    path = tmp_path / "game.json"
+    _run(cli, "play", "--watch", "--rules", "classic", "--players", "2", "--seed", "4", "--record", str(path))
+    record = json.loads(path.read_text())
+    record["rounds"][1]["moves"][0]["bid"] = {"quantity": 99, "face": 3}
+    path.write_text(json.dumps(record))
+    proc = _run(cli, "replay", "--text", str(path))
+    assert proc.returncode == 2
+    lines = proc.stdout.splitlines()
+    assert lines[-1].startswith("The record stops being a legal game at round 2, move 1: ")
+    assert any(" challenges " in ln for ln in lines), "the first round is told"
+
+
+def test_replay_text_tells_a_calza(cli, tmp_path) -> None:
+    """RULES.md `perudo` worked case 8: a right calza gains the caller a die."""
+    from replay_helpers import ROOT
+
+    case = json.loads((ROOT / "tests" / "records" / "perudo-worked-case-8-calza-gains-a-die.json").read_text())
+    path = tmp_path / "calza.json"
+    path.write_text(json.dumps(case["record"]))
+    proc = _run(cli, "replay", "--text", str(path))
+    assert "  cy calls calza on bob's six 3s: the count is 6; cy gains 1 die." in proc.stdout.splitlines()

@@ -1,0 +1,58 @@
+"""Start-up stays light (issue 8, "Start-up"): the command imports only Typer
+at start; numpy, pydantic, the server and the bots load when a command needs
+them. Import sets, not timings (the figures live in benchmarks/RESULTS.md)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+HEAVY = ("numpy", "pydantic", "fastapi", "sqlalchemy", "uvicorn", "matplotlib", "openskill")
+
+
+def _modules_after(code: str) -> set[str]:
+    out = subprocess.run(
+        [sys.executable, "-c", f"{code}\nimport sys, json; print(json.dumps(sorted(sys.modules)))"],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    return set(json.loads(out.splitlines()[-1]))
+
+
+def test_importing_the_cli_loads_no_heavy_package() -> None:
+    mods = _modules_after("import liars_dice.cli")
+    assert not [m for m in HEAVY if m in mods]
+    assert not [m for m in mods if m.startswith(("liars_dice.engine", "liars_dice.bots", "liars_dice.records",
+                                                 "liars_dice.server", "liars_dice.solver", "rich"))]
+
+
+def test_a_game_in_the_terminal_loads_no_numpy_or_pydantic() -> None:
+    """`play` with the default (probabilistic) bots needs the engine, the bots and
+    Rich; numpy (the strong bot, the solver) and pydantic (records) wait until used."""
+    mods = _modules_after("import liars_dice.cli.session; from liars_dice.bots import make_bot; make_bot('probabilistic', 1)")
+    assert not [m for m in HEAVY if m in mods]
+    mods = _modules_after("from liars_dice.bots import make_bot; make_bot('strong', 1)")
+    assert "numpy" in mods, "the strong bot still works, loading numpy when made"
+
+
+def test_help_and_version_run_without_heavy_imports(cli) -> None:
+    """The root --help and --version import nothing heavy. (Running a sub-command,
+    even its --help, makes Typer 0.29 coerce option values through pydantic: that
+    import is Typer's, not ours, so `play --help` is checked for the rest.)"""
+    for args in (["--help"], ["--version"]):
+        proc = subprocess.run(
+            [sys.executable, "-X", "importtime", "-c",
+             f"import sys; sys.argv = ['liars-dice', *{args!r}]\nfrom liars_dice.cli import main\ntry:\n main()\nexcept SystemExit:\n pass"],
+            capture_output=True, text=True,
+        )
+        imported = {ln.split("|")[-1].strip() for ln in proc.stderr.splitlines() if ln.startswith("import time:")}
+        assert not [m for m in HEAVY if m in imported], (args, [m for m in HEAVY if m in imported])
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c",
+         "import sys; sys.argv = ['liars-dice', 'play', '--help']\nfrom liars_dice.cli import main\n"
+         "try:\n main()\nexcept SystemExit:\n pass"],
+        capture_output=True, text=True,
+    )
+    imported = {ln.split("|")[-1].strip() for ln in proc.stderr.splitlines() if ln.startswith("import time:")}
+    assert not [m for m in HEAVY if m in imported and m != "pydantic"]
+    assert not [m for m in imported if m.startswith(("liars_dice.records", "liars_dice.server", "liars_dice.solver"))]
