@@ -107,7 +107,7 @@ def test_version_and_play_listed_first(cli) -> None:
     assert proc.returncode == 0 and proc.stdout.strip() == f"liars-dice {installed}"
     assert installed == __version__
     listed = re.findall(r"^│ (\w+) ", _run(cli, "--help").stdout, re.M)
-    known = {"play", "replay", "solve", "arena", "bot", "serve", "rules"}
+    known = {"play", "replay", "solve", "arena", "bot", "serve", "rules", "verify"}
     commands = [w for w in listed if w in known]
     assert commands[0] == "play" and set(commands) == known
 

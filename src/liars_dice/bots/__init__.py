@@ -1,13 +1,10 @@
 """Bots behind one interface (view -> decision).
 
 Layer: bots, above batch; imports the engine and the solver only.
-<<<<<<< HEAD
 
 ``random`` and ``probabilistic`` load with the package; ``strong`` (numpy)
 loads when the first one is made, so a command that never seats it never
 imports numpy.
-=======
->>>>>>> habits
 """
 
 from . import probabilistic as _probabilistic  # noqa: F401  (registers "probabilistic")

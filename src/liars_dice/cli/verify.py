@@ -11,8 +11,7 @@ from pathlib import Path
 
 import typer
 
-from ..records import FairDiceError, RecordError, verify_record
-from .app import app
+from .app import Command, app
 
 #: The largest record read (bytes): a whole game of six players with 100 dice each is far smaller.
 MAX_RECORD_BYTES = 32 * 1024 * 1024
@@ -23,7 +22,7 @@ def _fail(message: str, status: int) -> typer.Exit:
     return typer.Exit(status)
 
 
-@app.command("verify")
+@app.command("verify", cls=Command)
 def verify_command(
     record: str = typer.Argument(..., help="A game record with fair dice (docs/fair-dice.md); '-' reads standard input."),
 ) -> None:
@@ -34,6 +33,8 @@ def verify_command(
     naming the round, player and die on the first mismatch or missing seed;
     2 when the record cannot be read or does not replay.
     """
+    from ..records import FairDiceError, RecordError, verify_record
+
     try:
         if record == "-":
             raw = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)

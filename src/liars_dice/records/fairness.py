@@ -94,7 +94,7 @@ def verify_record(data: str | bytes | dict[str, Any]) -> FairReport:
     err = result.error
     if err is not None and err.round is None:
         raise RecordError(f"The record does not replay: {err.message}")
-    reached = len(rec.rounds) if err is None else err.round + 1  # type: ignore[operator]
+    reached = len(rec.rounds) if err is None else err.round + 1  # type: ignore[operator]  # err.round is not None: refused just above
     if not rec.rounds:
         raise FairDiceError("The record has no rounds, so there are no dice to check.")
     report = FairReport(players)

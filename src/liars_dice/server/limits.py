@@ -50,7 +50,7 @@ class SweptMemoryStorage(MemoryStorage):
     SWEEP_SECONDS = 1.0
 
     def _MemoryStorage__expire_events(self) -> None:  # overrides the library's private sweep
-        MemoryStorage._MemoryStorage__expire_events(self)  # type: ignore[attr-defined]
+        MemoryStorage._MemoryStorage__expire_events(self)  # type: ignore[attr-defined]  # the private sweep of limits.MemoryStorage (name-mangled)
         for key in [k for k, v in list(self.events.items()) if not v]:
             with self.locks[key]:
                 if not self.events.get(key):
