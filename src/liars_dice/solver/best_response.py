@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Union
+from typing import Any, Union
 
 import numpy as np
 
@@ -245,7 +245,7 @@ class _Walk:
         self.max_states = max_states
         self.states = 0
         # Information set -> list of (node, counterfactual reach: chance x the other seat's policy).
-        self.infosets: dict[InfoKey, list[tuple[list, float]]] = {}
+        self.infosets: dict[InfoKey, list[tuple[list[Any], float]]] = {}
         self.decided: dict[InfoKey, int] = {}
         self.moves: dict[InfoKey, list[tuple[Action, Hand]]] = {}
         self.rolls = {n: _multisets(n, rules.faces) for n in range(1, max(dice) + 1)}
@@ -262,7 +262,7 @@ class _Walk:
                 out.extend((a, s) for s in shows)
         return out
 
-    def build(self, state: State, reach: float) -> list:
+    def build(self, state: State, reach: float) -> list[Any]:
         """A node ``[kind, children, weights, key]``: kind 0 terminal (payoff in
         ``weights``), 1 chance or the fixed policy (children weighted), 2 the
         responder (children in move order)."""
@@ -277,6 +277,7 @@ class _Walk:
             return [0, None, 1.0 if loser != self.player else -1.0, None]
         if state.phase is Phase.REROLL:
             seat = state.to_move
+            assert seat is not None
             n = len(state.hidden[seat])
             kids, ws = [], []
             for faces, w in self.rolls[n]:
@@ -284,10 +285,11 @@ class _Walk:
                 ws.append(w)
             return [1, kids, ws, None]
         seat = state.to_move
+        assert seat is not None
         moves = self.moves_of(state)
         if seat == self.player:
             key = info_key(state.view(seat))
-            node: list = [2, [self.build(state.apply_unchecked(a, s), reach) for a, s in moves], None, key]
+            node: list[Any] = [2, [self.build(state.apply_unchecked(a, s), reach) for a, s in moves], None, key]
             self.infosets.setdefault(key, []).append((node, reach))
             self.moves.setdefault(key, moves)
             return node
@@ -309,12 +311,12 @@ class _Walk:
                 ws.append(p)
         return [1, kids, ws, None]
 
-    def value(self, node: list) -> float:
+    def value(self, node: list[Any]) -> float:
         kind = node[0]
         if kind == 0:
-            return node[2]
+            return float(node[2])
         if kind == 1:
-            return sum(w * self.value(k) for k, w in zip(node[1], node[2]))
+            return float(sum(w * self.value(k) for k, w in zip(node[1], node[2])))
         return self.value(node[1][self.decide(node[3])])
 
     def decide(self, key: InfoKey) -> int:
@@ -348,11 +350,12 @@ def _engine_walk(
     return BestResponse(float(value), player, "engine walk", len(out), out)
 
 
-def policy_fn_of(policy: "object") -> PolicyFn:
+def policy_fn_of(policy: Any) -> PolicyFn:
     """A :data:`PolicyFn` reading a solved :class:`~liars_dice.solver.Policy`
     (its ``action_probabilities`` by hand and bids)."""
 
     def fn(view: SeatView) -> Mapping[Move, float]:
-        return policy.action_probabilities(view.hand, [b for _, b, _ in view.bids])  # type: ignore[attr-defined]
+        probs: Mapping[Move, float] = policy.action_probabilities(view.hand, [b for _, b, _ in view.bids])
+        return probs
 
     return fn

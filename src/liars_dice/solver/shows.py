@@ -30,7 +30,9 @@ facing ``max_depth`` bids must challenge) keeps larger rounds inside it.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
 from dataclasses import dataclass, field
 from itertools import combinations_with_replacement
 from math import comb
@@ -87,7 +89,7 @@ class Group:
     edge_show: np.ndarray
     legal: np.ndarray
     links: list[Link] = field(default_factory=list)
-    terminals: list[tuple[np.ndarray, np.ndarray, tuple]] = field(default_factory=list)
+    terminals: list[tuple[np.ndarray, np.ndarray, tuple[int, ...]]] = field(default_factory=list)
     shown: tuple[np.ndarray, np.ndarray] = (np.zeros(0, np.int64), np.zeros(0, np.int64))
 
     @property
@@ -281,9 +283,9 @@ class ShowTree:
             raise SolverError(f"The history {[(str(b), s) for b, s in moves]} is not in this tree.")
         return found
 
-    def _build_paths(self) -> dict[tuple, tuple[int, int]]:
-        paths: dict[tuple, tuple[int, int]] = {(): (0, 0)}
-        keys: list[list[tuple] | None] = [None] * len(self.groups)
+    def _build_paths(self) -> dict[tuple[Any, ...], tuple[int, int]]:
+        paths: dict[tuple[Any, ...], tuple[int, int]] = {(): (0, 0)}
+        keys: list[list[tuple[Any, ...]] | None] = [None] * len(self.groups)
         keys[0] = [()]
         for gi, g in enumerate(self.groups):
             mine = keys[gi]
@@ -329,7 +331,7 @@ class ShowGame:
     def __init__(self, tree: ShowTree, leaf_value: LeafValue = single_round_value):
         self.tree = tree
         self.leaf_value = leaf_value
-        self._payoffs: dict[tuple, np.ndarray] = {}
+        self._payoffs: dict[tuple[Any, ...], np.ndarray] = {}
         rules = tree.rules
         # Matching dice per (hidden count, player, face, wild) and per shown set.
         self._match: dict[tuple[int, int, int, int], np.ndarray] = {}
@@ -345,7 +347,7 @@ class ShowGame:
     def hands_of(self, g: Group, player: int) -> Hands:
         return self.tree.hands[player][g.hidden[player]]
 
-    def payoff(self, g: Group, key: tuple) -> np.ndarray:
+    def payoff(self, g: Group, key: tuple[int, ...]) -> np.ndarray:
         """``(n_hands_p0, n_hands_p1)``: payoff to player 0 of a challenge of type ``key`` in group ``g``."""
         full = (g.hidden, g.actor) + key
         out = self._payoffs.get(full)
@@ -363,7 +365,7 @@ class ShowGame:
             self.leaf_value(challenge_outcome(rules, tree.dice, bidder, bid.quantity, c))
             for c in range(sum(tree.dice) + 1)
         ])
-        out = self._payoffs[full] = by_count[count]
+        out = self._payoffs[full] = np.asarray(by_count[count], dtype=np.float64)
         return out
 
     def uniform_policy(self) -> list[np.ndarray]:
@@ -378,7 +380,7 @@ class ShowGame:
         legal = g.legal.astype(np.float64)
         cnt = np.add.reduceat(legal, g.starts, axis=0)[g.edge_node]
         with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(sums > 0, x / np.where(sums > 0, sums, 1.0), legal / np.maximum(cnt, 1.0))
+            return np.asarray(np.where(sums > 0, x / np.where(sums > 0, sums, 1.0), legal / np.maximum(cnt, 1.0)))
 
     def reach(self, policy: list[np.ndarray]) -> list[tuple[np.ndarray, np.ndarray]]:
         """Each player's reach per group ``(n_nodes, n_hands)``, chance included."""
@@ -406,7 +408,8 @@ class ShowGame:
         return out  # type: ignore[return-value]
 
     def backward(self, player: int, policy: list[np.ndarray], r: list[tuple[np.ndarray, np.ndarray]],
-                 best_response: bool = False, hook=None) -> np.ndarray:
+                 best_response: bool = False,
+                 hook: Callable[[int, np.ndarray, np.ndarray], None] | None = None) -> np.ndarray:
         """``player``'s counterfactual values at the root ``(n_hands,)`` (chance of the
         other's hands and of rerolls included)."""
         tree = self.tree
@@ -442,7 +445,9 @@ class ShowGame:
             else:
                 v = np.add.reduceat(ve, g.starts, axis=0)
             values[gi] = v
-        return values[0][0]  # type: ignore[index]
+        root = values[0]
+        assert root is not None
+        return np.asarray(root[0])
 
     def expected_value(self, policy: list[np.ndarray]) -> float:
         r = self.reach(policy)
@@ -537,17 +542,16 @@ class ShowPolicy:
         probs = self.strategy[gi][s : s + len(moves), col]
         return {m: float(p) for i, (m, p) in enumerate(zip(moves, probs)) if g.legal[s + i, col]}
 
-    def save(self, path) -> None:
+    def save(self, path: str | Path) -> None:
         """Write a compressed ``.npz``: ``rules`` (JSON), ``dice``, ``max_depth``,
         ``show_and_reroll`` (1), and ``group_<i>`` ``(n_edges_g, n_hands_actor)`` per group."""
-        arrays = {f"group_{i}": s for i, s in enumerate(self.strategy)}
-        np.savez_compressed(
-            path, rules=np.array(json.dumps(self.rules.to_dict())), dice=np.array(self.dice),
-            max_depth=np.array(self.tree.max_depth), show_and_reroll=np.array(1), **arrays
-        )
+        arrays: dict[str, Any] = {f"group_{i}": s for i, s in enumerate(self.strategy)}
+        arrays.update(rules=np.array(json.dumps(self.rules.to_dict())), dice=np.array(self.dice),
+                      max_depth=np.array(self.tree.max_depth), show_and_reroll=np.array(1))
+        np.savez_compressed(path, **arrays)
 
     @staticmethod
-    def load(path) -> "ShowPolicy":
+    def load(path: str | Path) -> "ShowPolicy":
         """Read a file written by :meth:`save`.
 
         :raises SolverError: when the file is missing, not such a policy, or its
@@ -566,10 +570,10 @@ class ShowPolicy:
                 raise SolverError(f"{path} has a policy of the wrong shape at depth {g.depth}.")
         return ShowPolicy(tree, strategy)
 
-    def policy_fn(self):
+    def policy_fn(self) -> Callable[[SeatView], Mapping[Any, float]]:
         """A :data:`~liars_dice.solver.best_response.PolicyFn` reading this policy."""
 
-        def fn(view: SeatView) -> Mapping:
+        def fn(view: SeatView) -> Mapping[Any, float]:
             probs = self.action_probabilities(view.hand, [(b, s) for _, b, s in view.bids])
             return {(a if not s else (a, s)): p for (a, s), p in probs.items()}
 

@@ -110,6 +110,7 @@ def solve(
     if shows:
         return _solve_shows(rules, dice, target_exploitability, max_iterations, check_every,
                             leaf_value or single_round_value, max_depth, start)
+    assert game is not None
     cfr = CFRPlus(game)
     expl = float("inf")
     while cfr.iterations < max_iterations:
