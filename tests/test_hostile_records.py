@@ -39,3 +39,11 @@ def test_a_player_name_that_would_drive_a_terminal_is_refused(name: str) -> None
     rec["rounds"][0]["moves"][0]["player"] = name
     result = replay(rec)
     assert not result.ok and "printable" in result.error.message
+
+
+def test_a_record_without_rules_says_what_is_missing() -> None:
+    """A shared scenario file ({"record", "expected"}) given to replay answered
+    "malformed at 'rules': rules is a preset name or ...": now it names the
+    missing field (README walk-through, attack review)."""
+    result = replay({"record": record(), "expected": {}})
+    assert not result.ok and "has no 'rules'" in result.error.message, result.error.message

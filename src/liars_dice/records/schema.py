@@ -114,6 +114,10 @@ class RecordModel(StrictModel):
 def explain(err: ValidationError, what: str) -> str:
     """One sentence from a pydantic error: what is malformed, where, and why."""
     e = err.errors()[0]
+    if e["type"] == "missing" and len(e["loc"]) == 1:
+        # A shared scenario ({"record", "expected"}) read as a record landed here
+        # with "malformed at 'rules'": say what is missing instead.
+        return f"{what} has no '{e['loc'][0]}' (a game record holds \"rules\", \"players\" and \"rounds\")."
     if e["loc"] and e["loc"][0] == "rules":
         return f"{what} is malformed at 'rules': rules is a preset name or an object of rule options."
     loc = ".".join(str(p) for p in e["loc"])
