@@ -130,3 +130,47 @@ def test_a_new_rule_set_is_a_new_value() -> None:
     s = Game.create(r, ["a", "b", "c"]).initial_state().roll(SeededDice(1))
     assert all(1 <= f <= 8 for h in s.hidden for f in h)
     assert len(s.legal_actions()) == 9 * 8
+
+
+@pytest.mark.parametrize(
+    "face_names",
+    [
+        ((1, "star", "stars"), (2, "star", "stars")),  # two faces, one name
+        ((1, "star", "stars"), (2, "Star", "STARS")),  # the same name in other case
+        ((2, "six", "sixes"),),  # a standard word of another face: "three sixes" would be a bid on 2s
+        ((2, "5", "5s"),),  # notation of another face
+        ((2, "liar", "liars"),),  # a move
+        ((2, "calza", "calzas"),),
+    ],
+)
+def test_face_names_must_read_back_as_their_face(face_names: tuple[tuple[int, str, str], ...]) -> None:
+    """A face name that reads as another face or a move would make the words a
+    table shows for a bid ("bob bids three sixes") say another bid (attack
+    review of issue 7: a host-chosen face name is a spoofing vector).
+    Rules.parse_action's docstring promises parse_bid(describe_bid(b)) == b."""
+    with pytest.raises(RulesError, match="face_names"):
+        Rules.preset("classic").with_options(face_names=face_names)
+
+
+def test_face_names_of_their_own_face_are_fine() -> None:
+    rules = Rules.preset("classic").with_options(face_names=((2, "deuce", "deuces"), (6, "six", "sixes")))
+    for face in (2, 6):
+        for quantity in (1, 2, 3):
+            bid = Bid(quantity, face)
+            assert rules.parse_bid(rules.describe_bid(bid)) == bid
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"name": "ho\x1b]0;pwned\x07use"},  # an OSC sequence: `rules show` set the terminal title
+        {"name": "\u202ehouse"},
+        {"name": "x" * 65},
+        {"face_names": ((2, "\u202edeuce", "deuces"),)},
+        {"face_names": ((2, "deuce", "deuces\x1b[31m"),)},
+    ],
+)
+def test_text_options_are_printable_and_bounded(options: dict) -> None:
+    """Attack review of issue 7: rule files reach terminals (`rules show`, `play`)."""
+    with pytest.raises(RulesError, match="printable|at most"):
+        Rules.preset("classic").with_options(**options)

@@ -168,6 +168,7 @@ class Rules:
                     raise RulesError(f"{value!r} is not a valid {f} option; choose from {choices}.") from None
         if not isinstance(self.name, str) or not self.name:
             raise RulesError(f"The rule option name must be a non-empty string, not {self.name!r}.")
+        _check_text(self.name, "The rule option name")
         for f in ("faces", "dice_per_player", "min_players", "max_players", "calza_min_players"):
             value = getattr(self, f)
             if not isinstance(value, int) or isinstance(value, bool):
@@ -218,6 +219,38 @@ class Rules:
         if self.calza_min_players < 2:
             raise RulesError(f"calza_min_players must be at least 2, not {self.calza_min_players}.")
         object.__setattr__(self, "face_names", _face_names(self.face_names, self.faces))
+        self._check_face_names_read_back()
+
+    def _check_face_names_read_back(self) -> None:
+        """Every name of :attr:`face_names` must read back as its own face
+        (``parse_bid(describe_bid(b)) == b``): a name that the notation reads as
+        another face ("sixes" for face 2, "5s", another face's name) or as a
+        move ("liar") would make the words shown for a bid say another bid.
+
+        :raises RulesError: naming the face and the name that reads otherwise.
+        """
+        from .notation import parse
+
+        unnamed = replace(self, face_names=()) if self.face_names else self
+
+        def read(text: str, rules: Rules) -> Action | None:
+            try:
+                return parse(text, rules)
+            except InvalidBidError:
+                return None
+
+        for f, one, many in self.face_names:
+            for quantity, word in ((1, one), (2, many)):
+                bid = Bid(quantity, f)
+                if (
+                    read(f"{quantity} {word}", self) != bid
+                    or read(f"{quantity} {word}", unnamed) not in (None, bid)
+                    or read(word, unnamed) is not None
+                ):
+                    raise RulesError(
+                        f"face_names: the name {word!r} of face {f} reads as another face or a move; "
+                        "each face needs names of its own."
+                    )
 
     # -- construction -------------------------------------------------------
 
@@ -433,6 +466,24 @@ class Rules:
         return not (self.wilds_suspended_on_wild_opening and face == wild)
 
 
+#: The longest text option (a rule set's or a face's name).
+TEXT_OPTION_MAX = 64
+
+
+def _check_text(text: str, what: str) -> None:
+    """Text options are printed to terminals and pages: printable characters
+    only (no control, format, bidi or separator characters other than the
+    space: an ESC in a rule set's name rewrote the terminal's title), at most
+    :data:`TEXT_OPTION_MAX` of them.
+
+    :raises RulesError: naming the option, never repeating the text.
+    """
+    if not text.isprintable():
+        raise RulesError(f"{what} may hold only printable characters (no control, invisible or bidi characters).")
+    if len(text) > TEXT_OPTION_MAX:
+        raise RulesError(f"{what} may have at most {TEXT_OPTION_MAX} characters.")
+
+
 def _face_names(value: Any, faces: int) -> tuple[tuple[int, str, str], ...]:
     """Validate and freeze :attr:`Rules.face_names` (lists from JSON become tuples)."""
     try:
@@ -445,6 +496,8 @@ def _face_names(value: Any, faces: int) -> tuple[tuple[int, str, str], ...]:
             raise RulesError(f"face_names names {f!r}, which is not a distinct face of a {faces}-sided die.")
         if not isinstance(one, str) or not isinstance(many, str) or not one or not many:
             raise RulesError(f"face_names gives face {f} an empty or non-text name.")
+        _check_text(one, f"A name of face {f}")
+        _check_text(many, f"A name of face {f}")
         seen.add(f)
     return out
 

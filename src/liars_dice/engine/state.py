@@ -139,6 +139,8 @@ class Game:
             )
         if len(set(players)) != n or any(not isinstance(p, str) or not p for p in players):
             raise RulesError("Player names must be unique, non-empty strings.")
+        if not all(p.isprintable() for p in players):  # names reach terminals: no ESC, no bidi
+            raise RulesError("Player names may hold only printable characters (no control, invisible or bidi characters).")
         if dice is None:
             counts = (rules.dice_per_player,) * n
         elif isinstance(dice, dict):

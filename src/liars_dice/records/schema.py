@@ -23,6 +23,13 @@ FORMAT = "liars-dice-record/1"
 #: A SHA-256 digest or a 32-byte seed as 64 lowercase hex digits (``docs/fair-dice.md``).
 Hex32 = Annotated[StrictStr, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
 
+#: Every number of a record (quantity, face, die, dice count) is within a
+#: million: far past any real game, yet a hostile record cannot make an error
+#: sentence repeat a 4,000-digit number (attack review of issue 7).
+RecordInt = Annotated[StrictInt, Field(ge=-1_000_000, le=1_000_000)]
+#: Every name (a player) is at most 200 characters, for the same reason.
+RecordStr = Annotated[StrictStr, StringConstraints(max_length=200)]
+
 
 class StrictModel(BaseModel):
     """Base of the record format's models (and the bot protocol's): unknown
@@ -32,8 +39,8 @@ class StrictModel(BaseModel):
 
 
 class BidModel(StrictModel):
-    quantity: StrictInt
-    face: StrictInt
+    quantity: RecordInt
+    face: RecordInt
 
 
 def check_move_kind(move: Any, show_needs_bid: str) -> None:
@@ -62,12 +69,12 @@ class MoveModel(StrictModel):
     """``{"player", "bid"[, "show", "reroll"]}``, ``{"player", "challenge": true}``
     or ``{"player", "calza": true}``."""
 
-    player: StrictStr
+    player: RecordStr
     bid: BidModel | None = None
     challenge: StrictBool | None = None
     calza: StrictBool | None = None
-    show: list[StrictInt] | None = None
-    reroll: list[StrictInt] | None = None
+    show: list[RecordInt] | None = None
+    reroll: list[RecordInt] | None = None
 
     @model_validator(mode="after")
     def _one_kind(self) -> "MoveModel":
@@ -87,7 +94,7 @@ class RoundModel(StrictModel):
     them; ``liars-dice verify`` checks them.
     """
 
-    dice: dict[StrictStr, list[StrictInt]]
+    dice: dict[RecordStr, list[RecordInt]]
     moves: list[Any] = Field(default_factory=list)
     commitment: Hex32 | None = None
     seed: Hex32 | None = None
@@ -98,15 +105,19 @@ class RecordModel(StrictModel):
 
     format: Literal["liars-dice-record/1"] | None = None
     rules: StrictStr | dict[str, Any]
-    players: list[StrictStr] = Field(min_length=2)
-    start: StrictStr | None = None
-    dice: dict[StrictStr, StrictInt] | None = None
+    players: list[RecordStr] = Field(min_length=2)
+    start: RecordStr | None = None
+    dice: dict[RecordStr, RecordInt] | None = None
     rounds: list[Any] = Field(default_factory=list)
 
 
 def explain(err: ValidationError, what: str) -> str:
     """One sentence from a pydantic error: what is malformed, where, and why."""
     e = err.errors()[0]
+    if e["type"] == "missing" and len(e["loc"]) == 1:
+        # A shared scenario ({"record", "expected"}) read as a record landed here
+        # with "malformed at 'rules'": say what is missing instead.
+        return f"{what} has no '{e['loc'][0]}' (a game record holds \"rules\", \"players\" and \"rounds\")."
     if e["loc"] and e["loc"][0] == "rules":
         return f"{what} is malformed at 'rules': rules is a preset name or an object of rule options."
     loc = ".".join(str(p) for p in e["loc"])

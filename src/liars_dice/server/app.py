@@ -31,7 +31,7 @@ from .hub import Broadcaster
 from .listing import safe_entries
 from .messages import RULE_FIELDS, ChatMsg, CreateTable, Hello, JoinTable, MyGames, parse_client_message
 from .schemas import Created, Games, Health, Lobby, Seated, TableSummary
-from .security import hash_token
+from .security import hash_token, is_code, normalize_code
 from .service import TableService, config_json
 from .store import Store
 from .timers import Scheduler
@@ -193,7 +193,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/t/{code}", include_in_schema=False)
     async def share_link(code: str) -> RedirectResponse:
-        return RedirectResponse(f"/#/table/{code.strip().upper()}")
+        code = normalize_code(code)
+        return RedirectResponse(f"/#/table/{code}" if is_code(code) else "/#/")
 
     # -- websocket ---------------------------------------------------------------
 

@@ -28,3 +28,11 @@ def new_code() -> str:
 def normalize_code(code: str) -> str:
     """Join codes are case-insensitive: upper-case and strip."""
     return code.strip().upper()
+
+
+def is_code(code: str) -> bool:
+    """Whether ``code`` (normalised) can be a join code: :data:`CODE_LENGTH`
+    characters of :data:`CODE_ALPHABET`. Anything else names no table, and is
+    never repeated back to the client (it is the client's text: bidi or
+    invisible characters would reach the page)."""
+    return len(code) == CODE_LENGTH and all(c in CODE_ALPHABET for c in code)

@@ -71,7 +71,7 @@ from .messages import (
 )
 from .listing import safe_entries
 from .room import Room
-from .security import hash_token, new_code, new_token, normalize_code
+from .security import hash_token, is_code, new_code, new_token, normalize_code
 from .store import Op, Store, utcnow
 from .commands import AddBot, Chat, Command, Join, Leave, Move, RemoveSeat, Return, Settle, Stale, Start, step
 from .tables import Departure, Event, EventKind, SeatKind, TableStatus, created, rebuild
@@ -301,7 +301,7 @@ class TableService:
         room = self.rooms.get(code)
         if room is not None:
             return room
-        if len(code) > 16:
+        if not is_code(code):
             raise TableNotFound("There is no table with that code.")
         table_id = await asyncio.to_thread(self.store.table_id_for_code, code)
         if table_id is None:

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Union
+from typing import Any, Union
 
 import numpy as np
 
@@ -42,9 +42,6 @@ from .hands import enumerate_hands
 from .passes import RoundGame, backward, reach
 from .payoff import terminal_payoffs
 from .tree import BidTree, SolverError
-
-if TYPE_CHECKING:
-    from .policy import Policy
 
 #: A move: an action, or a bid with the faces shown after it ``(bid, show)``
 #: (show-and-reroll; ``show`` sorted ascending, ``()`` for no show).
@@ -61,9 +58,6 @@ MAX_STATES = 2_000_000
 #: An information set of the responder: their hidden dice (sorted), every
 #: seat's shown dice, and the bids ``(seat, bid, shown)``.
 InfoKey = tuple[Hand, tuple[Hand, ...], tuple[tuple[int, Bid, Hand], ...]]
-#: A node of the engine walk, ``[kind, children, weights, key]`` (see
-#: :meth:`_Walk.build`); Any: its slots hold different types by kind.
-WalkNode = list[Any]
 
 
 @dataclass
@@ -251,7 +245,7 @@ class _Walk:
         self.max_states = max_states
         self.states = 0
         # Information set -> list of (node, counterfactual reach: chance x the other seat's policy).
-        self.infosets: dict[InfoKey, list[tuple[WalkNode, float]]] = {}
+        self.infosets: dict[InfoKey, list[tuple[list[Any], float]]] = {}
         self.decided: dict[InfoKey, int] = {}
         self.moves: dict[InfoKey, list[tuple[Action, Hand]]] = {}
         self.rolls = {n: _multisets(n, rules.faces) for n in range(1, max(dice) + 1)}
@@ -268,7 +262,7 @@ class _Walk:
                 out.extend((a, s) for s in shows)
         return out
 
-    def build(self, state: State, reach: float) -> WalkNode:
+    def build(self, state: State, reach: float) -> list[Any]:
         """A node ``[kind, children, weights, key]``: kind 0 terminal (payoff in
         ``weights``), 1 chance or the fixed policy (children weighted), 2 the
         responder (children in move order)."""
@@ -281,19 +275,21 @@ class _Walk:
         if state.phase is not Phase.BID and state.phase is not Phase.REROLL:
             loser = state.results[-1].loser
             return [0, None, 1.0 if loser != self.player else -1.0, None]
-        seat = state.to_move
-        assert seat is not None  # the bid and reroll phases have a seat to move
         if state.phase is Phase.REROLL:
+            seat = state.to_move
+            assert seat is not None
             n = len(state.hidden[seat])
             kids, ws = [], []
             for faces, w in self.rolls[n]:
                 kids.append(self.build(state.reroll(faces), reach * w))
                 ws.append(w)
             return [1, kids, ws, None]
+        seat = state.to_move
+        assert seat is not None
         moves = self.moves_of(state)
         if seat == self.player:
             key = info_key(state.view(seat))
-            node: WalkNode = [2, [self.build(state.apply_unchecked(a, s), reach) for a, s in moves], None, key]
+            node: list[Any] = [2, [self.build(state.apply_unchecked(a, s), reach) for a, s in moves], None, key]
             self.infosets.setdefault(key, []).append((node, reach))
             self.moves.setdefault(key, moves)
             return node
@@ -315,7 +311,7 @@ class _Walk:
                 ws.append(p)
         return [1, kids, ws, None]
 
-    def value(self, node: WalkNode) -> float:
+    def value(self, node: list[Any]) -> float:
         kind = node[0]
         if kind == 0:
             return float(node[2])
@@ -354,12 +350,12 @@ def _engine_walk(
     return BestResponse(float(value), player, "engine walk", len(out), out)
 
 
-def policy_fn_of(policy: "Policy") -> PolicyFn:
+def policy_fn_of(policy: Any) -> PolicyFn:
     """A :data:`PolicyFn` reading a solved :class:`~liars_dice.solver.Policy`
     (its ``action_probabilities`` by hand and bids)."""
 
     def fn(view: SeatView) -> Mapping[Move, float]:
-        probs: dict[Move, float] = dict(policy.action_probabilities(view.hand, [b for _, b, _ in view.bids]).items())
+        probs: Mapping[Move, float] = policy.action_probabilities(view.hand, [b for _, b, _ in view.bids])
         return probs
 
     return fn

@@ -17,7 +17,8 @@ are solved with histories capped at ``depth_cap`` bids (the player facing the
 last one must challenge); equilibrium play of the exact 3-dice rounds never
 reaches 8 bids with probability above 1e-6, and the cap's effect on the 3-dice
 values is measured in ``docs/solver.md``.
-Show-and-reroll (``wild-stars``) is not modelled: the tables hold no-show
+Show-and-reroll (``wild-stars``) is modelled by the round solver (:mod:`.shows`) but not in
+the tables yet: they hold no-show
 strategies, and :func:`endgame_policy` declines a round in which dice were shown.
 
 File ``data/endgame-<preset>.npz``: ``rules`` (JSON of the round-relevant
@@ -156,7 +157,7 @@ def save_tables(path: str | Path, rules: Rules, entries: list[TableEntry], min_r
                 arrays[f"p{p}_{suffix}"] = arr
             continue
         pol = e.result.policy
-        assert isinstance(pol, Policy)  # the tables are solved without shows (module doc)
+        assert isinstance(pol, Policy)  # the tables solve without shows
         game_reach = reach(_GameView(pol.tree, pol.hands), pol.strategy)
         for d, dep in enumerate(pol.tree.depths):
             prob = (game_reach[0][d] @ pol.hands[0].weights) * (game_reach[1][d] @ pol.hands[1].weights)

@@ -30,7 +30,7 @@ facing ``max_depth`` bids must challenge) keeps larger rounds inside it.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 from dataclasses import dataclass, field
@@ -43,20 +43,12 @@ from ..engine import CHALLENGE, Action, Bid, Hand, Rules, legal_actions
 from ..engine.view import SeatView
 from .hands import Hands, enumerate_hands
 from .outcome import challenge_outcome
-from .best_response import Move, PolicyFn
-from .passes import OwnNodeHook
 from .payoff import LeafValue, single_round_value
 from .tree import SolverError
 
 #: Most public states a show tree may have (memory: about 200 bytes per state
 #: and hand for a solve).
 MAX_STATES = 1_500_000
-
-#: A challenge's payoff type in a group: ``(wild, last bid index, shown set of
-#: player 0, shown set of player 1)``.
-PayoffKey = tuple[int, int, int, int]
-#: A public history: ``(quantity, face, dice shown)`` per bid.
-PathKey = tuple[tuple[int, int, Hand], ...]
 
 
 @dataclass
@@ -97,7 +89,7 @@ class Group:
     edge_show: np.ndarray
     legal: np.ndarray
     links: list[Link] = field(default_factory=list)
-    terminals: list[tuple[np.ndarray, np.ndarray, PayoffKey]] = field(default_factory=list)
+    terminals: list[tuple[np.ndarray, np.ndarray, tuple[int, ...]]] = field(default_factory=list)
     shown: tuple[np.ndarray, np.ndarray] = (np.zeros(0, np.int64), np.zeros(0, np.int64))
 
     @property
@@ -241,8 +233,7 @@ class ShowTree:
                     cuts = np.searchsorted(inv[order], np.arange(len(uniq) + 1))
                     for t in range(len(uniq)):
                         sel = order[cuts[t] : cuts[t + 1]]
-                        t_wild, t_last, t_s0, t_s1 = (int(x) for x in uniq[t])
-                        group.terminals.append((ch_edges[sel], nodes[sel], (t_wild, t_last, t_s0, t_s1)))
+                        group.terminals.append((ch_edges[sel], nodes[sel], tuple(int(x) for x in uniq[t])))
                 # Children: bid edges, grouped by dice shown.
                 bid_edges = np.nonzero(edge_bid < k)[0]
                 if len(bid_edges) == 0:
@@ -292,9 +283,9 @@ class ShowTree:
             raise SolverError(f"The history {[(str(b), s) for b, s in moves]} is not in this tree.")
         return found
 
-    def _build_paths(self) -> dict[PathKey, tuple[int, int]]:
-        paths: dict[PathKey, tuple[int, int]] = {(): (0, 0)}
-        keys: list[list[PathKey] | None] = [None] * len(self.groups)
+    def _build_paths(self) -> dict[tuple[Any, ...], tuple[int, int]]:
+        paths: dict[tuple[Any, ...], tuple[int, int]] = {(): (0, 0)}
+        keys: list[list[tuple[Any, ...]] | None] = [None] * len(self.groups)
         keys[0] = [()]
         for gi, g in enumerate(self.groups):
             mine = keys[gi]
@@ -340,7 +331,7 @@ class ShowGame:
     def __init__(self, tree: ShowTree, leaf_value: LeafValue = single_round_value):
         self.tree = tree
         self.leaf_value = leaf_value
-        self._payoffs: dict[tuple[tuple[int, int], int, int, int, int, int], np.ndarray] = {}
+        self._payoffs: dict[tuple[Any, ...], np.ndarray] = {}
         rules = tree.rules
         # Matching dice per (hidden count, player, face, wild) and per shown set.
         self._match: dict[tuple[int, int, int, int], np.ndarray] = {}
@@ -356,12 +347,12 @@ class ShowGame:
     def hands_of(self, g: Group, player: int) -> Hands:
         return self.tree.hands[player][g.hidden[player]]
 
-    def payoff(self, g: Group, key: PayoffKey) -> np.ndarray:
+    def payoff(self, g: Group, key: tuple[int, ...]) -> np.ndarray:
         """``(n_hands_p0, n_hands_p1)``: payoff to player 0 of a challenge of type ``key`` in group ``g``."""
-        full = (g.hidden, g.actor, *key)
-        cached = self._payoffs.get(full)
-        if cached is not None:
-            return cached
+        full = (g.hidden, g.actor) + key
+        out = self._payoffs.get(full)
+        if out is not None:
+            return out
         tree = self.tree
         rules = tree.rules
         wild, last, s0, s1 = key
@@ -374,8 +365,7 @@ class ShowGame:
             self.leaf_value(challenge_outcome(rules, tree.dice, bidder, bid.quantity, c))
             for c in range(sum(tree.dice) + 1)
         ])
-        out: np.ndarray = by_count[count]
-        self._payoffs[full] = out
+        out = self._payoffs[full] = np.asarray(by_count[count], dtype=np.float64)
         return out
 
     def uniform_policy(self) -> list[np.ndarray]:
@@ -390,8 +380,7 @@ class ShowGame:
         legal = g.legal.astype(np.float64)
         cnt = np.add.reduceat(legal, g.starts, axis=0)[g.edge_node]
         with np.errstate(invalid="ignore", divide="ignore"):
-            out: np.ndarray = np.where(sums > 0, x / np.where(sums > 0, sums, 1.0), legal / np.maximum(cnt, 1.0))
-        return out
+            return np.asarray(np.where(sums > 0, x / np.where(sums > 0, sums, 1.0), legal / np.maximum(cnt, 1.0)))
 
     def reach(self, policy: list[np.ndarray]) -> list[tuple[np.ndarray, np.ndarray]]:
         """Each player's reach per group ``(n_nodes, n_hands)``, chance included."""
@@ -416,14 +405,11 @@ class ShowGame:
                     own = own.sum(axis=1)[:, None] * self.hands_of(cg, a).weights[None, :]
                 cr[a][link.rows] = own
                 cr[1 - a][link.rows] = r[1 - a][pn]
-        done: list[tuple[np.ndarray, np.ndarray]] = []
-        for pair in out:
-            assert pair is not None  # every group is reached from the root
-            done.append(pair)
-        return done
+        return out  # type: ignore[return-value]
 
     def backward(self, player: int, policy: list[np.ndarray], r: list[tuple[np.ndarray, np.ndarray]],
-                 best_response: bool = False, hook: OwnNodeHook | None = None) -> np.ndarray:
+                 best_response: bool = False,
+                 hook: Callable[[int, np.ndarray, np.ndarray], None] | None = None) -> np.ndarray:
         """``player``'s counterfactual values at the root ``(n_hands,)`` (chance of the
         other's hands and of rerolls included)."""
         tree = self.tree
@@ -461,8 +447,7 @@ class ShowGame:
             values[gi] = v
         root = values[0]
         assert root is not None
-        out: np.ndarray = root[0]
-        return out
+        return np.asarray(root[0])
 
     def expected_value(self, policy: list[np.ndarray]) -> float:
         r = self.reach(policy)
@@ -560,13 +545,10 @@ class ShowPolicy:
     def save(self, path: str | Path) -> None:
         """Write a compressed ``.npz``: ``rules`` (JSON), ``dice``, ``max_depth``,
         ``show_and_reroll`` (1), and ``group_<i>`` ``(n_edges_g, n_hands_actor)`` per group."""
-        arrays: dict[str, Any] = {  # Any: numpy types **kwargs as its allow_pickle flag too
-            f"group_{i}": s for i, s in enumerate(self.strategy)
-        }
-        np.savez_compressed(
-            path, rules=np.array(json.dumps(self.rules.to_dict())), dice=np.array(self.dice),
-            max_depth=np.array(self.tree.max_depth), show_and_reroll=np.array(1), **arrays
-        )
+        arrays: dict[str, Any] = {f"group_{i}": s for i, s in enumerate(self.strategy)}
+        arrays.update(rules=np.array(json.dumps(self.rules.to_dict())), dice=np.array(self.dice),
+                      max_depth=np.array(self.tree.max_depth), show_and_reroll=np.array(1))
+        np.savez_compressed(path, **arrays)
 
     @staticmethod
     def load(path: str | Path) -> "ShowPolicy":
@@ -588,10 +570,10 @@ class ShowPolicy:
                 raise SolverError(f"{path} has a policy of the wrong shape at depth {g.depth}.")
         return ShowPolicy(tree, strategy)
 
-    def policy_fn(self) -> PolicyFn:
+    def policy_fn(self) -> Callable[[SeatView], Mapping[Any, float]]:
         """A :data:`~liars_dice.solver.best_response.PolicyFn` reading this policy."""
 
-        def fn(view: SeatView) -> Mapping[Move, float]:
+        def fn(view: SeatView) -> Mapping[Any, float]:
             probs = self.action_probabilities(view.hand, [(b, s) for _, b, s in view.bids])
             return {(a if not s else (a, s)): p for (a, s), p in probs.items()}
 

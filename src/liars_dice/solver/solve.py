@@ -101,15 +101,16 @@ def solve(
     if target_exploitability < 0:
         raise SolverError("The target exploitability cannot be negative.")
     shows = rules.show_and_reroll and len(dice) == 2 and max(dice) >= 2
-    if shows:
-        return _solve_shows(rules, dice, target_exploitability, max_iterations, check_every,
-                            leaf_value or single_round_value, max_depth, start)
     try:
-        game = build_game(rules, dice, leaf_value or single_round_value, max_depth)
+        game = None if shows else build_game(rules, dice, leaf_value or single_round_value, max_depth)
     except ValueError as e:
         if isinstance(e, SolverError):
             raise
         raise SolverError(str(e)) from None
+    if shows:
+        return _solve_shows(rules, dice, target_exploitability, max_iterations, check_every,
+                            leaf_value or single_round_value, max_depth, start)
+    assert game is not None
     cfr = CFRPlus(game)
     expl = float("inf")
     while cfr.iterations < max_iterations:

@@ -1,0 +1,49 @@
+"""Hostile game records (attack review of issue 7): every number and name of
+a record is bounded, so a fault stays one short sentence."""
+
+from __future__ import annotations
+
+import pytest
+
+from liars_dice.records import replay
+
+HUGE = 10**4000  # 4,001 digits: under Python's int_max_str_digits, so json reads it
+
+
+def record(**bid: int) -> dict:
+    return {
+        "format": "liars-dice-record/1", "rules": "classic", "players": ["ann", "bob"],
+        "rounds": [{"dice": {"ann": [1, 2, 3, 4, 5], "bob": [2, 3, 4, 5, 6]},
+                    "moves": [{"player": "ann", "bid": {"quantity": 3, "face": 4, **bid}}]}],
+    }
+
+
+@pytest.mark.parametrize("bid", [{"quantity": HUGE}, {"face": HUGE}, {"quantity": -HUGE}])
+def test_a_huge_number_in_a_record_is_not_repeated(bid: dict) -> None:
+    """A 4,000-digit quantity came back whole in replay's and verify's one
+    sentence; now the schema bounds it first."""
+    result = replay(record(**bid))
+    assert not result.ok
+    message = result.error.message
+    assert len(message) < 200, message
+
+
+
+@pytest.mark.parametrize("name", ["ann\x1b]0;pwned\x07", "\u202eann", "a\u200bnn", "ann\n"])
+def test_a_player_name_that_would_drive_a_terminal_is_refused(name: str) -> None:
+    """A record's (or a bot request's) player names are printed by replay
+    --text and play: an ESC sequence rewrote the terminal's title."""
+    rec = record()
+    rec["players"] = [name, "bob"]
+    rec["rounds"][0]["dice"] = {name: [1, 2, 3, 4, 5], "bob": [2, 3, 4, 5, 6]}
+    rec["rounds"][0]["moves"][0]["player"] = name
+    result = replay(rec)
+    assert not result.ok and "printable" in result.error.message
+
+
+def test_a_record_without_rules_says_what_is_missing() -> None:
+    """A shared scenario file ({"record", "expected"}) given to replay answered
+    "malformed at 'rules': rules is a preset name or ...": now it names the
+    missing field (README walk-through, attack review)."""
+    result = replay({"record": record(), "expected": {}})
+    assert not result.ok and "has no 'rules'" in result.error.message, result.error.message
