@@ -14,6 +14,8 @@ The action encoding is the one every integration shares,
 calza where the rules have it, then every show as a second decision after a
 bid under show-and-reroll.
 
+Layer: batch, above solver; imports the engine only.
+
 >>> import numpy as np
 >>> from liars_dice.engine import Rules
 >>> g = BatchGame(Rules.preset("classic"), players=3, batch=4, seed=1)

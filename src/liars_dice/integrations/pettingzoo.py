@@ -149,7 +149,9 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's name)
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        action = int(action)  # type: ignore[arg-type]
+        if action is None:
+            raise ValueError("A live agent's step needs an action id; None is for a terminated or truncated agent only.")
+        action = int(action)
         self.pos.check(action)
         self.pos.apply(action)
         self._roll()

@@ -145,10 +145,16 @@ class Position:
         """The seat to decide, :data:`CHANCE` or :data:`TERMINAL`."""
         phase = self.state.phase
         if phase is Phase.BID:
-            return self.state.to_move  # type: ignore[return-value]
+            return self._mover()
         if phase is Phase.OVER or self.truncated:
             return TERMINAL
         return CHANCE
+
+    def _mover(self) -> int:
+        """The seat to move in the bid or reroll phase (the engine's ``to_move``)."""
+        seat = self.state.to_move
+        assert seat is not None, "no seat moves at the deal or after the game"
+        return seat
 
     def is_terminal(self) -> bool:
         return self.state.phase is Phase.OVER or self.truncated
@@ -157,7 +163,7 @@ class Position:
         """Whose die the next chance outcome is (deal or reroll)."""
         st = self.state
         if st.phase is Phase.REROLL:
-            return st.to_move  # type: ignore[return-value]
+            return self._mover()
         i = len(self.faces)
         for seat, d in enumerate(st.dice):
             if i < d:
@@ -172,7 +178,7 @@ class Position:
             return []
         enc = self.setup.encoding
         if self.pending is not None:
-            return enc.legal_show_ids(st.hidden[st.to_move])  # type: ignore[index]
+            return enc.legal_show_ids(st.hidden[self._mover()])
         return enc.legal_ids(st)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -205,13 +211,13 @@ class Position:
             return
         if phase is Phase.REROLL:
             self.faces.append(action + 1)
-            seat = st.to_move
-            if len(self.faces) == len(st.hidden[seat]):  # type: ignore[index]
+            seat = self._mover()
+            if len(self.faces) == len(st.hidden[seat]):
                 faces, self.faces = tuple(self.faces), []
                 self.state = st.reroll(faces)
-                self.info[seat] += " rr" + "".join(map(str, sorted(faces)))  # type: ignore[index]
+                self.info[seat] += " rr" + "".join(map(str, sorted(faces)))
             return
-        seat = st.to_move
+        seat = self._mover()
         enc = self.setup.encoding
         if self.pending is not None:
             show = enc.decode(action)
@@ -226,13 +232,14 @@ class Position:
         if isinstance(move, Bid):
             for p in range(len(self.info)):
                 self.info[p] += f" {seat}:{move.quantity}x{move.face}"
-            if enc.legal_show_ids(st.hidden[seat]):  # type: ignore[index]
+            if enc.legal_show_ids(st.hidden[seat]):
                 self.pending = move
             else:
                 self.state = st.apply_unchecked(move)
             return
         # the challenge or calza: the round ends, every cup is revealed
-        self.state = st.apply_unchecked(move)  # type: ignore[arg-type]
+        assert not isinstance(move, Show)  # a show id is decoded only while a bid is pending
+        self.state = st.apply_unchecked(move)
         r = self.state.results[-1]
         reveal = "/".join("".join(map(str, sorted(h))) for h in r.revealed)
         word = "liar" if isinstance(move, Challenge) else "calza"

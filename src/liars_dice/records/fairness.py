@@ -92,9 +92,12 @@ def verify_record(data: str | bytes | dict[str, Any]) -> FairReport:
     players = tuple(rec.players)
     result = replay(data)
     err = result.error
-    if err is not None and err.round is None:
+    if err is None:
+        reached = len(rec.rounds)
+    elif err.round is None:
         raise RecordError(f"The record does not replay: {err.message}")
-    reached = len(rec.rounds) if err is None else err.round + 1  # type: ignore[operator]  # err.round is not None: refused just above
+    else:
+        reached = err.round + 1
     if not rec.rounds:
         raise FairDiceError("The record has no rounds, so there are no dice to check.")
     report = FairReport(players)

@@ -61,8 +61,9 @@ def record_from_state(
             "dice": {names[i]: list(h) for i, h in enumerate(deal) if h},
             "moves": [_move_json(m, names) for m in moves],
         }
-        if r < len(fair) and fair[r] is not None:
-            commit, seed = fair[r]  # type: ignore[misc]  # not None: checked on the line above
+        pair = fair[r] if r < len(fair) else None
+        if pair is not None:
+            commit, seed = pair
             rnd["commitment"] = commit
             if seed is not None and r < len(state.logs):
                 rnd["seed"] = seed
