@@ -405,7 +405,9 @@ class ShowGame:
                     own = own.sum(axis=1)[:, None] * self.hands_of(cg, a).weights[None, :]
                 cr[a][link.rows] = own
                 cr[1 - a][link.rows] = r[1 - a][pn]
-        return out  # type: ignore[return-value]
+        reached = [x for x in out if x is not None]
+        assert len(reached) == len(out), "every group of the tree is reached from the root"
+        return reached
 
     def backward(self, player: int, policy: list[np.ndarray], r: list[tuple[np.ndarray, np.ndarray]],
                  best_response: bool = False,
