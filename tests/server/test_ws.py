@@ -215,7 +215,7 @@ def test_gone_past_the_grace_period_means_a_bot_takes_over(db_url: str) -> None:
 
 @pytest.mark.parametrize("n", [2])
 def test_several_tabs_of_one_seat_get_the_same_view(client: TestClient, n: int) -> None:
-    code, ann, bob = started_table(client)
+    code, ann, bob = started_table(client, seats=2)
     tab2 = Player(client, code, ann.token)
     v1 = ann.wait(is_state)["view"]
     v2 = tab2.wait(is_state)["view"]
