@@ -57,7 +57,8 @@ def served_record(client: TestClient) -> dict[str, Any]:
     view = mine["view"]
     show = [view["hand"][0]]
     assert show in view["legal"]["shows"]
-    mover.send({"type": "bid", **view["legal"]["raises"][0], "show": show, "id": "first"})
+    first = view["legal"]["raises"][0]
+    mover.send({"type": "bid", "quantity": first["quantity"], "face": first["face"], "show": show, "id": "first"})
     assert mover.wait(lambda m: m.get("id") == "first")["type"] == "ack"
     for p in (ann, bob):
         p.wait(lambda m: is_state(m) and m["view"]["move_number"] > 0)
