@@ -30,7 +30,7 @@ def local_ray():
 
 def _config(cli: str, games: int = 16) -> ArenaConfig:
     spec = f"ext=cmd:{cli} bot random --rules classic --seed 5"
-    return ArenaConfig(Rules.preset("classic"), tuple(parse_entrants(f"random,{spec},probabilistic")), games, seed=3)
+    return ArenaConfig(Rules.preset("classic"), tuple(parse_entrants(f"random,{spec},probabilistic")), games, seed=3, timeout=60.0)
 
 
 def test_ray_chunks_cover_every_game_once() -> None:
