@@ -245,3 +245,24 @@ def test_a_freed_seat_leaves_every_tab_of_its_old_player(client: TestClient) -> 
     # bob's old token holds no seat any more, and is told why.
     again = Player(client, code, j["token"])
     assert again.welcome["code"] == "auth/revoked"
+
+
+def test_a_served_raise_can_be_sent_back_as_it_came(client: TestClient) -> None:
+    """An entry of ``legal.raises`` (with its ``label``, ``words`` and
+    ``chance``) is a valid ``bid`` message as it stands (docs/server-protocol.md,
+    "Client to server"); its extra fields stay bounded."""
+    code, ann, bob = started_table(client, seats=2)
+    st = ann.wait(is_state)["view"]
+    mover = ann if st["to_move"] == "ann" else bob
+    view = st if mover is ann else bob.wait(is_state)["view"]
+    served = view["legal"]["raises"][0]
+    assert {"label", "words", "chance"} <= set(served)
+    mover.send({"type": "bid", **served, "id": "r"})
+    assert reply(mover, "r")["type"] == "ack"
+    mover_state = mover.wait(lambda m: is_state(m) and m["view"]["move_number"] == 1)["view"]
+    assert mover_state["bids"][-1]["bid"] == {"quantity": served["quantity"], "face": served["face"]}
+    other = bob if mover is ann else ann
+    nxt = other.wait(lambda m: is_state(m) and m["view"]["move_number"] == 1)["view"]
+    too_long = {**nxt["legal"]["raises"][0], "words": "x" * 201, "id": "w"}
+    other.send({"type": "bid", **too_long})
+    assert reply(other, "w")["code"] == "message/invalid"

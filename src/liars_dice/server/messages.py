@@ -40,6 +40,11 @@ class BidMsg(_Msg):
     quantity: Annotated[StrictInt, Field(ge=1, le=1000)]
     face: Annotated[StrictInt, Field(ge=1, le=9)]
     show: Annotated[list[Annotated[StrictInt, Field(ge=1, le=9)]], Field(max_length=60)] = []
+    # A raise from ``legal.raises`` may be sent back as served: its words and
+    # chance are bounded and ignored (the bid is ``quantity`` and ``face``).
+    label: Annotated[StrictStr, Field(max_length=64)] | None = None
+    words: Annotated[StrictStr, Field(max_length=200)] | None = None
+    chance: Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False)] | None = None
 
 
 class ChallengeMsg(_Msg):
