@@ -38,6 +38,8 @@ from ..engine import (
     SecureDice,
 )
 from ..records import parse_rules_text, record_from_state
+from ..engine.echo import echo
+from .explain import bounded
 from . import bots_runner, fairness
 from .bots_runner import bot_names
 from .config import Settings
@@ -337,7 +339,7 @@ class TableService:
             if not 1 <= rules.dice_per_player <= st.dice_per_player_max:
                 raise TableInvalid(f"Each player starts with 1 to {st.dice_per_player_max} dice here.")
         elif req.preset not in PRESETS:
-            raise TableInvalid(f"There is no rule set called {req.preset!r}; choose from {', '.join(PRESETS)}.")
+            raise TableInvalid(f"There is no rule set called {echo(req.preset)}; choose from {', '.join(PRESETS)}.")
         else:
             rules = PRESETS[req.preset]
         if req.options and req.rules_text is None:
@@ -345,17 +347,17 @@ class TableService:
             try:
                 rules = rules.with_options(**opts)
             except (LiarsDiceError, TypeError, ValueError) as e:
-                msg = e.message if isinstance(e, LiarsDiceError) else f"Bad rule option: {e}."
+                msg = e.message if isinstance(e, LiarsDiceError) else f"Bad rule option: {bounded(str(e), 120)}."
                 raise TableInvalid(msg) from None
             dpp = rules.dice_per_player
             if not isinstance(dpp, int) or not 1 <= dpp <= st.dice_per_player_max:
                 raise TableInvalid(f"Each player starts with 1 to {st.dice_per_player_max} dice here.")
         lo, hi = max(rules.min_players, st.seats_min), min(rules.max_players, st.seats_max)
         if not lo <= req.seats <= hi:
-            raise TableInvalid(f"{rules.name} is played here by {lo} to {hi} players, not {req.seats}.")
+            raise TableInvalid(f"{rules.name} is played here by {lo} to {hi} players, not {echo(req.seats)}.")
         if req.turn_timer is not None and not st.turn_timer_min <= req.turn_timer <= st.turn_timer_max:
             raise TableInvalid(
-                f"A turn timer runs {st.turn_timer_min} to {st.turn_timer_max} seconds, not {req.turn_timer}."
+                f"A turn timer runs {st.turn_timer_min} to {st.turn_timer_max} seconds, not {echo(req.turn_timer)}."
             )
         return rules
 
