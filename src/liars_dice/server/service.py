@@ -412,10 +412,38 @@ class TableService:
         return await asyncio.to_thread(self.store.games_of, name=name)
 
     async def games_of_tokens(self, tokens: Sequence[str]) -> list[dict[str, Any]]:
+        """``POST /api/my-games``: the tables these tokens took a seat at, newest
+        first, one entry per table, as a player expects them:
+
+        * a game they played is listed, also when they left it: a token
+          revoked during the game (``leave``) keeps the game on the list, with
+          ``"left": true`` while it is in play (the seat is a bot's for good:
+          the client offers to watch, and a ``hello`` with the token gets
+          ``auth/revoked``, never the seat);
+        * a seat given up before the start (``leave``, removed by the host, not
+          claimed within the grace period) is no game played: not listed, nor
+          is a table that closed before its start.
+        """
         hashes = [hash_token(t) for t in tokens]
         if not hashes:
             return []
-        return await asyncio.to_thread(self.store.games_of, token_hashes=hashes)
+        rows = await asyncio.to_thread(self.store.games_of, token_hashes=hashes)
+        out: list[dict[str, Any]] = []
+        seen: set[str] = set()
+        for g in rows:
+            th = g.pop("token_hash")
+            if g["code"] in seen or g["status"] == TableStatus.CLOSED.value:
+                continue
+            room = self.rooms.get(g["code"])
+            if g["status"] == TableStatus.OPEN.value:
+                if room is None or room.table.seat_of_token(th) is None:
+                    continue  # the seat was given up before the start
+            elif g["status"] == TableStatus.PLAYING.value and room is not None:
+                if room.table.revoked_by(th) is not None:
+                    g["left"] = True
+            seen.add(g["code"])
+            out.append(g)
+        return out
 
     async def _finished(self, code: str, what: str) -> Room:
         room = await self.get_room(code)
