@@ -43,6 +43,7 @@ from .odds import (
     binomial_tail,
     exact_probability,
     match_probability,
+    view_bid_probabilities,
     view_bid_probability,
     view_exact_probability,
 )
@@ -73,5 +74,5 @@ __all__ = [
     "Move", "NotYourTurnError", "Opener", "Ordering", "PRESETS", "Phase", "PublicView", "RoundLog", "RoundResult",
     "Rules", "RulesError", "SEED_PRESETS", "ScriptedDice", "SeatView", "SecureDice", "SeededDice",
     "State", "bid_probability", "binomial_tail", "legal_actions", "legal_shows", "match_probability", "next_alive",
-    "number_word", "parse_action", "raise_message", "result_to_json", "view_bid_probability",
+    "number_word", "parse_action", "raise_message", "result_to_json", "view_bid_probabilities", "view_bid_probability",
 ]
