@@ -50,6 +50,9 @@ class Settings:
         takes over a seat for good; ``None`` = the strongest registered of
         ``strong``, ``probabilistic``, ``random``.
     :ivar hello_timeout: seconds a new websocket has to say ``hello``.
+    :ivar request_seconds: seconds a client has to send an HTTP request (headers
+        and body), from the connection's opening or the previous response's
+        end; a slower one is disconnected (:mod:`liars_dice.server.http_deadline`).
     :ivar finished_ttl: seconds a finished or closed table with nobody watching
         stays in memory (it is reloaded from the database when asked for).
 
@@ -119,6 +122,7 @@ class Settings:
     bot_delay: float = 0.6
     timeout_bot: str | None = None
     hello_timeout: float = 30.0
+    request_seconds: float = 10.0
     finished_ttl: float = 300.0
     max_message_bytes: int = 4096
     body_bytes: int = 16_384
