@@ -47,3 +47,25 @@ def test_a_record_without_rules_says_what_is_missing() -> None:
     missing field (README walk-through, attack review)."""
     result = replay({"record": record(), "expected": {}})
     assert not result.ok and "has no 'rules'" in result.error.message, result.error.message
+
+
+@pytest.mark.parametrize("command", [["replay"], ["replay", "--text"], ["verify"]])
+def test_every_command_that_reads_a_record_bounds_its_size(cli, tmp_path, command: list[str]) -> None:
+    """attack2: ``replay`` read a 100 MB file whole (330 MB of memory) where ``verify``
+    stopped at 32 MB; both now read through ``records.read_record_bytes``. A sparse
+    file past the bound costs no disk."""
+    import json
+    import subprocess
+
+    from liars_dice.records import MAX_RECORD_BYTES
+
+    path = tmp_path / "huge.json"
+    with path.open("wb") as f:
+        f.write(b'{"rules": "classic", "pad": "')
+        f.truncate(MAX_RECORD_BYTES + 10)
+    proc = subprocess.run([cli, *command, str(path)], capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert proc.returncode == 2, proc
+    said = proc.stdout + proc.stderr
+    assert "over 32 MB" in said and "Traceback" not in said, said
+    if command == ["replay"]:
+        assert json.loads(proc.stdout)["error"]["message"].startswith("The record is over 32 MB")
