@@ -46,7 +46,32 @@ def test_a_record_without_rules_says_what_is_missing() -> None:
     "malformed at 'rules': rules is a preset name or ...": now it names the
     missing field (README walk-through, attack review)."""
     result = replay({"record": record(), "expected": {}})
+    assert not result.ok and "scenario file" in result.error.message, result.error.message
+    assert 'the object under "record"' in result.error.message  # attack2: say where the record is
+    rec = record()
+    del rec["rules"]
+    result = replay(rec)
     assert not result.ok and "has no 'rules'" in result.error.message, result.error.message
+
+
+def test_sentences_count_rounds_and_moves_as_the_text_does(cli) -> None:
+    """attack2: ``replay --text`` read "... at round 1: Round 0 is malformed": the
+    sentence counted rounds from 0, the line around it from 1. Every sentence now
+    counts from 1 and gives the record's index (the error object's stay 0-based)."""
+    import json
+    import subprocess
+
+    rec = record()
+    rec["rounds"][0]["moves"].append({"player": "bob", "challenge": True})
+    rec["rounds"].append({"dice": {"ann": [1, 2, 3, 4, 5], "bob": [2, 3, 4, 5]}, "moves": [{"player": "ann", "bid": "x"}]})
+    result = replay(rec)
+    assert (result.error.round, result.error.move) == (1, 0)
+    assert result.error.message.startswith("Move 1 of round 2 (rounds[1].moves[0]) is malformed"), result.error.message
+    rec["rounds"][1] = {"dice": {"ann": ["x"]}}
+    result = replay(rec)
+    assert result.error.message.startswith("Round 2 (rounds[1]) is malformed"), result.error.message
+    proc = subprocess.run([cli, "replay", "--text", "-"], input=json.dumps(rec), capture_output=True, text=True, timeout=60)
+    assert "at round 2: Round 2 (rounds[1]) is malformed" in proc.stdout, proc.stdout
 
 
 @pytest.mark.parametrize("command", [["replay"], ["replay", "--text"], ["verify"]])
