@@ -56,10 +56,10 @@ def serve_command(
     )
     try:
         settings = settings.with_overrides(limit)
+        config = uvicorn_config(create_app(settings), settings, host=host, port=port, log_level=log_level)
     except ValueError as e:
         typer.echo(str(e), err=True)
         raise typer.Exit(2)
-    config = uvicorn_config(create_app(settings), settings, host=host, port=port, log_level=log_level)
 
     class _Server(uvicorn.Server):
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:
