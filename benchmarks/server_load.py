@@ -280,6 +280,9 @@ async def main(args: argparse.Namespace) -> None:
             print(f"  memory after vs before: {(ra - rb) / rb * 100:+.1f}%")
         if server_log:
             print(f"server log ({len(server_log)} lines), last: {server_log[-1].rstrip()}")
+            if any("Traceback" in ln for ln in server_log):  # show the first traceback whole
+                first = next(i for i, ln in enumerate(server_log) if "Traceback" in ln)
+                print("".join(server_log[max(0, first - 2): first + 40]).rstrip())
         print(f"server CPU: {(cpu1 - cpu0) / window * 100:.0f}% of one core; clients' CPU: "
               f"{(ru1.ru_utime + ru1.ru_stime - ru0.ru_utime - ru0.ru_stime) / window * 100:.0f}%; load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     finally:
