@@ -107,4 +107,4 @@ def test_replay_accepts_the_fields_and_names_a_malformed_one(cli: str, tmp_path:
     for args in (["replay"], ["replay", "--text"], ["verify"]):
         proc = run(cli, *args, str(bad))
         assert proc.returncode == 2, args
-        assert "Round 0 is malformed at 'seed'" in proc.stdout + proc.stderr
+        assert "Round 1 (rounds[0]) is malformed at 'seed'" in proc.stdout + proc.stderr
