@@ -20,6 +20,7 @@ bid order is the same id order.
 
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path
 
@@ -29,7 +30,11 @@ import onnxruntime as ort
 from liars_dice.bots import Decision
 from liars_dice.engine import CHALLENGE, Bid, SeatView, view_bid_probability
 
-MODELS = Path(__file__).resolve().parent.parent.parent / "shared" / "peers" / "dudo-ai" / "models"
+#: The networks' folder; ``LIARS_DICE_DUDO_MODELS`` overrides it (e.g. from a git worktree elsewhere).
+MODELS = Path(
+    os.environ.get("LIARS_DICE_DUDO_MODELS")
+    or Path(__file__).resolve().parent.parent.parent / "shared" / "peers" / "dudo-ai" / "models"
+)
 
 _SESSIONS: dict[tuple[int, int], ort.InferenceSession] = {}
 
