@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -370,10 +370,13 @@ def _lowest_rank(rules: Rules, prev: Bid, total: int) -> int:
     return min(ranks, default=rules.rank(prev.quantity, prev.face) + 1)
 
 
-def fit(records: Iterable[Any], player: str, prior: Prior | None = None) -> OpponentModel:
+def fit(
+    records: Iterable[Any], player: str, prior: Prior | None = None, labels: Sequence[str] | None = None
+) -> OpponentModel:
     """Fit the model of ``player`` from game records (JSON text, bytes or parsed).
 
     :param records: records as :func:`liars_dice.records.replay` reads them.
+    :param labels: names of the records for error sentences (e.g. file paths).
     :returns: the model, counting every round of every record in which the player held dice.
     :raises ModelError: for a record that does not replay (``"record N: ..."``,
         1-based), or a player in none of the records.
@@ -386,7 +389,8 @@ def fit(records: Iterable[Any], player: str, prior: Prior | None = None) -> Oppo
         r = replay(rec)
         if not r.ok or r.state is None:
             msg = r.error.message if r.error is not None else "it does not replay"
-            raise ModelError(f"Record {i} does not replay: {msg}")
+            where = labels[i - 1] if labels is not None and i <= len(labels) else f"Record {i}"
+            raise ModelError(f"{where} does not replay: {msg}")
         state = r.state
         names = state.game.players
         if player not in names:
