@@ -284,3 +284,70 @@ def test_strong_updates_its_model_from_revealed_rounds() -> None:
     fresh = StrongBot(1)
     fresh.decide(view)
     assert fresh.model_of("bob") is not None and fresh.model_of("bob").rounds == 6 < LEARN_MIN_ROUNDS
+
+
+# -- the protocol field and the arena ------------------------------------------------
+
+
+def test_protocol_models_field_reaches_strong_and_an_external_program(tmp_path: Path) -> None:
+    """A request's `models` goes to a bot that takes models; `ExternalBot(models=...)`
+    sends them (the program here is `liars-dice bot strong`, which takes them)."""
+    from liars_dice.protocol import ExternalBot, parse_request
+    from liars_dice.protocol.convert import models_from_request
+    from liars_dice.protocol.messages import MODELS_UNSUPPORTED
+    from liars_dice.protocol.serve import answer
+
+    rules = Rules.preset("classic")
+    state = Game.create(rules, ["ann", "bob"], dice=(1, 1)).initial_state(0).roll(SeededDice(5))
+    from liars_dice.protocol import request_from_view
+
+    req = request_from_view(state.view(0))
+    req["models"] = {"bob": _always_bluffing(rules).to_json()}
+    line = json.dumps(req).encode()
+    got = models_from_request(parse_request(line))
+    assert set(got) == {"bob"} and got["bob"].bids[0] == 500
+    assert "error" not in json.loads(answer(line, rules, StrongBot(1)))
+    assert json.loads(answer(line, rules, make_bot("random", 1))) == {"error": MODELS_UNSUPPORTED}
+    import shutil
+
+    cli_path = shutil.which("liars-dice") or str(Path(__file__).resolve().parent.parent / ".venv" / "bin" / "liars-dice")
+    with ExternalBot([cli_path, "bot", "strong", "--rules", "classic", "--seed", "1"], timeout=60,
+                     models={"bob": _always_bluffing(rules).to_json()}) as ext:
+        assert ext.decide(state.view(0)).action in state.legal_actions()
+    with ExternalBot([cli_path, "bot", "random", "--rules", "classic", "--seed", "1"], timeout=60,
+                     models={"bob": _always_bluffing(rules).to_json()}) as ext:
+        from liars_dice.protocol import BotError
+
+        with pytest.raises(BotError, match="Extra inputs are not permitted"):
+            ext.decide(state.view(0))
+
+
+def test_arena_model_option(cli, tmp_path: Path) -> None:
+    """`--model NAME=PATH` gives the model of entrant NAME to the other seats' bots; bad specs are one sentence."""
+    rec = tmp_path / "g.json"
+    rec.write_text(json.dumps(_records(1)[0]))
+    model = tmp_path / "bob.json"
+    subprocess.run([cli, "model", "fit", str(rec), "--player", "bob", "-o", str(model)], check=True, capture_output=True)
+    ok = subprocess.run(
+        [cli, "arena", "--rules", "classic", "--bots", "strong,bob=probabilistic", "--model", f"bob={model}",
+         "--games", "4", "--seed", "1", "--json"], capture_output=True, text=True, timeout=300,
+    )
+    assert ok.returncode == 0, ok.stderr
+    assert json.loads(ok.stdout)["games"] == 4
+    for spec, sentence in [
+        ("zed=" + str(model), "--model names 'zed', which is not an entrant here (strong, bob)."),
+        ("bob", "--model takes NAME=PATH"),
+        (f"bob={rec}", "This is not an opponent model"),
+    ]:
+        bad = subprocess.run([cli, "arena", "--rules", "classic", "--bots", "strong,bob=probabilistic", "--model", spec,
+                              "--games", "2"], capture_output=True, text=True, timeout=120)
+        assert bad.returncode == 2 and sentence in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_arena_gives_the_model_to_the_other_seats_only() -> None:
+    from liars_dice.arena.run import _give_models
+
+    text = _always_bluffing(Rules.preset("classic")).dumps()
+    bot = StrongBot(1)
+    _give_models(bot, "strong", (("opp", text), ("strong", text)))
+    assert bot.model_of("opp") is not None and bot.model_of("strong") is None

@@ -161,6 +161,7 @@ class StrongBot:
         self._given = dict(models)
         self._models = {k: m.copy() for k, m in self._given.items()}
         self._seen_rounds = 0
+        self._round_mode = None
 
     def _update_models(self, view: SeatView) -> None:
         """Count the rounds revealed since the last call into each opponent's model."""
