@@ -96,6 +96,24 @@ def test_unknown_player_and_bad_record_give_one_sentence() -> None:
         fit([recs[0], bad], "ann", labels=["g1.json", "g2.json"])
 
 
+def test_the_table_counts_exact_small_situations_and_moves_the_policy() -> None:
+    """With at most four dice in play, moves are also counted by exact situation
+    (sorted hand, dice counts, bids), and the policy there leans to the counts."""
+    rules = Rules.preset("classic")
+    res = RoundResult(
+        bid=Bid(2, 6), bidder=0, challenger=1, count=0, wilds_active=True,
+        bids=((0, Bid(2, 6), ()),), revealed=((3,), (4,)), lost=(1, 0), out=(0,), next_opener=None, loser=0,
+    )
+    m = OpponentModel("bob")
+    for _ in range(20):
+        m.observe_round(rules, res, 1)
+    assert m.table == {"1,1|4|2x6": {"liar": 20}}
+    state = Game.create(rules, ["ann", "bob"], dice=(1, 1)).initial_state(0).deal([[3], [4]]).apply(Bid(2, 6))
+    view = state.view(1)
+    assert m.policy(view)[CHALLENGE] > 0.9 > m.generic_policy(view)[CHALLENGE] - 0.5
+    assert OpponentModel.loads(m.dumps()).table == m.table
+
+
 # -- the file's bounds -----------------------------------------------------------
 
 
@@ -118,6 +136,10 @@ def _good() -> dict:
         (lambda d: d["challenge"].update(challenged=[1] + [0] * 9), "exceed the bids faced"),
         (lambda d: d["prior"].update(bid_alpha=0), "prior bid_alpha is a number above 0"),
         (lambda d: d["prior"].update(bid_alpha=float("inf")), "prior bid_alpha"),
+        (lambda d: d.update(table={"1,1|4|2x6": {"jump": 1}}), "has a move 'jump' that is not QxF, liar or calza"),
+        (lambda d: d.update(table={"x|4|": {"liar": 1}}), "that is not DICE|HAND|BIDS"),
+        (lambda d: d.update(table={"1,1|4|": {}}), "holds 1 to 64 moves"),
+        (lambda d: d.update(table={f"1,1|4|{q}x2": {"liar": 1} for q in range(4001)}), "at most 4,000 situations"),
     ],
 )
 def test_a_bad_model_is_refused_with_one_sentence(change, sentence) -> None:

@@ -17,10 +17,17 @@ model fitted on few records stays close to its prior:
 * **jumps**: how far a raise goes past the smallest legal raise, in ranks
   (:data:`JUMP_EDGES`: 0, 1, 2, 3-5, 6 or more); Dirichlet prior ``prior.jump_alpha``.
 
+* **table**: in small positions (at most :data:`TABLE_MAX_DICE` dice in
+  play), the player's moves by exact situation: their sorted hand, every
+  seat's dice count and the round's bids so far (at most :data:`MAX_TABLE`
+  situations, :data:`MAX_TABLE_ACTIONS` moves each).
+
 From these the model gives a policy for the player (:meth:`OpponentModel.policy`):
 challenge with the posterior mean rate of the standing bid's bin, else a raise
 with weight ``bid bin mean * jump bin mean`` shared by the legal raises in
-that (bin, jump) cell. ``strong`` best-responds to that policy
+that (bin, jump) cell. Where the table holds the situation, that policy is the
+prior of a Dirichlet over the moves, with weight ``prior.table_strength``:
+``(count(move) + strength * generic(move)) / (n + strength)``. ``strong`` best-responds to that policy
 (:mod:`liars_dice.bots.exploit`).
 
 Bids made by the player before a show-and-reroll of theirs are skipped (the
@@ -34,7 +41,11 @@ bounded: at most :data:`MAX_MODEL_BYTES` bytes, every count an integer in
      "rules": "classic", "records": 12, "rounds": 80,
      "prior": {"challenge_strength": 4.0, "bid_alpha": 1.0, "jump_alpha": 1.0},
      "challenge": {"faced": [10 ints], "challenged": [10 ints]},
-     "bids": [10 ints], "openings": [10 ints], "jumps": [5 ints]}
+     "bids": [10 ints], "openings": [10 ints], "jumps": [5 ints],
+     "table": {"1,1|4|2x6": {"liar": 3, "3x6": 1}, ...}}
+
+A table key is ``DICE|HAND|BIDS``: the dice counts from the seat to move
+onwards, the sorted hand, and the bids as ``QxF``, comma-separated.
 
 Source: the frequency-count opponent models of poker (Billings et al.,
 "Opponent modeling in poker", AAAI 1998; Southey et al., "Bayes' bluff", UAI
@@ -45,6 +56,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -62,13 +74,21 @@ BINS = 10
 #: Lower edges of the jump bins, in ranks past the smallest legal raise.
 JUMP_EDGES = (0, 1, 2, 3, 6)
 #: Largest model file, in bytes.
-MAX_MODEL_BYTES = 65_536
+MAX_MODEL_BYTES = 512 * 1024
 #: Largest count in a model (about a billion moves).
 MAX_COUNT = 1_000_000_000
 #: Longest player name.
 MAX_NAME = 200
 #: Largest prior weight or pseudo-count.
 MAX_PRIOR = 1_000.0
+#: Most dice in play for a situation to be kept in the table.
+TABLE_MAX_DICE = 4
+#: Most situations in the table (fitting stops adding new ones there).
+MAX_TABLE = 4_000
+#: Most distinct moves per situation.
+MAX_TABLE_ACTIONS = 64
+#: Longest table key.
+MAX_KEY = 300
 
 
 class ModelError(LiarsDiceError):
@@ -84,6 +104,7 @@ class Prior:
     challenge_strength: float = 4.0
     bid_alpha: float = 1.0
     jump_alpha: float = 1.0
+    table_strength: float = 2.0
 
 
 def _bin(p: float) -> int:
@@ -126,6 +147,7 @@ class OpponentModel:
     bids: np.ndarray = field(default_factory=lambda: np.zeros(BINS, dtype=np.int64))
     openings: np.ndarray = field(default_factory=lambda: np.zeros(BINS, dtype=np.int64))
     jumps: np.ndarray = field(default_factory=lambda: np.zeros(len(JUMP_EDGES), dtype=np.int64))
+    table: dict[str, dict[str, int]] = field(default_factory=dict)
 
     # -- estimates -------------------------------------------------------------
 
@@ -172,7 +194,11 @@ class OpponentModel:
         last_show = max((i for i, (s, _, sh) in enumerate(moves) if s == seat and sh), default=-1)
         shown: list[int] = []
         prev: Bid | None = None
+        dice = tuple(len(h) for h in revealed)
+        small = total <= TABLE_MAX_DICE and not any(sh for _, _, sh in moves)
         for i, (s, bid, sh) in enumerate(moves):
+            if s == seat and small:
+                self._count(situation_key(dice, seat, hand, [b for _, b, _ in moves[:i]]), str(bid))
             if s == seat and i > last_show:
                 seen = hand + tuple(d for d in shown)
                 unseen = total - len(hand) - len(shown)
@@ -190,6 +216,8 @@ class OpponentModel:
             shown.extend(d for d in sh if s != seat)
             prev = bid
         if result.challenger == seat and prev is not None:
+            if small:
+                self._count(situation_key(dice, seat, hand, [b for _, b, _ in moves]), "calza" if result.calza else "liar")
             seen = hand + tuple(shown)
             p = bid_probability(rules, prev, seen, total - len(hand) - len(shown), result.wilds_active)
             self.faced[_bin(p)] += 1
@@ -197,6 +225,15 @@ class OpponentModel:
         self.rounds += 1
         self._check_bounds()
         return True
+
+    def _count(self, key: str, action: str) -> None:
+        entry = self.table.get(key)
+        if entry is None:
+            if len(self.table) >= MAX_TABLE or len(key) > MAX_KEY:
+                return
+            entry = self.table[key] = {}
+        if action in entry or len(entry) < MAX_TABLE_ACTIONS:
+            entry[action] = min(MAX_COUNT, entry.get(action, 0) + 1)
 
     def _check_bounds(self) -> None:
         for name in ("faced", "challenged", "bids", "openings", "jumps"):
@@ -211,6 +248,24 @@ class OpponentModel:
         :returns: legal action to probability (summing to 1), over every legal
             bid and the challenge; no calza and no show (the model has no counts for them).
         """
+        generic = self.generic_policy(view)
+        if not self.table or any(view.shown) or view.dice_in_play > TABLE_MAX_DICE:
+            return generic
+        key = situation_key(view.dice, view.seat, view.hand, [b for _, b, _ in view.bids])
+        entry = self.table.get(key)
+        if not entry:
+            return generic
+        a = self.prior.table_strength
+        counts = {str(act): 0 for act in generic}
+        n = 0
+        for name, c in entry.items():
+            if name in counts:
+                counts[name] = c
+                n += c
+        return {act: (counts[str(act)] + a * p) / (n + a) for act, p in generic.items()}
+
+    def generic_policy(self, view: SeatView) -> dict[Action, float]:
+        """The policy from the binned counts alone (see the module docstring)."""
         rules = view.rules
         legal = [a for a in view.legal_actions() if isinstance(a, Bid) or a == CHALLENGE]
         bids = [a for a in legal if isinstance(a, Bid)]
@@ -261,11 +316,13 @@ class OpponentModel:
                 "challenge_strength": self.prior.challenge_strength,
                 "bid_alpha": self.prior.bid_alpha,
                 "jump_alpha": self.prior.jump_alpha,
+                "table_strength": self.prior.table_strength,
             },
             "challenge": {"faced": self.faced.tolist(), "challenged": self.challenged.tolist()},
             "bids": self.bids.tolist(),
             "openings": self.openings.tolist(),
             "jumps": self.jumps.tolist(),
+            "table": {k: dict(v) for k, v in self.table.items()},
         }
 
     def dumps(self) -> str:
@@ -286,7 +343,7 @@ class OpponentModel:
             raise ModelError(f"This is not an opponent model: its format is not {FORMAT!r}.")
         if data.get("version") != VERSION:
             raise ModelError(f"The model's version {_short(data.get('version'))} is not one this program reads ({VERSION}).")
-        known = {"format", "version", "player", "rules", "records", "rounds", "prior", "challenge", "bids", "openings", "jumps"}
+        known = {"format", "version", "player", "rules", "records", "rounds", "prior", "challenge", "bids", "openings", "jumps", "table"}
         extra = sorted(set(data) - known)
         if extra:
             raise ModelError(f"The model has an unknown field {_short(extra[0])}.")
@@ -297,8 +354,8 @@ class OpponentModel:
         if not isinstance(rules, str) or len(rules) > MAX_NAME:
             raise ModelError(f"The model's rules is a name of at most {MAX_NAME} characters.")
         prior_raw = data.get("prior", {})
-        if not isinstance(prior_raw, Mapping) or set(prior_raw) - {"challenge_strength", "bid_alpha", "jump_alpha"}:
-            raise ModelError("The model's prior holds only challenge_strength, bid_alpha and jump_alpha.")
+        if not isinstance(prior_raw, Mapping) or set(prior_raw) - {"challenge_strength", "bid_alpha", "jump_alpha", "table_strength"}:
+            raise ModelError("The model's prior holds only challenge_strength, bid_alpha, jump_alpha and table_strength.")
         pr = {}
         for k, v in prior_raw.items():
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not (0 < v <= MAX_PRIOR) or not math.isfinite(v):
@@ -322,6 +379,7 @@ class OpponentModel:
             bids=_counts(data.get("bids"), "bids", BINS),
             openings=_counts(data.get("openings"), "openings", BINS),
             jumps=_counts(data.get("jumps"), "jumps", len(JUMP_EDGES)),
+            table=_table(data.get("table", {})),
         )
 
     @classmethod
@@ -358,6 +416,34 @@ def _counts(v: Any, name: str, n: int) -> np.ndarray:
     if not isinstance(v, list) or len(v) != n:
         raise ModelError(f"The model's {name} is a list of {n} counts.")
     return np.array([_count(x, name) for x in v], dtype=np.int64)
+
+
+def _table(v: Any) -> dict[str, dict[str, int]]:
+    if not isinstance(v, Mapping) or len(v) > MAX_TABLE:
+        raise ModelError(f"The model's table is an object of at most {MAX_TABLE:,} situations.")
+    out: dict[str, dict[str, int]] = {}
+    for key, entry in v.items():
+        if not isinstance(key, str) or len(key) > MAX_KEY or not _KEY.match(key):
+            raise ModelError(f"The model's table has a situation {_short(key)} that is not DICE|HAND|BIDS.")
+        if not isinstance(entry, Mapping) or not 0 < len(entry) <= MAX_TABLE_ACTIONS:
+            raise ModelError(f"The model's table situation {_short(key)} holds 1 to {MAX_TABLE_ACTIONS} moves.")
+        moves = {}
+        for act, c in entry.items():
+            if not isinstance(act, str) or not _ACTION.match(act):
+                raise ModelError(f"The model's table situation {_short(key)} has a move {_short(act)} that is not QxF, liar or calza.")
+            moves[act] = _count(c, "table")
+        out[key] = moves
+    return out
+
+
+_KEY = re.compile(r"^[0-9]{1,3}(,[0-9]{1,3}){0,63}\|[0-9]{0,100}\|([0-9]{1,3}x[0-9]{1,2}(,[0-9]{1,3}x[0-9]{1,2}){0,99})?$")
+_ACTION = re.compile(r"^([0-9]{1,3}x[0-9]{1,2}|liar|calza)$")
+
+
+def situation_key(dice: Sequence[int], seat: int, hand: Sequence[int], bids: Sequence[Bid]) -> str:
+    """The table's key of a situation: dice counts from ``seat`` onwards, the sorted hand, the bids."""
+    order = list(dice[seat:]) + list(dice[:seat])
+    return f"{','.join(map(str, order))}|{''.join(map(str, sorted(hand)))}|{','.join(str(b) for b in bids)}"
 
 
 def _lowest_rank(rules: Rules, prev: Bid, total: int) -> int:

@@ -112,7 +112,8 @@ def show_command(model_path: str = typer.Argument(..., metavar="MODEL", help="An
     jumps.add_column("raises", justify="right")
     jumps.add_column("share", justify="right")
     jm = model.jump_mix()
-    for i, e in enumerate(JUMP_EDGES):
-        label = f"{e}+" if i == len(JUMP_EDGES) - 1 else (str(e) if JUMP_EDGES[i + 1] == e + 1 else f"{e}-{JUMP_EDGES[i + 1] - 1}")
+    for i, edge in enumerate(JUMP_EDGES):
+        last = i == len(JUMP_EDGES) - 1
+        label = f"{edge}+" if last else (str(edge) if JUMP_EDGES[i + 1] == edge + 1 else f"{edge}-{JUMP_EDGES[i + 1] - 1}")
         jumps.add_row(label, str(model.jumps[i]), f"{jm[i]:.2f}")
     console.print(jumps)
