@@ -86,8 +86,22 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--against", default="dudo,equilibrium")
     ap.add_argument("--out", default="", help="folder for the records and the model (default: none kept)")
+    ap.add_argument("--ceiling", action="store_true", help="only print the exact best response to the networks (1v1)")
     a = ap.parse_args()
     out: dict[str, object] = {}
+    if a.ceiling:
+        from liars_dice.solver import best_response
+
+        for d in (int(x) for x in a.dice.split(",")):
+            values = []
+            for role in (0, 1):
+                net = DudoBot(first=0)
+                br = best_response(Rules.preset("joker"), net.probabilities, (d, d), player=role)
+                values.append(br.value)
+            rate = sum((1 + v) / 2 for v in values) / 2
+            print(f"{d}v{d}: best response to the networks, value as opener {values[0]:+.4f}, as responder "
+                  f"{values[1]:+.4f}; seat-balanced win rate {rate:.4f}", flush=True)
+        return
     for d in (int(x) for x in a.dice.split(",")):
         t0 = time.perf_counter()
         with mp.Pool(a.jobs) as pool:

@@ -211,12 +211,14 @@ class StrongBot:
     def decide(self, view: SeatView) -> Decision:
         if self._learn:
             self._update_models(view)
+        if self._use_endgame and self._models:
+            # the plan's best response holds for the whole round, also past the
+            # histories the tables store
+            exploit = self._exploit(view)
+            if exploit is not None:
+                return exploit
         if self._use_endgame:
             policy = _endgame_policy(view)
-            if policy and self._models:
-                exploit = self._exploit(view)
-                if exploit is not None:
-                    return exploit
             if policy:
                 actions = list(policy)
                 pick = self._rng.choices(actions, weights=[policy[a] for a in actions])[0]
