@@ -76,6 +76,51 @@ def one_round(args: tuple[int, int, int, str, float]) -> int:
     return int(final.winner == me)
 
 
+def _cached(fn):  # type: ignore[no-untyped-def]
+    memo: dict = {}
+
+    def wrapped(view):  # type: ignore[no-untyped-def]
+        key = (tuple(sorted(view.hand)), view.bids)
+        if key not in memo:
+            memo[key] = fn(view)
+        return memo[key]
+
+    return wrapped
+
+
+def exact(model_path: str, epsilon: float) -> None:
+    """Exact expected results at one die each (every deal and move walked,
+    ``bots.exploit.evaluate``): the equilibrium tables, the plan's best response
+    and the safe mixture, against the networks and against the equilibrium."""
+    from liars_dice.bots.exploit import _table_fn, evaluate
+
+    rules = Rules.preset("joker")
+    model = OpponentModel.loads(Path(model_path).read_text())
+    eq = _cached(_table_fn(rules))
+    rows = {}
+    for opp_name in ("networks", "equilibrium"):
+        rates = {"equilibrium": 0.0, "best response": 0.0, "safe mixture": 0.0}
+        for role in (0, 1):
+            opp = _cached(DudoBot(first=0).probabilities) if opp_name == "networks" else eq
+            plan = plan_for(rules, model, (1, 1), role, epsilon)
+            assert plan is not None
+
+            def br(view, plan=plan):  # type: ignore[no-untyped-def]
+                return {plan.br.policy[(tuple(sorted(view.hand)), view.shown, view.bids)]: 1.0}
+
+            sign = 1.0 if role == 0 else -1.0
+            pair = [opp, opp]
+            pair[role] = eq
+            v_eq = sign * evaluate(rules, (pair[0], pair[1]), (1, 1))
+            pair[role] = br
+            v_br = sign * evaluate(rules, (pair[0], pair[1]), (1, 1))
+            v_mix = plan.lam * v_br + (1 - plan.lam) * v_eq
+            for k, v in (("equilibrium", v_eq), ("best response", v_br), ("safe mixture", v_mix)):
+                rates[k] += (1 + v) / 4  # seat-balanced: half the rounds in each role
+        rows[opp_name] = rates
+        print(f"against the {opp_name}: " + ", ".join(f"{k} {v:.4f}" for k, v in rates.items()), flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--dice", default="1,2")
@@ -87,8 +132,12 @@ def main() -> None:
     ap.add_argument("--against", default="dudo,equilibrium")
     ap.add_argument("--out", default="", help="folder for the records and the model (default: none kept)")
     ap.add_argument("--ceiling", action="store_true", help="only print the exact best response to the networks (1v1)")
+    ap.add_argument("--exact", default="", help="a model file: print the exact expected win rates at 1v1 (no sampling)")
     a = ap.parse_args()
     out: dict[str, object] = {}
+    if a.exact:
+        exact(a.exact, a.epsilon)
+        return
     if a.ceiling:
         from liars_dice.solver import best_response
 
