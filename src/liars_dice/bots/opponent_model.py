@@ -215,9 +215,12 @@ class OpponentModel:
                     self.jumps[_jump_bin(rules.rank(bid.quantity, bid.face) - lo)] += 1
             shown.extend(d for d in sh if s != seat)
             prev = bid
-        if result.challenger == seat and prev is not None:
+        if result.challenger == seat and prev is not None and result.calza:  # a calza is no challenge
             if small:
-                self._count(situation_key(dice, seat, hand, [b for _, b, _ in moves]), "calza" if result.calza else "liar")
+                self._count(situation_key(dice, seat, hand, [b for _, b, _ in moves]), "calza")
+        elif result.challenger == seat and prev is not None:
+            if small:
+                self._count(situation_key(dice, seat, hand, [b for _, b, _ in moves]), "liar")
             seen = hand + tuple(shown)
             p = bid_probability(rules, prev, seen, total - len(hand) - len(shown), result.wilds_active)
             self.faced[_bin(p)] += 1

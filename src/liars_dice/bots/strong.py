@@ -29,12 +29,13 @@ minimises the dice this seat expects to lose.
 4. **Opponent models.** Given an :class:`~.opponent_model.OpponentModel` of a
    player (``models``, by name), and where the tables apply, each round the
    bot plays the exact best response to the model with the safe probability
-   of :mod:`.exploit` (it never gives away more than ``epsilon`` against any
-   opponent), else the equilibrium. Within a game it counts every revealed
+   of :mod:`.exploit` (it never gives away more than ``epsilon`` against the
+   equilibrium), else the equilibrium. Within a game it counts every revealed
    round of each opponent into that opponent's model (a copy; the given
-   models are not changed), as ``liars-dice model fit`` counts records; an
-   opponent with no given model is exploited once
-   :data:`LEARN_MIN_ROUNDS` of their rounds are counted.
+   models are not changed), as ``liars-dice model fit`` counts records. An
+   opponent with no given model is exploited only with ``exploit_learned=True``,
+   once :data:`LEARN_MIN_ROUNDS` of their rounds are counted (off by default: a
+   plan costs 2-3 s of best-response computation).
 
 Source of the rules: the seeds and ``shared/RULES.md``.
 """
@@ -121,6 +122,8 @@ class StrongBot:
     :param models: opponent models by player name (see step 4 of the module docstring).
     :param epsilon: the safety margin of :mod:`.exploit`, round payoff (+1 / -1).
     :param learn: whether to count revealed rounds into the opponents' models.
+    :param exploit_learned: whether to exploit opponents with no given model once
+        their learned model has :data:`LEARN_MIN_ROUNDS` rounds.
     """
 
     name = "strong"
@@ -136,6 +139,7 @@ class StrongBot:
         models: "Mapping[str, OpponentModel] | None" = None,
         epsilon: float | None = None,
         learn: bool = True,
+        exploit_learned: bool = False,
     ) -> None:
         self._rng = random.Random(seed)
         self._given = dict(models or {})
@@ -143,6 +147,7 @@ class StrongBot:
         self._seen_rounds = 0
         self._epsilon = epsilon
         self._learn = learn
+        self._exploit_learned = exploit_learned
         self._round_mode: tuple[object, bool] | None = None
         self._params = params
         self._use_endgame = use_endgame
@@ -188,7 +193,9 @@ class StrongBot:
             return None
         other = alive[1] if alive[0] == view.seat else alive[0]
         model = self._models.get(view.players[other])
-        if model is None or (view.players[other] not in self._given and model.rounds < LEARN_MIN_ROUNDS):
+        if model is None:
+            return None
+        if view.players[other] not in self._given and (not self._exploit_learned or model.rounds < LEARN_MIN_ROUNDS):
             return None
         from .exploit import EPSILON, plan_for, planned_action
 
@@ -211,7 +218,7 @@ class StrongBot:
     def decide(self, view: SeatView) -> Decision:
         if self._learn:
             self._update_models(view)
-        if self._use_endgame and self._models:
+        if self._use_endgame and (self._given or self._exploit_learned):
             # the plan's best response holds for the whole round, also past the
             # histories the tables store
             exploit = self._exploit(view)
