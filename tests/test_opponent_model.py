@@ -373,3 +373,25 @@ def test_arena_gives_the_model_to_the_other_seats_only() -> None:
     bot = StrongBot(1)
     _give_models(bot, "strong", (("opp", text), ("strong", text)))
     assert bot.model_of("opp") is not None and bot.model_of("strong") is None
+
+
+def test_a_model_learned_from_nothing_is_exploited_only_when_asked() -> None:
+    """Default `strong` keeps its equilibrium play (and move time) without given
+    models; `exploit_learned=True` uses the learned model once it holds enough rounds."""
+    rules = Rules.preset("joker")
+    res = RoundResult(
+        bid=Bid(2, 6), bidder=1, challenger=0, count=0, wilds_active=True,
+        bids=((0, Bid(1, 2), ()), (1, Bid(2, 6), ())), revealed=((3,), (4,)), lost=(0, 1), out=(),
+        next_opener=0, loser=1,
+    )
+    state = Game.create(rules, ["ann", "bob"], dice=(1, 1)).initial_state(0).deal([[6], [2]])
+    base = state.view(0)
+    fields = {f: getattr(base, f) for f in base.__dataclass_fields__}
+    view = SeatView(**{**fields, "results": (res,) * LEARN_MIN_ROUNDS})
+    plain, eager = StrongBot(1), StrongBot(1, exploit_learned=True)
+    plain.decide(view)
+    eager.decide(view)
+    assert plain.model_of("bob").rounds == LEARN_MIN_ROUNDS  # both learn
+    assert eager.model_of("bob").rounds == LEARN_MIN_ROUNDS
+    assert eager._round_mode is not None  # a plan was made for this round
+    assert plain._round_mode is None
