@@ -56,3 +56,30 @@ def test_help_and_version_run_without_heavy_imports(cli) -> None:
     imported = {ln.split("|")[-1].strip() for ln in proc.stderr.splitlines() if ln.startswith("import time:")}
     assert not [m for m in HEAVY if m in imported and m != "pydantic"]
     assert not [m for m in imported if m.startswith(("liars_dice.records", "liars_dice.server", "liars_dice.solver"))]
+
+
+def _imported_by(args: list[str], stdin: str = "") -> set[str]:
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c",
+         f"import sys; sys.argv = ['liars-dice', *{args!r}]\nfrom liars_dice.cli import main\n"
+         "try:\n main()\nexcept SystemExit:\n pass"],
+        capture_output=True, text=True, input=stdin,
+    )
+    return {ln.split("|")[-1].strip() for ln in proc.stderr.splitlines() if ln.startswith("import time:")}
+
+
+def test_help_is_plain_text_without_rich() -> None:
+    """Rich's help renderer (rich.markdown, rich.traceback...) cost more to import
+    than all of Typer; the help is Click's plain text (issue 8, "Start-up")."""
+    for args in (["--help"], ["-h"], ["play", "--help"]):
+        imported = _imported_by(args)
+        assert "typer" in imported
+        assert not [m for m in imported if m == "rich" or m.startswith("rich.")], args
+
+
+def test_play_with_a_preset_does_not_load_the_records_package() -> None:
+    """`play --rules PRESET` up to its first prompt needs no record schema; only a
+    rules file (or --record, at the end) loads liars_dice.records."""
+    imported = _imported_by(["play", "--seed", "1", "--start", "you", "--rules", "perudo"], stdin="q\n")
+    assert "liars_dice.engine" in imported and "liars_dice.cli.session" in imported
+    assert not [m for m in imported if m.startswith("liars_dice.records")]
