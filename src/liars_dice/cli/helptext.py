@@ -15,6 +15,8 @@ from typing import Any
 
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
+from .coercion import install
+
 _WORDS = {str: "TEXT", int: "INTEGER", float: "NUMBER", Path: "PATH", bool: ""}
 
 
@@ -39,6 +41,7 @@ def _plain(param: Any) -> None:
     if getattr(param, "_plain_done", False):
         return
     param._plain_done = True
+    install(param)  # option values without pydantic where Typer's answer is plain (start-up)
     if isinstance(param, TyperOption):
         if param.is_flag:
             param.metavar = ""
