@@ -74,3 +74,13 @@ def test_a_bad_rules_summary_request_is_one_sentence(client: TestClient, body: d
     assert message.endswith(".") and "\n" not in message, message
     for w in words:
         assert w in message, (w, message)
+
+
+def test_rules_summaries_are_rate_limited(db_url: str) -> None:
+    """Every input has a rate: the form's summary requests count against lookup_rate."""
+    from liars_dice.server import create_app
+    from liars_dice.server.config import Settings
+
+    with TestClient(create_app(Settings(db_url=db_url, lookup_rate="3/minute"))) as c:
+        codes = [c.post("/api/rules/summary", json={"preset": "classic"}).status_code for _ in range(4)]
+    assert codes == [200, 200, 200, 429], codes
