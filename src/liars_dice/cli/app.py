@@ -18,7 +18,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,  # plain help: Rich's help renderer costs more than all of Typer to import (benchmarks/RESULTS.md)
     cls=Group,
-    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 120},
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 200},
 )
 
 
