@@ -102,7 +102,9 @@ def test_the_rules_in_words_come_from_the_engine(server, new_page) -> None:  # t
     page.click("#create-btn")
     page.wait_for_selector("#table-code")
     page.click(".rules-details summary")
-    shown = page.inner_text(".rules-details")
-    for topic, sentence in rules_summary(Rules.preset("wild-stars")):
-        assert f"{topic}: {sentence}" in shown, (topic, shown)
+    lines = [f"{topic}: {sentence}" for topic, sentence in rules_summary(Rules.preset("wild-stars"))]
+    # the table's updates redraw its head; the open panel stays open and shows every line
+    page.wait_for_function(
+        "(lines) => { const d = document.querySelector('.rules-details');"
+        " return d && d.open && lines.every((l) => d.innerText.includes(l)); }", arg=lines)
     shot(page, "rules-summary-from-engine")

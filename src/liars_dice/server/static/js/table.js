@@ -198,6 +198,7 @@ export function tablePage({ root, toast }, code) {
     const t = S.table;
     const r = rules();
     const statusWords = { open: "open", playing: "playing", finished: "game over", closed: "closed" };
+    const rulesOpen = !!(el.head.querySelector(".rules-details") || {}).open; // a re-render keeps the panel open
     fill(el.head,
       h("div", { class: "head-main" },
         h("div", { class: "head-code" },
@@ -211,7 +212,7 @@ export function tablePage({ root, toast }, code) {
           t ? h("span", { class: `pill pill-${t.status}`, id: "table-status" }, statusWords[t.status] || t.status) : null,
           t && t.visitors ? h("span", { class: "pill" }, `${t.visitors} watching`) : null,
           el.conn)),
-      r.name ? h("details", { class: "rules-details" }, h("summary", {}, "Rules"), h("ul", { class: "rules-list" }, summaryItems(rulesSummary()))) : null);
+      r.name ? h("details", { class: "rules-details", open: rulesOpen }, h("summary", {}, "Rules"), h("ul", { class: "rules-list" }, summaryItems(rulesSummary()))) : null);
     renderConn();
   }
 
