@@ -129,8 +129,8 @@ class StrongBot:
             policy = _endgame_moves(view)
             if policy:
                 moves = list(policy)
-                action, show = self._rng.choices(moves, weights=[policy[m] for m in moves])[0]
-                return Decision(action, show)
+                pick, show = self._rng.choices(moves, weights=[policy[m] for m in moves])[0]
+                return Decision(pick, show)
         an = self.analyse(view)
         if self._temperature > 0 and len(an.costs) > 1:
             names = list(an.costs)
