@@ -143,17 +143,15 @@ def solve_tables(
     for pos in positions(max_total):
         if pos in known:
             entry = known[pos]
-        elif rules.show_and_reroll and max(pos) >= 2 and sum(pos) <= show_max_total:
-            res = solve(rules, pos, target_exploitability, max_iterations, leaf_value=leaf_value_for(values),
-                        max_depth=show_depth_cap)
-            entry = TableEntry.solved(pos, res)
-            if on_solved:
-                on_solved(entry)
         else:
-            res = solve(  # no-show strategies (module doc): the plain bid tree
-                rules.with_options(show_and_reroll=False), pos, target_exploitability, max_iterations, leaf_value=leaf_value_for(values),
-                max_depth=depth_for(rules, pos, depth_cap),
-            )
+            if rules.show_and_reroll and max(pos) >= 2 and sum(pos) <= show_max_total:
+                res = solve(rules, pos, target_exploitability, max_iterations, leaf_value=leaf_value_for(values),
+                            max_depth=show_depth_cap)
+            else:
+                res = solve(  # no-show strategies (module doc): the plain bid tree
+                    rules.with_options(show_and_reroll=False), pos, target_exploitability, max_iterations,
+                    leaf_value=leaf_value_for(values), max_depth=depth_for(rules, pos, depth_cap),
+                )
             entry = TableEntry.solved(pos, res)
             if on_solved:
                 on_solved(entry)
