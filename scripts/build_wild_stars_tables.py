@@ -65,7 +65,7 @@ def main() -> None:
         entries[pos] = TableEntry.solved(pos, res)
         values[pos] = res.value
         print(f"wild-stars {pos[0]} vs {pos[1]} with shows, at most {a.show_depth_cap} bids: value {res.value:+.5f} "
-              f"(no-show {old[pos].value:+.5f}), exploitability {res.exploitability:.5f}, {how}, "
+              f"(the file had {old[pos].value:+.5f}), exploitability {res.exploitability:.5f}, {how}, "
               f"{res.seconds:.1f} s", flush=True)
     for pos in positions(4):
         entries.setdefault(pos, old[pos])
