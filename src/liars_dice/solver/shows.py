@@ -127,6 +127,18 @@ class ShowTree:
         k = self.n_bids = len(self.bids)
         self.max_depth = k if max_depth is None else max(1, min(int(max_depth), k))
         faces = rules.faces
+        # Refuse before enumerating: every plain history is a state, and the
+        # hands and shows of the larger player grow as multisets of their dice
+        # (--dice 1000 1000 would otherwise enumerate for ever).
+        cap = min(self.max_depth, 64)
+        plain = sum(comb(k, d) for d in range(cap + 1)) if self.max_depth <= 64 else max_states + 1
+        multisets = comb(max(self.dice) + faces - 1, faces - 1)
+        if plain > max_states or multisets > max_states:
+            raise SolverError(
+                f"With show-and-reroll, {sum(self.dice)} dice in play make more than {max_states:,} public states"
+                + ("" if self.max_depth == k else f" in histories of at most {self.max_depth} bids")
+                + "; solve fewer dice or cap the bids per history (max_depth)."
+            )
         self.hands = tuple({m: enumerate_hands(m, faces) for m in range(1, d + 1)} for d in self.dice)
         self.show_options: dict[int, list[Hand]] = {
             m: [()] + [s for size in range(1, m) for s in _multisets(size, faces)] if rules.show_and_reroll else [()]
