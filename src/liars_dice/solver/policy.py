@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
@@ -21,8 +21,30 @@ from .hands import Hands, enumerate_hands
 from .tree import BidTree, SolverError
 
 
+class RoundTree(Protocol):
+    """What a solved round's tree tells of the round (:class:`BidTree`, :class:`~.shows.ShowTree`)."""
+
+    rules: Rules
+    dice: tuple[int, int]
+
+
+class OfRound:
+    """The ``rules`` and ``dice`` of a solved round, read from its ``tree``
+    (shared by :class:`Policy` and :class:`~liars_dice.solver.shows.ShowPolicy`)."""
+
+    tree: RoundTree
+
+    @property
+    def rules(self) -> Rules:
+        return self.tree.rules
+
+    @property
+    def dice(self) -> tuple[int, int]:
+        return self.tree.dice
+
+
 @dataclass
-class Policy:
+class Policy(OfRound):
     """Both players' behaviour in one round: player 0 opens with ``dice[0]`` dice.
 
     :ivar tree: the public bid tree.
@@ -35,14 +57,6 @@ class Policy:
     tree: BidTree
     hands: tuple[Hands, Hands]
     strategy: list[np.ndarray]
-
-    @property
-    def rules(self) -> Rules:
-        return self.tree.rules
-
-    @property
-    def dice(self) -> tuple[int, int]:
-        return self.tree.dice
 
     def action_probabilities(self, hand: Hand, history: list[Bid] | tuple[Bid, ...]) -> dict[Action, float]:
         """The acting player's probabilities over the legal actions after

@@ -45,7 +45,7 @@ from .hands import Hands, enumerate_hands
 from .outcome import challenge_outcome
 from .passes import node_values
 from .payoff import LeafValue, single_round_value
-from .policy import read_policy_file, write_policy_file
+from .policy import OfRound, read_policy_file, write_policy_file
 from .tree import SolverError, round_bids
 
 #: Most public states a show tree may have (memory: about 200 bytes per state
@@ -499,7 +499,7 @@ class ShowCFRPlus(CFRPlusLoop):
 
 
 @dataclass
-class ShowPolicy:
+class ShowPolicy(OfRound):
     """A solved show-and-reroll round: lookup by hidden dice and history.
 
     :ivar strategy: per group, ``(n_edges_g, n_hands_actor)`` float64.
@@ -507,14 +507,6 @@ class ShowPolicy:
 
     tree: ShowTree
     strategy: list[np.ndarray]
-
-    @property
-    def rules(self) -> Rules:
-        return self.tree.rules
-
-    @property
-    def dice(self) -> tuple[int, int]:
-        return self.tree.dice
 
     def action_probabilities(self, hand: Hand, history: list[tuple[Bid, Hand]]) -> dict[tuple[Action, Hand], float]:
         """The acting player's probabilities over moves ``(action, shown faces)`` after
