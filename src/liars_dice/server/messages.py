@@ -169,6 +169,9 @@ class CreateTable(BaseModel):
     seats: StrictInt = 4
     turn_timer: StrictInt | None = None
     private: bool = False
+    #: "bots learn from this player's past games" (docs/opponent-models.md): the
+    #: table's bots get opponent models fitted on the seated people's finished public games.
+    bots_learn: bool = False
 
 
 class JoinTable(BaseModel):

@@ -81,6 +81,9 @@ from .views import replay_steps, state_message_text
 
 log = logging.getLogger(__name__)
 
+#: Finished games per seated person the table option "bots learn" fits a model on.
+LEARN_GAMES = 50
+
 #: Events after which the table summary changes.
 _TABLE_EVENTS = frozenset({
     EventKind.JOINED, EventKind.BOT_ADDED, EventKind.SEAT_FREED, EventKind.HOST, EventKind.CLOSED,
@@ -266,6 +269,8 @@ class TableService:
         if t.move_number != expect or t.status is not TableStatus.PLAYING or t.state is None:
             return
         view = t.state.view(seat)
+        if t.bots_learn and t.seats[seat].kind is SeatKind.BOT and seat not in room.models_given:
+            await self._give_models(room, seat, bot)
         d = await bots_runner.decide(bot, view, f"at table {t.code}")
         try:
             await self.move(room, seat, d.action, d.show, by_bot=by_bot, expect_move=expect)
@@ -273,6 +278,36 @@ class TableService:
             log.exception("bot %s made an illegal move at table %s", getattr(bot, "name", bot), t.code)
             acts = view.legal_actions()
             await self.move(room, seat, random.choice(acts), (), by_bot=by_bot, expect_move=expect)
+
+    async def _give_models(self, room: Room, seat: int, bot: Any) -> None:
+        """The table option "bots learn from this player's past games": a bot that
+        takes opponent models (``set_models``) gets one per seated person, fitted
+        on their last :data:`LEARN_GAMES` finished public games, once per seat."""
+        room.models_given.add(seat)
+        set_models = getattr(bot, "set_models", None)
+        if set_models is None:
+            return
+        if room.learned is None:
+            from ..bots.opponent_model import ModelError, fit
+
+            learned: dict[str, Any] = {}
+            for s in room.table.seats:
+                if s.kind is not SeatKind.HUMAN or s.name is None:
+                    continue
+                games = [g for g in await self.games_of_name(s.name) if g.get("code") != room.code][:LEARN_GAMES]
+                records = []
+                for g in games:
+                    try:
+                        records.append(await self.record(g["code"]))
+                    except LiarsDiceError:
+                        continue
+                if records:
+                    try:
+                        learned[s.name] = await asyncio.to_thread(fit, records, s.name)
+                    except ModelError:
+                        continue
+            room.learned = learned
+        set_models(room.learned)
 
     def _evict_later(self, room: Room) -> None:
         """A finished or closed table leaves memory ``finished_ttl`` seconds after
@@ -378,6 +413,7 @@ class TableService:
             "id": uuid.uuid4().hex, "code": code, "preset": preset, "rules": rules.to_dict(),
             "n_seats": req.seats, "turn_timer": req.turn_timer, "private": req.private,
             "created_at": created_at.isoformat(),
+            **({"bots_learn": True} if req.bots_learn else {}),
         }
         table = created(payload, self.settings.chat_history)
         token = new_token()

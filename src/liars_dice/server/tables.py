@@ -147,6 +147,7 @@ class Table:
     chat: tuple[dict[str, Any], ...] = ()
     revoked: tuple[tuple[str, EventKind], ...] = ()
     seeds: tuple[tuple[str, str] | None, ...] = field(default=(), repr=False)
+    bots_learn: bool = False  #: the table option "bots learn from this player's past games"
 
     # -- facts -------------------------------------------------------------------
 
@@ -204,6 +205,7 @@ class Table:
             "n_seats": self.n_seats,
             "turn_timer": self.turn_timer,
             "private": self.private,
+            **({"bots_learn": True} if self.bots_learn else {}),
             "host": self.host,
             "seats": [s.summary(s.kind is SeatKind.BOT or s.index in connected) for s in self.seats],
             "visitors": visitors,
@@ -220,6 +222,7 @@ def created(payload: dict[str, Any], chat_kept: int = 50) -> Table:
         n_seats=payload["n_seats"], turn_timer=payload["turn_timer"], private=payload["private"],
         created_at=datetime.fromisoformat(payload["created_at"]), rules_dict=rules.to_dict(),
         chat_kept=chat_kept, seats=tuple(Seat(i) for i in range(payload["n_seats"])), seq=1,
+        bots_learn=bool(payload.get("bots_learn", False)),
     )
 
 
