@@ -174,6 +174,15 @@ class CreateTable(BaseModel):
     bots_learn: bool = False
 
 
+class RulesQuery(BaseModel):
+    """``POST /api/rules/summary``: a preset and options, as in :class:`CreateTable`
+    (the body limit, 16 KiB, bounds ``options``)."""
+
+    model_config = ConfigDict(extra="forbid")
+    preset: Ident = "classic"
+    options: dict[str, Any] = {}
+
+
 class JoinTable(BaseModel):
     """``POST /api/tables/{code}/join``."""
 
