@@ -25,7 +25,9 @@ minimises the dice this seat expects to lose.
    the rule against opening on pacos hold; the inference treats a palifico
    round's bids as bids without wilds.
 3. **Endgames.** When the equilibrium tables of :mod:`liars_dice.solver.endgame`
-   cover the position, the bot samples from that policy instead.
+   cover the position, the bot samples from that policy instead, shows
+   included where the tables hold show-and-reroll play (``wild-stars`` with
+   three dice in play; :func:`~liars_dice.solver.endgame.endgame_moves`).
 4. **Opponent models.** Given an :class:`~.opponent_model.OpponentModel` of a
    player (``models``, by name), and where the tables apply, each round the
    bot plays the exact best response to the model with the safe probability
@@ -60,7 +62,7 @@ from ..engine import (
     SeatView,
     next_alive,
 )
-from ..solver.endgame import endgame_policy as _endgame_policy
+from ..solver.endgame import endgame_moves as _endgame_moves
 from .base import Decision, register
 from .inference import convolve_all, count_pmf, hands, log_prior, match_table
 from .likelihood import ActorContext, ActorTables, LikelihoodParams, lowest_raises, params_for
@@ -225,11 +227,11 @@ class StrongBot:
             if exploit is not None:
                 return exploit
         if self._use_endgame:
-            policy = _endgame_policy(view)
+            policy = _endgame_moves(view)
             if policy:
-                actions = list(policy)
-                pick = self._rng.choices(actions, weights=[policy[a] for a in actions])[0]
-                return Decision(pick)
+                moves = list(policy)
+                pick, show = self._rng.choices(moves, weights=[policy[m] for m in moves])[0]
+                return Decision(pick, show)
         an = self.analyse(view)
         if self._temperature > 0 and len(an.costs) > 1:
             names = list(an.costs)

@@ -16,8 +16,9 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=True,  # --install-completion and --show-completion for bash, zsh, fish, PowerShell
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help: Rich's help renderer costs more than all of Typer to import (benchmarks/RESULTS.md)
     cls=Group,
-    context_settings={"help_option_names": ["-h", "--help"]},
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 200},
 )
 
 

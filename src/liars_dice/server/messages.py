@@ -187,6 +187,15 @@ class CreateTable(BaseModel):
     bots_learn: bool = False
 
 
+class RulesQuery(BaseModel):
+    """``POST /api/rules/summary``: a preset and options, as in :class:`CreateTable`
+    (the body limit, 16 KiB, bounds ``options``)."""
+
+    model_config = ConfigDict(extra="forbid")
+    preset: Ident = "classic"
+    options: dict[str, Any] = {}
+
+
 class JoinTable(BaseModel):
     """``POST /api/tables/{code}/join``."""
 
@@ -211,4 +220,4 @@ MESSAGE_FIELDS = _field_names(
     Hello, BidMsg, ChallengeMsg, CalzaMsg, ChatMsg, AddBotMsg, RemoveBotMsg, StartMsg, LeaveMsg, PingMsg
 )
 #: Every field of an HTTP body.
-BODY_FIELDS = _field_names(CreateTable, JoinTable, MyGames)
+BODY_FIELDS = _field_names(CreateTable, JoinTable, MyGames, RulesQuery)

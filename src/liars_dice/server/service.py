@@ -37,6 +37,7 @@ from ..engine import (
     RulesError,
     SecureDice,
 )
+from ..engine.summary import CHOICE_WORDS, OPTION_LABELS
 from ..records import parse_rules_text, record_from_state
 from ..engine.echo import echo
 from .explain import bounded
@@ -69,6 +70,7 @@ from .messages import (
     LeaveMsg,
     PingMsg,
     RemoveBotMsg,
+    RulesQuery,
     StartMsg,
 )
 from .listing import safe_entries
@@ -76,7 +78,7 @@ from .room import Room
 from .security import hash_token, is_code, new_code, new_token, normalize_code
 from .store import Op, Store, utcnow
 from .commands import AddBot, Chat, Command, Join, Leave, Move, RemoveSeat, Return, Settle, Stale, Start, step
-from .tables import Departure, Event, EventKind, SeatKind, TableStatus, created, rebuild
+from .tables import Departure, Event, EventKind, SeatKind, TableStatus, created, rebuild, rules_summary
 from .text import clean_text
 from .timers import Scheduler
 from .views import replay_steps, state_message_text
@@ -373,20 +375,8 @@ class TableService:
                 raise TableInvalid(e.message) from None
             if not 1 <= rules.dice_per_player <= st.dice_per_player_max:
                 raise TableInvalid(f"Each player starts with 1 to {st.dice_per_player_max} dice here.")
-        elif req.preset not in PRESETS:
-            raise TableInvalid(f"There is no rule set called {echo(req.preset)}; choose from {', '.join(PRESETS)}.")
         else:
-            rules = PRESETS[req.preset]
-        if req.options and req.rules_text is None:
-            opts = {k: v for k, v in req.options.items() if k != "name"}
-            try:
-                rules = rules.with_options(**opts)
-            except (LiarsDiceError, TypeError, ValueError) as e:
-                msg = e.message if isinstance(e, LiarsDiceError) else f"Bad rule option: {bounded(str(e), 120)}."
-                raise TableInvalid(msg) from None
-            dpp = rules.dice_per_player
-            if not isinstance(dpp, int) or not 1 <= dpp <= st.dice_per_player_max:
-                raise TableInvalid(f"Each player starts with 1 to {st.dice_per_player_max} dice here.")
+            rules = self._preset_with(req.preset, req.options)
         lo, hi = max(rules.min_players, st.seats_min), min(rules.max_players, st.seats_max)
         if not lo <= req.seats <= hi:
             raise TableInvalid(f"{rules.name} is played here by {lo} to {hi} players, not {echo(req.seats)}.")
@@ -395,6 +385,35 @@ class TableService:
                 f"A turn timer runs {st.turn_timer_min} to {st.turn_timer_max} seconds, not {echo(req.turn_timer)}."
             )
         return rules
+
+    def _preset_with(self, preset: str, options: dict[str, Any]) -> Rules:
+        """A preset with some options changed, within the settings' limits.
+
+        :raises TableInvalid: naming the unknown preset or the bad option.
+        """
+        st = self.settings
+        if preset not in PRESETS:
+            raise TableInvalid(f"There is no rule set called {echo(preset)}; choose from {', '.join(PRESETS)}.")
+        rules = PRESETS[preset]
+        if options:
+            opts = {k: v for k, v in options.items() if k != "name"}
+            try:
+                rules = rules.with_options(**opts)
+            except (LiarsDiceError, TypeError, ValueError) as e:
+                msg = e.message if isinstance(e, LiarsDiceError) else f"Bad rule option: {bounded(str(e), 120)}."
+                raise TableInvalid(msg) from None
+            dpp = rules.dice_per_player
+            if not isinstance(dpp, int) or not 1 <= dpp <= st.dice_per_player_max:
+                raise TableInvalid(f"Each player starts with 1 to {st.dice_per_player_max} dice here.")
+        return rules
+
+    def rules_summary(self, req: RulesQuery) -> dict[str, Any]:
+        """``POST /api/rules/summary``: a preset with options, in the engine's
+        words (``{"summary": [{"topic", "sentence"}, ...]}``), for the create form.
+
+        :raises TableInvalid: naming the unknown preset or the bad option.
+        """
+        return {"summary": rules_summary(self._preset_with(req.preset, req.options))}
 
     async def create_table(self, req: CreateTable, base_url: str) -> dict[str, Any]:
         """``POST /api/tables``: a new open table with its creator in seat 0 (the host).
@@ -624,6 +643,8 @@ def config_json(settings: Settings) -> dict[str, Any]:
             "ordering": ["plain", "track", "half_up"], "loss": ["one", "difference"],
             "exact": ["challenger_loses", "all_but_bidder"], "next_opener": ["loser", "winner"],
         },
+        "option_labels": OPTION_LABELS,
+        "choice_words": CHOICE_WORDS,
         "bots": bot_names(),
         "seats": {"min": s.seats_min, "max": s.seats_max},
         "turn_timer": {"min": s.turn_timer_min, "max": s.turn_timer_max, "choices": list(s.turn_timer_choices)},

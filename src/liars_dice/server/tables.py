@@ -37,11 +37,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
 from ..engine import CALZA, CHALLENGE, Bid, Game, Rules, State
+from ..engine.summary import rules_summary_json
 from . import fairness
 
 
@@ -201,6 +203,7 @@ class Table:
             "code": self.code,
             "status": self.status.value,
             "rules": self.rules_dict,
+            "rules_summary": rules_summary(self.rules),
             "preset": self.preset,
             "n_seats": self.n_seats,
             "turn_timer": self.turn_timer,
@@ -212,6 +215,13 @@ class Table:
             "created_at": self.created_at.isoformat().replace("+00:00", "Z"),
             "winner": self.winner,
         }
+
+
+@lru_cache(maxsize=256)
+def rules_summary(rules: Rules) -> list[dict[str, str]]:
+    """The engine's rule set in words (:func:`~liars_dice.engine.summary.rules_summary_json`),
+    built once per rule set: the browser shows it and words no rule itself."""
+    return rules_summary_json(rules)
 
 
 def created(payload: dict[str, Any], chat_kept: int = 50) -> Table:
