@@ -104,3 +104,11 @@ def test_wilds_active_after_opening(preset: str) -> None:
     assert Rules.preset("classic").wilds_active_after_opening(1) is False
     assert Rules.preset("classic").wilds_active_after_opening(2) is True
     assert Rules.preset("aces-wild").wilds_active_after_opening(1) is True
+
+
+def test_show_message_of_one_die_is_singular() -> None:
+    """One die shown that is not held reads "3 is not among", not "3 are not all among"."""
+    s = _state()
+    with pytest.raises(IllegalActionError) as e:
+        s.check(Bid(3, 5), (3,))
+    assert "3 is not among 6, 4, 2, 5, 5" in e.value.message

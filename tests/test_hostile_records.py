@@ -46,4 +46,51 @@ def test_a_record_without_rules_says_what_is_missing() -> None:
     "malformed at 'rules': rules is a preset name or ...": now it names the
     missing field (README walk-through, attack review)."""
     result = replay({"record": record(), "expected": {}})
+    assert not result.ok and "scenario file" in result.error.message, result.error.message
+    assert 'the object under "record"' in result.error.message  # attack2: say where the record is
+    rec = record()
+    del rec["rules"]
+    result = replay(rec)
     assert not result.ok and "has no 'rules'" in result.error.message, result.error.message
+
+
+def test_sentences_count_rounds_and_moves_as_the_text_does(cli) -> None:
+    """attack2: ``replay --text`` read "... at round 1: Round 0 is malformed": the
+    sentence counted rounds from 0, the line around it from 1. Every sentence now
+    counts from 1 and gives the record's index (the error object's stay 0-based)."""
+    import json
+    import subprocess
+
+    rec = record()
+    rec["rounds"][0]["moves"].append({"player": "bob", "challenge": True})
+    rec["rounds"].append({"dice": {"ann": [1, 2, 3, 4, 5], "bob": [2, 3, 4, 5]}, "moves": [{"player": "ann", "bid": "x"}]})
+    result = replay(rec)
+    assert (result.error.round, result.error.move) == (1, 0)
+    assert result.error.message.startswith("Move 1 of round 2 (rounds[1].moves[0]) is malformed"), result.error.message
+    rec["rounds"][1] = {"dice": {"ann": ["x"]}}
+    result = replay(rec)
+    assert result.error.message.startswith("Round 2 (rounds[1]) is malformed"), result.error.message
+    proc = subprocess.run([cli, "replay", "--text", "-"], input=json.dumps(rec), capture_output=True, text=True, timeout=60)
+    assert "at round 2: Round 2 (rounds[1]) is malformed" in proc.stdout, proc.stdout
+
+
+@pytest.mark.parametrize("command", [["replay"], ["replay", "--text"], ["verify"]])
+def test_every_command_that_reads_a_record_bounds_its_size(cli, tmp_path, command: list[str]) -> None:
+    """attack2: ``replay`` read a 100 MB file whole (330 MB of memory) where ``verify``
+    stopped at 32 MB; both now read through ``records.read_record_bytes``. A sparse
+    file past the bound costs no disk."""
+    import json
+    import subprocess
+
+    from liars_dice.records import MAX_RECORD_BYTES
+
+    path = tmp_path / "huge.json"
+    with path.open("wb") as f:
+        f.write(b'{"rules": "classic", "pad": "')
+        f.truncate(MAX_RECORD_BYTES + 10)
+    proc = subprocess.run([cli, *command, str(path)], capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert proc.returncode == 2, proc
+    said = proc.stdout + proc.stderr
+    assert "over 32 MB" in said and "Traceback" not in said, said
+    if command == ["replay"]:
+        assert json.loads(proc.stdout)["error"]["message"].startswith("The record is over 32 MB")

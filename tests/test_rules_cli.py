@@ -98,6 +98,10 @@ def test_rules_show_a_file_toml_and_json(cli, tmp_path) -> None:
         ("this is: not [toml", ["neither TOML nor JSON"]),
         ('{"preset": "perudo", "calza": fals}', ["not valid JSON", "TOML or JSON"]),
         ("[1, 2, 3]", ["neither TOML nor JSON"]),
+        # attack2: an integer past Python's 4,300-digit limit raised ValueError out of tomllib (a traceback here,
+        # HTTP 500 for a table's rules_text); JSON said so already
+        ("dice_per_player = " + "9" * 5000 + "\n", ["number too long"]),
+        ('{"dice_per_player": ' + "9" * 5000 + "}", ["huge number"]),
     ],
 )
 def test_bad_rules_files_get_one_sentence_naming_the_option(cli, tmp_path, text, words) -> None:

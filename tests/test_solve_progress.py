@@ -40,6 +40,19 @@ def test_the_estimate_is_capped_and_honest() -> None:
     assert flat.iterations_needed() is None, "no trend, no guess"
 
 
+def test_the_estimate_never_raises() -> None:
+    """attack2: ``solve --target-exploitability 0`` was a traceback (log of 0), and a
+    nearly flat trend overflowed math.exp; the estimate is then no guess or the cap."""
+    zero = Estimate(target=0.0, max_iterations=500)
+    for i in (10, 20, 30):
+        zero.add(i, 1.0 / i, seconds=i)
+    assert zero.iterations_needed() is None and zero.seconds_left() is None
+    slow = Estimate(target=1e-300, max_iterations=500)
+    for i, e in ((10, 0.5), (20, 0.5 - 1e-12), (30, 0.5 - 2e-12)):
+        slow.add(i, e, seconds=i)
+    assert slow.iterations_needed() == 500
+
+
 def test_solve_shows_a_progress_bar_at_a_terminal(cli) -> None:
     child = pexpect.spawn(
         cli, ["solve", "--rules", "openspiel", "--dice", "1", "1"], encoding="utf-8",

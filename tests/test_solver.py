@@ -249,6 +249,9 @@ def test_solve_command_bad_input(cli: str) -> None:
     out = subprocess.run([cli, "solve", "--rules", "classic", "--dice", "2", "2"], capture_output=True, text=True, timeout=60)
     assert out.returncode == 2
     assert "16,777,216 public histories" in out.stderr
+    # attack2: --dice 1000 1000 summed comb(12000, d) for 43 s before saying no; now at once
+    out = subprocess.run([cli, "solve", "--dice", "1000", "1000"], capture_output=True, text=True, timeout=30)
+    assert out.returncode == 2 and "more than 2^64 public histories" in out.stderr, out.stderr
 
 
 def test_capped_tree_forces_a_challenge_at_the_cap() -> None:

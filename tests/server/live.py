@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from liars_dice.server import Settings, create_app
+from liars_dice.server.http_deadline import uvicorn_config
 
 
 @contextmanager
@@ -20,10 +21,7 @@ def live_server(settings: Settings) -> Iterator[str]:
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     sock.close()
-    config = uvicorn.Config(
-        create_app(settings), host="127.0.0.1", port=port, log_level="warning",
-        ws_max_size=2 * settings.max_message_bytes, ws_per_message_deflate=False, access_log=False,
-    )
+    config = uvicorn_config(create_app(settings), settings, host="127.0.0.1", port=port)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

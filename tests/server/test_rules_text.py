@@ -26,6 +26,8 @@ def test_a_table_from_toml_and_from_json(client: TestClient) -> None:
         ('{"preset": "perudo", "palifico": "often"}', ["palifico", "true or false"]),
         ('preset = "wild-stars"\npalifico = true\n', ["palifico", "all_but_bidder"]),
         ("not: a [rules file", ["neither TOML nor JSON"]),
+        # attack2: a TOML integer past Python's 4,300-digit limit answered 500 (tomllib's ValueError)
+        ("dice_per_player = " + "9" * 5000 + "\n", ["number too long"]),
     ],
 )
 def test_a_bad_rules_text_is_one_sentence(client: TestClient, text: str, words: list[str]) -> None:

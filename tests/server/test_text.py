@@ -89,6 +89,8 @@ def test_origin_check() -> None:
 def test_limit_overrides() -> None:
     s = Settings().with_overrides(["create_rate=5/minute", "sockets-per-seat=2", "wal_truncate_seconds=1.5"])
     assert (s.create_rate, s.sockets_per_seat, s.wal_truncate_seconds) == ("5/minute", 2, 1.5)
-    for bad in (["nope=1"], ["sockets_per_seat=many"], ["create_rate"]):
-        with pytest.raises(ValueError):
+    # attack2: a rate limits cannot read was a traceback at start-up; negative and NaN numbers were taken
+    for bad in (["nope=1"], ["sockets_per_seat=many"], ["create_rate"], ["message_rate=garbage"], ["body_bytes=-5"],
+                ["grace=nan"], ["hello_timeout=inf"], ["request_seconds=-1"]):
+        with pytest.raises(ValueError, match=bad[0].split("=")[0].replace("-", "_")):
             Settings().with_overrides(bad)

@@ -5,8 +5,6 @@ JSON; with ``--text``, the game told round by round in the engine's words
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 from typing import Any
 
 import typer
@@ -63,12 +61,12 @@ def replay_command(
     ({"error": {"round", "move", "message"}, ...}); with --text, the game as far
     as it went, then the fault in one sentence.
     """
-    from ..records import RecordError, replay
+    from ..records import RecordError, read_record_bytes, replay
 
     try:
-        raw = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
-    except OSError as e:
-        raise _fault(f"Cannot read {file}: {e.strerror}.", indent) from None
+        raw = read_record_bytes(file)
+    except RecordError as e:
+        raise _fault(e.message, indent) from None
     try:
         data = _load(raw)
     except RecordError as e:

@@ -46,6 +46,7 @@ def serve_command(
         import uvicorn
 
         from ..server import Settings, create_app
+        from ..server.http_deadline import uvicorn_config
     except ImportError as e:  # pragma: no cover - without the server extra
         typer.echo(f"The server needs the 'server' extra: pip install 'liars-dice-game[server]' ({e.name} is missing).", err=True)
         raise typer.Exit(2)
@@ -55,19 +56,10 @@ def serve_command(
     )
     try:
         settings = settings.with_overrides(limit)
+        config = uvicorn_config(create_app(settings), settings, host=host, port=port, log_level=log_level)
     except ValueError as e:
         typer.echo(str(e), err=True)
         raise typer.Exit(2)
-    config = uvicorn.Config(
-        # Frames larger than twice the largest message are cut off by the
-        # websocket layer before they are held in memory.
-        create_app(settings), host=host, port=port, log_level=log_level,
-        ws_max_size=2 * settings.max_message_bytes,
-        ws_ping_interval=20, ws_ping_timeout=20, access_log=False,
-        # No per-message compression: state messages are a few KiB, and
-        # deflating every one for every seat costs more CPU than it saves.
-        ws_per_message_deflate=False,
-    )
 
     class _Server(uvicorn.Server):
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:

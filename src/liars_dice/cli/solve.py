@@ -125,10 +125,12 @@ class Estimate:
         if sxx == 0:
             return None
         slope = sum((x - mx) * (y - my) for x, y in pts) / sxx
-        if slope >= 0:  # not falling yet: no honest guess
+        if slope >= 0 or self.target <= 0:  # not falling yet, or a target of 0: no honest guess
             return None
-        total = math.exp(mx + (math.log(self.target) - my) / slope)
-        return min(self.max_iterations, max(self.points[-1][0], int(total)))
+        log_total = mx + (math.log(self.target) - my) / slope
+        if log_total >= math.log(self.max_iterations):  # (math.exp would overflow for a flat slope)
+            return self.max_iterations
+        return min(self.max_iterations, max(self.points[-1][0], int(math.exp(log_total))))
 
     def seconds_left(self) -> float | None:
         need = self.iterations_needed()

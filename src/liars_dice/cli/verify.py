@@ -7,14 +7,10 @@ dealt and rerolled, from that seed, then replays the record.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import typer
 
 from .app import Command, app
-
-#: The largest record read (bytes): a whole game of six players with 100 dice each is far smaller.
-MAX_RECORD_BYTES = 32 * 1024 * 1024
 
 
 def _fail(message: str, status: int) -> typer.Exit:
@@ -33,18 +29,12 @@ def verify_command(
     naming the round, player and die on the first mismatch or missing seed;
     2 when the record cannot be read or does not replay.
     """
-    from ..records import FairDiceError, RecordError, verify_record
+    from ..records import FairDiceError, RecordError, read_record_bytes, verify_record
 
     try:
-        if record == "-":
-            raw = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
-        else:
-            with Path(record).open("rb") as f:
-                raw = f.read(MAX_RECORD_BYTES + 1)
-    except OSError as e:
-        raise _fail(f"Cannot read {record}: {e.strerror}.", 2) from None
-    if len(raw) > MAX_RECORD_BYTES:
-        raise _fail(f"The record is over {MAX_RECORD_BYTES // (1024 * 1024)} MB, far larger than any game.", 2)
+        raw = read_record_bytes(record)
+    except RecordError as e:
+        raise _fail(e.message, 2) from None
     try:
         report = verify_record(raw)
     except FairDiceError as e:

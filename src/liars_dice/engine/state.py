@@ -616,7 +616,8 @@ class State(_StateFields):
             rest = _sub_multiset(hand, show)
             if rest is None:
                 shown, held = (", ".join(rules.face_label(f) for f in faces) for faces in (show, hand))
-                raise IllegalActionError(f"Only your hidden dice can be shown, and {shown} are not all among {held}.")
+                which = f"{shown} is not" if len(show) == 1 else f"{shown} are not all"
+                raise IllegalActionError(f"Only your hidden dice can be shown, and {which} among {held}.")
             if not rest:
                 raise IllegalActionError(
                     "A show must leave at least one hidden die to reroll, so it can set out at most "

@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..engine import commitment, fair_deal, fair_reroll, seed_from_hex
-from .replay import RecordError, parse_record, replay, rules_from_record
+from .replay import RecordError, parse_record, replay, rules_from_record, where_round
 from .schema import RoundModel, explain
 
 
@@ -105,7 +105,7 @@ def verify_record(data: str | bytes | dict[str, Any]) -> FairReport:
         try:
             rnd = RoundModel.model_validate(raw)
         except ValidationError as e:
-            raise RecordError(explain(e, f"Round {r}"), r) from None
+            raise RecordError(explain(e, where_round(r)), r) from None
         report.rounds.append(_check_round(r, rnd, players, faces))
     if err is not None:
         raise RecordError(f"The dice match their seeds, but the record does not replay: {err.message}", err.round, err.move)
@@ -115,7 +115,7 @@ def verify_record(data: str | bytes | dict[str, Any]) -> FairReport:
 
 
 def _check_round(r: int, rnd: RoundModel, players: tuple[str, ...], faces: int) -> FairRound:
-    where = f"Round {r + 1} (rounds[{r}])"
+    where = where_round(r)
     if rnd.commitment is None:
         raise FairDiceError(f"{where} carries no commitment, so its dice cannot be checked.", r)
     if rnd.seed is None:
@@ -129,7 +129,7 @@ def _check_round(r: int, rnd: RoundModel, players: tuple[str, ...], faces: int) 
         )
     for name in rnd.dice:
         if name not in players:
-            raise RecordError(f"Round {r} deals dice to {name!r}, who is not a player.", r)
+            raise RecordError(f"{where} deals dice to {name!r}, who is not a player.", r)
     held = [len(rnd.dice.get(name, [])) for name in players]
     dealt = fair_deal(seed, r, held, faces)
     for seat, name in enumerate(players):

@@ -118,6 +118,11 @@ def parse_record(data: str | bytes | dict[str, Any]) -> RecordModel:
             raise RecordError("The record holds a number far too long to be a quantity, a face or a dice count.") from None
     if not isinstance(data, dict):
         raise RecordError("A record is a JSON object with rules, players and rounds.")
+    if "rules" not in data and isinstance(data.get("record"), dict):
+        raise RecordError(
+            "This is a scenario file ({\"record\": ..., \"expected\": ...}), not a record: "
+            "its game record is the object under \"record\"."
+        )
     try:
         return RecordModel.model_validate(data)
     except ValidationError as e:
@@ -154,39 +159,52 @@ class _Fault(Exception):
         self.state, self.error = state, error
 
 
+def where_round(r: int) -> str:
+    """How a sentence names round index ``r`` (0-based, as the error object's
+    ``round``): counted from 1 as players count, with its place in the record:
+    ``Round 1 (rounds[0])``."""
+    return f"Round {r + 1} (rounds[{r}])"
+
+
+def where_move(r: int, m: int) -> str:
+    """How a sentence names move ``m`` of round ``r`` (both 0-based): ``Move 1 of
+    round 2 (rounds[1].moves[0])``."""
+    return f"Move {m + 1} of round {r + 1} (rounds[{r}].moves[{m}])"
+
+
 def _play_round(state: State, r: int, raw: Any) -> State:
     game = state.game
     names = game.players
     if state.phase is Phase.OVER:
         assert state.winner is not None
-        raise _Fault(state, RecordError(f"Round {r} is played after the game ended; {names[state.winner]} had already won.", r))
+        raise _Fault(state, RecordError(f"{where_round(r)} is played after the game ended; {names[state.winner]} had already won.", r))
     if state.phase is not Phase.DEAL:
-        raise _Fault(state, RecordError(f"Round {r} starts before round {r - 1} ended with a challenge.", r))
+        raise _Fault(state, RecordError(f"{where_round(r)} starts before round {r} ended with a challenge.", r))
     try:
         rnd = RoundModel.model_validate(raw)
     except ValidationError as e:
-        raise _Fault(state, RecordError(explain(e, f"Round {r}"), r)) from None
+        raise _Fault(state, RecordError(explain(e, where_round(r)), r)) from None
     unknown = [p for p in rnd.dice if p not in names]
     if unknown:
-        raise _Fault(state, RecordError(f"Round {r} deals dice to {unknown[0]!r}, who is not a player.", r))
+        raise _Fault(state, RecordError(f"{where_round(r)} deals dice to {unknown[0]!r}, who is not a player.", r))
     hands = []
     for seat, name in enumerate(names):
         if state.dice[seat] > 0 and name not in rnd.dice:
-            raise _Fault(state, RecordError(f"Round {r} gives no dice for {name}, who holds {state.dice[seat]}.", r))
+            raise _Fault(state, RecordError(f"{where_round(r)} gives no dice for {name}, who holds {state.dice[seat]}.", r))
         if state.dice[seat] == 0 and rnd.dice.get(name):  # an out player may be listed with no dice
-            raise _Fault(state, RecordError(f"Round {r} deals dice to {name}, who is out of the game.", r))
+            raise _Fault(state, RecordError(f"{where_round(r)} deals dice to {name}, who is out of the game.", r))
         hands.append(rnd.dice.get(name, []))
     try:
         state = state.deal(hands)
     except LiarsDiceError as e:
-        raise _Fault(state, RecordError(f"Round {r}: {e.message}", r)) from None
+        raise _Fault(state, RecordError(f"{where_round(r)}: {e.message}", r)) from None
     for m_index, raw_move in enumerate(rnd.moves):
         if state.phase is not Phase.BID:
-            raise _Fault(state, RecordError(f"Move {m_index} of round {r} comes after the challenge that ended the round.", r, m_index))
+            raise _Fault(state, RecordError(f"{where_move(r, m_index)} comes after the challenge that ended the round.", r, m_index))
         try:
             move = MoveModel.model_validate(raw_move)
         except ValidationError as e:
-            raise _Fault(state, RecordError(explain(e, f"Move {m_index} of round {r}"), r, m_index)) from None
+            raise _Fault(state, RecordError(explain(e, where_move(r, m_index)), r, m_index)) from None
         if move.player not in names:
             raise _Fault(state, RecordError(f"{move.player!r} is not a player in this game.", r, m_index))
         seat = names.index(move.player)

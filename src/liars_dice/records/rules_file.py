@@ -101,6 +101,8 @@ def parse_rules_text(text: str, where: str = "The rules text") -> Rules:
             raise RulesFileError(f"{where} is neither TOML nor JSON ({e}).") from None
         except RecursionError:
             raise RulesFileError(f"{where} is not a rules file: its TOML nests too deep.") from None
+        except ValueError:  # an integer past Python's digit limit (sys.get_int_max_str_digits)
+            raise RulesFileError(f"{where} is not a rules file: it holds a number too long to read.") from None
     if not isinstance(data, (dict, str)):
         raise RulesFileError(f"{where} must hold a table of rule options such as preset = \"perudo\" and calza = false.")
     try:

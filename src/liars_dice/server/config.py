@@ -15,6 +15,25 @@ def normalize_db_url(url: str) -> str:
     return url
 
 
+def _check_limit(name: str, value: int | float | str) -> None:
+    """A limit's value must make sense before the server starts (attack2: a rate
+    the ``limits`` library cannot read was a traceback at start-up; ``body_bytes=-5``
+    or ``grace=nan`` were taken silently).
+
+    :raises ValueError: a number that is negative or not finite, or a rate string
+        that is not one (``"20/minute"``, ``"5 per 5 seconds"``).
+    """
+    if isinstance(value, str):
+        from limits import parse
+
+        try:
+            parse(value)
+        except ValueError:
+            raise ValueError(f"--limit {name} needs a rate such as 20/minute or '5 per 5 seconds', not {value[:40]!r}.") from None
+    elif not 0 <= value < float("inf"):
+        raise ValueError(f"--limit {name} needs a number from 0 up, not {value!r}.")
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """Everything the server can be told, and every limit it keeps: one flat,
@@ -50,6 +69,9 @@ class Settings:
         takes over a seat for good; ``None`` = the strongest registered of
         ``strong``, ``probabilistic``, ``random``.
     :ivar hello_timeout: seconds a new websocket has to say ``hello``.
+    :ivar request_seconds: seconds a client has to send an HTTP request (headers
+        and body), from the connection's opening or the previous response's
+        end; a slower one is disconnected (:mod:`liars_dice.server.http_deadline`).
     :ivar finished_ttl: seconds a finished or closed table with nobody watching
         stays in memory (it is reloaded from the database when asked for).
 
@@ -119,6 +141,7 @@ class Settings:
     bot_delay: float = 0.6
     timeout_bot: str | None = None
     hello_timeout: float = 30.0
+    request_seconds: float = 10.0
     finished_ttl: float = 300.0
     max_message_bytes: int = 4096
     body_bytes: int = 16_384
@@ -172,6 +195,7 @@ class Settings:
                 changes[name] = kinds[types[name]](value.strip())
             except ValueError:
                 raise ValueError(f"--limit {name} needs a {types[name]} value, not {value!r}.") from None
+            _check_limit(name, changes[name])
         return replace(self, **changes)
 
     def limits(self) -> dict[str, Any]:

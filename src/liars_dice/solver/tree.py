@@ -108,10 +108,15 @@ class BidTree:
         self.n_bids = k
         depth_cap = k if max_depth is None else max(1, min(int(max_depth), k))
         self.max_depth = depth_cap
-        size = sum(comb(k, d) for d in range(depth_cap + 1))
+        # Exact up to 64 bids deep (any real table); past that the count is only
+        # bounded: summing comb(12000, d) for --dice 1000 1000 took 43 s, and
+        # 2**k past 14,000 bids has more digits than Python will print.
+        exact = depth_cap <= 64
+        size = sum(comb(k, d) for d in range(depth_cap + 1)) if exact else MAX_NODES + 1
         if size > MAX_NODES:
             raise SolverError(
-                f"{n} dice in play make {k} bids and {size:,} public histories"
+                f"{n} dice in play make {k} bids and "
+                + (f"{size:,}" if exact else "more than 2^64") + " public histories"
                 + ("" if max_depth is None else f" of at most {depth_cap} bids")
                 + f"; the exact solver handles at most {MAX_NODES:,} (with six faces and no cap, at most 3 dice in play)."
             )
