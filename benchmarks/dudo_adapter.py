@@ -20,6 +20,7 @@ bid order is the same id order.
 
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path
 
@@ -29,7 +30,11 @@ import onnxruntime as ort
 from liars_dice.bots import Decision
 from liars_dice.engine import CHALLENGE, Bid, SeatView, view_bid_probability
 
-MODELS = Path(__file__).resolve().parent.parent.parent / "shared" / "peers" / "dudo-ai" / "models"
+#: The networks' folder; ``LIARS_DICE_DUDO_MODELS`` overrides it (e.g. from a git worktree elsewhere).
+MODELS = Path(
+    os.environ.get("LIARS_DICE_DUDO_MODELS")
+    or Path(__file__).resolve().parent.parent.parent / "shared" / "peers" / "dudo-ai" / "models"
+)
 
 _SESSIONS: dict[tuple[int, int], ort.InferenceSession] = {}
 
@@ -61,6 +66,23 @@ class DudoBot:
         self._rng = random.Random(seed)
 
     def decide(self, view: SeatView) -> Decision:
+        acts, regrets, liar = self._regrets(view)
+        if sum(regrets) > 0:
+            a = self._rng.choices(acts, weights=regrets)[0]
+        else:
+            a = self._rng.choice(acts)
+        if a == liar:
+            return Decision(CHALLENGE)
+        return Decision(Bid(a // 6 + 1, a % 6 + 1))
+
+    def probabilities(self, view: SeatView) -> dict:
+        """The move distribution ``decide`` samples from: ``{action: probability}``."""
+        acts, regrets, liar = self._regrets(view)
+        total = sum(regrets)
+        probs = [r / total for r in regrets] if total > 0 else [1 / len(acts)] * len(acts)
+        return {(CHALLENGE if a == liar else Bid(a // 6 + 1, a % 6 + 1)): p for a, p in zip(acts, probs)}
+
+    def _regrets(self, view: SeatView) -> tuple[list[int], list[float], int]:
         seats = [s for s in range(len(view.dice))]
         assert len(seats) == 2, "the dudo.ai networks play two seats"
         p = 0 if view.seat == self.first else 1
@@ -99,13 +121,7 @@ class DudoBot:
             child[p * (n_act + 1) + n_act] = 0
             child[(1 - p) * (n_act + 1) + n_act] = 1
             regrets.append(max(value(child) - v0, 0.0))
-        if sum(regrets) > 0:
-            a = self._rng.choices(acts, weights=regrets)[0]
-        else:
-            a = self._rng.choice(acts)
-        if a == liar:
-            return Decision(CHALLENGE)
-        return Decision(Bid(a // 6 + 1, a % 6 + 1))
+        return acts, regrets, liar
 
 
 class PlainHeuristic:

@@ -35,16 +35,40 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return (c - h, c + h)
 
 
-def one_game(args: tuple[str, int, int, str, str]) -> int:
+_MODELS: dict[str, object] = {}
+
+
+def fitted_model(preset: str, opponent: str, records: int) -> object:
+    """The opponent model of ``opponent`` fitted on ``records`` games of four
+    ``opponent`` bots (seat ``p0``; dice ``SeededDice(10**6 + g)``, apart from the
+    evaluation's), made once per process and preset."""
+    if preset not in _MODELS:
+        from liars_dice.bots.opponent_model import fit
+        from liars_dice.records import record_from_state
+
+        recs = []
+        for g in range(records):
+            bots = [make_bot(opponent, 10**6 + 1000 * s + g) for s in range(4)]
+            game = Game.create(Rules.preset(preset), [f"p{s}" for s in range(4)])
+            recs.append(record_from_state(play_game(game, bots, SeededDice(10**6 + g), start=g % 4)))
+        _MODELS[preset] = fit(recs, "p0")
+    return _MODELS[preset]
+
+
+def one_game(args: tuple[str, int, int, str, str, int]) -> int:
     """1 if ``strong`` wins game ``g`` of ``preset``, else 0."""
-    preset, g, seed, opponent, options = args
+    preset, g, seed, opponent, options, model_records = args
     rules = Rules.preset(preset)
     seat = g % 4
     bots = [make_bot("strong", seed + g) if s == seat else make_bot(opponent, seed + 1000 * s + g) for s in range(4)]
-    if options:  # StrongBot keyword options, for tuning
+    if options or model_records:  # StrongBot keyword options, for tuning; an opponent model
         from liars_dice.bots.strong import StrongBot
 
-        bots[seat] = StrongBot(seed + g, **json.loads(options))
+        kw = json.loads(options) if options else {}
+        if model_records:
+            model = fitted_model(preset, opponent, model_records)
+            kw["models"] = {f"p{s}": model for s in range(4) if s != seat}
+        bots[seat] = StrongBot(seed + g, **kw)
     game = Game.create(rules, [f"p{s}" for s in range(4)])
     final = play_game(game, bots, SeededDice(seed + g), start=(g // 4) % 4)
     return int(final.winner == seat)
@@ -58,12 +82,14 @@ def main() -> None:
     ap.add_argument("--presets", default=",".join(SEED_PRESETS))
     ap.add_argument("--opponent", default="probabilistic")
     ap.add_argument("--options", default="", help="StrongBot keyword options as JSON (tuning)")
+    ap.add_argument("--model-records", type=int, default=0,
+                    help="give strong an opponent model of --opponent fitted on this many of its self-play games")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
     out = {}
     for preset in a.presets.split(","):
         t0 = time.perf_counter()
-        tasks = [(preset, g, a.seed, a.opponent, a.options) for g in range(a.games)]
+        tasks = [(preset, g, a.seed, a.opponent, a.options, a.model_records) for g in range(a.games)]
         if a.jobs > 1:
             with mp.Pool(a.jobs) as pool:
                 res = pool.map(one_game, tasks, chunksize=8)

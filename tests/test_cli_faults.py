@@ -106,7 +106,7 @@ def test_version_and_play_listed_first(cli) -> None:
     installed = version(packages_distributions()["liars_dice"][0])
     assert proc.returncode == 0 and proc.stdout.strip() == f"liars-dice {installed}"
     assert installed == __version__
-    listed = re.findall(r"^│ (\w+) ", _run(cli, "--help").stdout, re.M)
+    listed = re.findall(r"^  (\w+)  ", _run(cli, "--help").stdout, re.M)
     known = {"play", "replay", "solve", "arena", "bot", "serve", "rules", "verify"}
     commands = [w for w in listed if w in known]
     assert commands[0] == "play" and set(commands) == known

@@ -133,3 +133,13 @@ def test_cli_json_reports_show_and_reroll() -> None:
     assert json.loads(out.stdout.strip().splitlines()[-1])["show_and_reroll"] is True
     out = runner.invoke(app, ["solve", "--rules", "classic", "--dice", "1", "1", "--max-depth", "2", "--json"])
     assert json.loads(out.stdout.strip().splitlines()[-1])["show_and_reroll"] is False
+
+
+def test_huge_show_rounds_are_refused_at_once() -> None:
+    # Test as an attacker: --dice 1000 1000 under wild-stars must not enumerate
+    # hands and shows of a thousand dice before saying no (it did, for ever:
+    # the suite's per-test timeout is what a regression meets).
+    stars = Rules.preset("wild-stars")
+    for dice, depth in (((1000, 1000), None), ((1000, 1000), 1), ((3, 3), None)):
+        with pytest.raises(SolverError, match="public states"):
+            ShowTree(stars, dice, depth)

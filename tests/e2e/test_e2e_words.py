@@ -70,3 +70,41 @@ def test_aces_wild_table_and_replay_say_aces(tmp_path: Path, new_page) -> None: 
     finally:
         srv.proc.kill()
         srv.proc.wait(timeout=10)
+
+
+def test_the_rules_in_words_come_from_the_engine(server, new_page) -> None:  # type: ignore[no-untyped-def]
+    """The create form and the table show the engine's summary (engine/summary.py),
+    served by the server; changing an option asks the server again, and a bad
+    combination reads as the server's one sentence."""
+    from liars_dice.engine import Rules
+    from liars_dice.engine.summary import OPTION_LABELS, rules_summary
+
+    page = new_page()
+    page.goto(server.url + "/")
+    page.fill("#nickname", "una")
+    page.wait_for_selector("#create-form")
+    page.select_option("#preset", "perudo")
+    calza = dict(rules_summary(Rules.preset("perudo")))["Special rounds and moves"]
+    page.wait_for_function("(s) => document.querySelector('#rules-summary').innerText.includes(s)", arg=calza[:60])
+    page.click("#create-card summary")
+    assert OPTION_LABELS["calza"] in page.inner_text("#rule-options")
+    page.uncheck("#opt-calza")
+    no_calza = dict(rules_summary(Rules.preset("perudo").with_options(calza=False)))["Special rounds and moves"]
+    page.wait_for_function("(s) => document.querySelector('#rules-summary').innerText.includes(s)", arg=no_calza)
+    assert "Calza:" not in page.inner_text("#rules-summary")
+    page.select_option("#preset", "wild-stars")
+    page.check("#opt-palifico")  # wild-stars' perfect bid and palifico do not go together: the server says why
+    page.wait_for_selector("#rules-summary li.warn")
+    refusal = page.inner_text("#rules-summary li.warn")
+    assert "palifico" in refusal and refusal.strip().endswith(".") and "\n" not in refusal.strip(), refusal
+    page.uncheck("#opt-palifico")
+    page.wait_for_function("() => !document.querySelector('#rules-summary li.warn')")
+    page.click("#create-btn")
+    page.wait_for_selector("#table-code")
+    page.click(".rules-details summary")
+    lines = [f"{topic}: {sentence}" for topic, sentence in rules_summary(Rules.preset("wild-stars"))]
+    # the table's updates redraw its head; the open panel stays open and shows every line
+    page.wait_for_function(
+        "(lines) => { const d = document.querySelector('.rules-details');"
+        " return d && d.open && lines.every((l) => d.innerText.includes(l)); }", arg=lines)
+    shot(page, "rules-summary-from-engine")

@@ -42,3 +42,47 @@ def test_a_bad_rules_text_is_one_sentence(client: TestClient, text: str, words: 
 def test_rules_text_is_bounded(client: TestClient) -> None:
     r = client.post("/api/tables", json={"nickname": "ann", "seats": 3, "rules_text": "#" * (RULES_TEXT_MAX + 1)})
     assert r.status_code == 400 and "rules_text" in r.json()["error"]["message"], r.text
+
+
+def test_the_rules_in_words_are_the_engines(client: TestClient) -> None:
+    """Issue 8: the browser words no rule; the create form asks the server for the
+    engine's summary of a preset with options, and a table carries its own."""
+    from liars_dice.engine import Rules
+    from liars_dice.engine.summary import CHOICE_WORDS, OPTION_LABELS, rules_summary_json
+
+    r = client.post("/api/rules/summary", json={"preset": "perudo", "options": {"calza": False, "dice_per_player": 3}})
+    assert r.status_code == 200, r.text
+    assert r.json()["summary"] == rules_summary_json(Rules.preset("perudo").with_options(calza=False, dice_per_player=3))
+    config = client.get("/api/config").json()
+    assert config["option_labels"] == OPTION_LABELS and config["choice_words"] == CHOICE_WORDS
+    t = create(client, preset="wild-stars")
+    served = client.get(f"/api/tables/{t['code']}").json()["rules_summary"]
+    assert served == rules_summary_json(Rules.preset("wild-stars"))
+
+
+@pytest.mark.parametrize(
+    "body, words",
+    [
+        ({"preset": "perudo", "options": {"palifico": "often"}}, ["palifico"]),
+        ({"preset": "nope"}, ["'nope'", "classic"]),
+        ({"preset": "classic", "options": {"dice_per_player": 10_000}}, ["1 to"]),
+        ({"preset": "classic", "extra": 1}, ["extra"]),
+    ],
+)
+def test_a_bad_rules_summary_request_is_one_sentence(client: TestClient, body: dict, words: list[str]) -> None:
+    r = client.post("/api/rules/summary", json=body)
+    assert r.status_code in (400, 422), r.text
+    message = r.json()["error"]["message"]
+    assert message.endswith(".") and "\n" not in message, message
+    for w in words:
+        assert w in message, (w, message)
+
+
+def test_rules_summaries_are_rate_limited(db_url: str) -> None:
+    """Every input has a rate: the form's summary requests count against lookup_rate."""
+    from liars_dice.server import create_app
+    from liars_dice.server.config import Settings
+
+    with TestClient(create_app(Settings(db_url=db_url, lookup_rate="3/minute"))) as c:
+        codes = [c.post("/api/rules/summary", json={"preset": "classic"}).status_code for _ in range(4)]
+    assert codes == [200, 200, 200, 429], codes

@@ -46,6 +46,9 @@ class ArenaConfig:
     :ivar games: how many games.
     :ivar seed: the arena's seed (non-negative).
     :ivar timeout: seconds an external bot has for each move.
+    :ivar models: opponent models as ``(entrant name, model JSON text)``: every
+        other seat's bot gets the model of that entrant (a registered bot through
+        ``set_models``, a program in its requests' ``models`` field).
     """
 
     rules: Rules
@@ -53,6 +56,7 @@ class ArenaConfig:
     games: int
     seed: int
     timeout: float = DEFAULT_TIMEOUT
+    models: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +158,8 @@ def play_one(config: ArenaConfig, g: int, external: dict[int, Bot]) -> Outcome:
         for e in seats:
             entrant = config.entrants[e]
             bot = external[e] if e in external else entrant.make(bot_seeds[e], config.timeout)
+            if config.models:
+                _give_models(bot, entrant.name, config.models)
             bots.append(_Checked(bot, entrant.name))
         game = Game.create(config.rules, [config.entrants[e].name for e in seats])
         final = play_game(game, bots, SeededDice(dice_seed), start=0)
@@ -165,6 +171,21 @@ def play_one(config: ArenaConfig, g: int, external: dict[int, Bot]) -> Outcome:
         ranks[e] = ranks_by_seat[s]
     assert final.winner is not None
     return Outcome(g, seats, seats[final.winner], tuple(ranks), len(final.results))
+
+
+def _give_models(bot: Bot, own: str, models: tuple[tuple[str, str], ...]) -> None:
+    """Hand ``bot`` the models of every entrant but its own (see :class:`ArenaConfig`)."""
+    import json
+
+    others = {name: text for name, text in models if name != own}
+    if isinstance(bot, ExternalBot):
+        bot.models = {name: json.loads(text) for name, text in others.items()}
+        return
+    set_models = getattr(bot, "set_models", None)
+    if set_models is not None:
+        from ..bots.opponent_model import OpponentModel
+
+        set_models({name: OpponentModel.loads(text) for name, text in others.items()})
 
 
 # -- workers ---------------------------------------------------------------

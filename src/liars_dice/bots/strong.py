@@ -25,7 +25,19 @@ minimises the dice this seat expects to lose.
    the rule against opening on pacos hold; the inference treats a palifico
    round's bids as bids without wilds.
 3. **Endgames.** When the equilibrium tables of :mod:`liars_dice.solver.endgame`
-   cover the position, the bot samples from that policy instead.
+   cover the position, the bot samples from that policy instead, shows
+   included where the tables hold show-and-reroll play (``wild-stars`` with
+   three dice in play; :func:`~liars_dice.solver.endgame.endgame_moves`).
+4. **Opponent models.** Given an :class:`~.opponent_model.OpponentModel` of a
+   player (``models``, by name), and where the tables apply, each round the
+   bot plays the exact best response to the model with the safe probability
+   of :mod:`.exploit` (it never gives away more than ``epsilon`` against the
+   equilibrium), else the equilibrium. Within a game it counts every revealed
+   round of each opponent into that opponent's model (a copy; the given
+   models are not changed), as ``liars-dice model fit`` counts records. An
+   opponent with no given model is exploited only with ``exploit_learned=True``,
+   once :data:`LEARN_MIN_ROUNDS` of their rounds are counted (off by default: a
+   plan costs 2-3 s of best-response computation).
 
 Source of the rules: the seeds and ``shared/RULES.md``.
 """
@@ -33,7 +45,9 @@ Source of the rules: the seeds and ``shared/RULES.md``.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -48,10 +62,13 @@ from ..engine import (
     SeatView,
     next_alive,
 )
-from ..solver.endgame import endgame_policy as _endgame_policy
+from ..solver.endgame import endgame_moves as _endgame_moves
 from .base import Decision, register
 from .inference import convolve_all, count_pmf, hands, log_prior, match_table
 from .likelihood import ActorContext, ActorTables, LikelihoodParams, lowest_raises, params_for
+
+if TYPE_CHECKING:
+    from .opponent_model import OpponentModel
 
 
 #: Hidden dice above which an opponent's hand is not enumerated (prior only).
@@ -68,6 +85,10 @@ DUEL_BUDGET = 2_000_000
 
 #: Least gain in the chance of the bid that makes a show worth it (show policy "gain").
 SHOW_GAIN = 0.15
+
+#: Revealed rounds of an opponent, counted within the game, before a model
+#: learned from nothing else is exploited.
+LEARN_MIN_ROUNDS = 10
 
 
 
@@ -100,6 +121,11 @@ class StrongBot:
     :param temperature: 0 plays the cheapest move; above 0 samples moves with
         probability proportional to ``exp(-cost / temperature)`` (a quantal
         response; used to vary the self-play population).
+    :param models: opponent models by player name (see step 4 of the module docstring).
+    :param epsilon: the safety margin of :mod:`.exploit`, round payoff (+1 / -1).
+    :param learn: whether to count revealed rounds into the opponents' models.
+    :param exploit_learned: whether to exploit opponents with no given model once
+        their learned model has :data:`LEARN_MIN_ROUNDS` rounds.
     """
 
     name = "strong"
@@ -112,8 +138,19 @@ class StrongBot:
         residual: dict[int, float] | None = None,
         temperature: float = 0.0,
         show: str = "gain",
+        models: "Mapping[str, OpponentModel] | None" = None,
+        epsilon: float | None = None,
+        learn: bool = True,
+        exploit_learned: bool = False,
     ) -> None:
         self._rng = random.Random(seed)
+        self._given = dict(models or {})
+        self._models: dict[str, OpponentModel] = {k: m.copy() for k, m in self._given.items()}
+        self._seen_rounds = 0
+        self._epsilon = epsilon
+        self._learn = learn
+        self._exploit_learned = exploit_learned
+        self._round_mode: tuple[object, bool] | None = None
         self._params = params
         self._use_endgame = use_endgame
         self._residual = residual or RESIDUAL_RISK
@@ -122,13 +159,79 @@ class StrongBot:
 
     # -- public -------------------------------------------------------------
 
+    def model_of(self, player: str) -> "OpponentModel | None":
+        """This bot's current model of ``player`` (given, plus what this game revealed)."""
+        return self._models.get(player)
+
+    def set_models(self, models: "Mapping[str, OpponentModel]") -> None:
+        """Replace the given opponent models (the bot protocol's per-request field)."""
+        self._given = dict(models)
+        self._models = {k: m.copy() for k, m in self._given.items()}
+        self._seen_rounds = 0
+        self._round_mode = None
+
+    def _update_models(self, view: SeatView) -> None:
+        """Count the rounds revealed since the last call into each opponent's model."""
+        from .opponent_model import OpponentModel
+
+        n = len(view.results)
+        if n < self._seen_rounds:  # a new game: start again from the given models
+            self._models = {k: m.copy() for k, m in self._given.items()}
+            self._seen_rounds = 0
+        for res in view.results[self._seen_rounds :]:
+            for seat, name in enumerate(view.players):
+                if seat == view.seat:
+                    continue
+                model = self._models.get(name)
+                if model is None:
+                    model = self._models[name] = OpponentModel(name, rules=view.rules.name)
+                model.observe_round(view.rules, res, seat)
+        self._seen_rounds = n
+
+    def _exploit(self, view: SeatView) -> Decision | None:
+        """The safe best response to the opponent's model (module docstring, step 4), or ``None``."""
+        alive = [s for s, d in enumerate(view.dice) if d > 0]
+        if len(alive) != 2:
+            return None
+        other = alive[1] if alive[0] == view.seat else alive[0]
+        model = self._models.get(view.players[other])
+        if model is None:
+            return None
+        if view.players[other] not in self._given and (not self._exploit_learned or model.rounds < LEARN_MIN_ROUNDS):
+            return None
+        from .exploit import EPSILON, plan_for, planned_action
+
+        opener = view.bids[0][0] if view.bids else view.seat
+        role = 0 if opener == view.seat else 1
+        dice = (view.dice[opener], view.dice[other if opener == view.seat else view.seat])
+        plan = plan_for(view.rules, model, dice, role, EPSILON if self._epsilon is None else self._epsilon)
+        if plan is None:
+            return None
+        round_id = (len(view.results), view.dice, opener)
+        if self._round_mode is None or self._round_mode[0] != round_id:
+            self._round_mode = (round_id, self._rng.random() < plan.lam)
+        if not self._round_mode[1]:
+            return None
+        action = planned_action(plan, view)
+        if action is None or action not in view.legal_actions():
+            return None
+        return Decision(action)
+
     def decide(self, view: SeatView) -> Decision:
+        if self._learn:
+            self._update_models(view)
+        if self._use_endgame and (self._given or self._exploit_learned):
+            # the plan's best response holds for the whole round, also past the
+            # histories the tables store
+            exploit = self._exploit(view)
+            if exploit is not None:
+                return exploit
         if self._use_endgame:
-            policy = _endgame_policy(view)
+            policy = _endgame_moves(view)
             if policy:
-                actions = list(policy)
-                pick = self._rng.choices(actions, weights=[policy[a] for a in actions])[0]
-                return Decision(pick)
+                moves = list(policy)
+                pick, show = self._rng.choices(moves, weights=[policy[m] for m in moves])[0]
+                return Decision(pick, show)
         an = self.analyse(view)
         if self._temperature > 0 and len(an.costs) > 1:
             names = list(an.costs)

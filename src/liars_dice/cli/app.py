@@ -16,8 +16,9 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=True,  # --install-completion and --show-completion for bash, zsh, fish, PowerShell
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help: Rich's help renderer costs more than all of Typer to import (benchmarks/RESULTS.md)
     cls=Group,
-    context_settings={"help_option_names": ["-h", "--help"]},
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 200},
 )
 
 
@@ -54,6 +55,7 @@ from . import bot as _bot  # noqa: E402,F401
 from . import serve as _serve  # noqa: E402,F401
 from . import rules as _rules  # noqa: E402,F401
 from . import verify as _verify  # noqa: E402,F401
+from . import model as _model  # noqa: E402,F401
 
 __all__ = ["Command", "Group", "app", "main"]
 

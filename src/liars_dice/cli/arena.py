@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 import typer
 
@@ -16,9 +16,36 @@ from .app import Command, app
 DEFAULT_TIMEOUT = 10.0
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     typer.echo(message, err=True)
     raise typer.Exit(2)
+
+
+def _read_models(specs: list[str], names: list[str]) -> tuple[tuple[str, str], ...]:
+    """``NAME=PATH`` options to ``(name, model text)``; one sentence and status 2 on a fault."""
+    from pathlib import Path
+
+    from ..bots.opponent_model import MAX_MODEL_BYTES, ModelError, OpponentModel
+
+    out: list[tuple[str, str]] = []
+    for spec in specs:
+        name, sep, path = spec.partition("=")
+        if not sep or not name or not path:
+            _fail(f"--model takes NAME=PATH (an entrant's name and a model file), not {spec[:80]!r}.")
+        if name not in names:
+            _fail(f"--model names {name[:80]!r}, which is not an entrant here ({', '.join(names)}).")
+        if any(n == name for n, _ in out):
+            _fail(f"--model gives {name!r} twice.")
+        try:
+            with Path(path).open("rb") as f:
+                raw = f.read(MAX_MODEL_BYTES + 1)
+            OpponentModel.loads(raw)
+        except OSError as e:
+            _fail(f"Cannot read {path}: {e.strerror}.")
+        except ModelError as e:
+            _fail(f"{path}: {e.message}")
+        out.append((name, raw.decode()))
+    return tuple(out)
 
 
 @app.command("arena", cls=Command)
@@ -47,6 +74,10 @@ def arena_command(
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON (no progress bar)."),
     plot: str | None = typer.Option(None, "--plot", help="Draw win rates with 95% intervals to this image (e.g. out.png)."),
+    model: list[str] = typer.Option(
+        [], "--model", help="NAME=PATH: an opponent model (liars-dice model fit) of entrant NAME, given to every "
+        "other seat's bot that takes models (strong; a program gets it in its requests). Repeatable.",
+    ),
 ) -> None:
     """Play bots against each other, rotating seats, and rate them.
 
@@ -87,7 +118,8 @@ def arena_command(
             _fail(str(e))
     if seed is None:
         seed = secrets.randbelow(2**32)
-    config = ArenaConfig(preset, entrants, games, seed, timeout)
+    models = _read_models(model, [e.name for e in entrants])
+    config = ArenaConfig(preset, entrants, games, seed, timeout, models)
     err = Console(stderr=True)
     progress = Progress(
         TextColumn("[bold]arena[/]"),

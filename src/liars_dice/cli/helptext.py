@@ -15,6 +15,8 @@ from typing import Any
 
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
+from .coercion import install
+
 _WORDS = {str: "TEXT", int: "INTEGER", float: "NUMBER", Path: "PATH", bool: ""}
 
 
@@ -39,6 +41,7 @@ def _plain(param: Any) -> None:
     if getattr(param, "_plain_done", False):
         return
     param._plain_done = True
+    install(param)  # option values without pydantic where Typer's answer is plain (start-up)
     if isinstance(param, TyperOption):
         if param.is_flag:
             param.metavar = ""
@@ -82,3 +85,15 @@ class Group(TyperGroup):
 
     def list_commands(self, ctx: Any) -> list[str]:
         return list(self.commands)
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        """Each command with its first sentence whole, wrapped rather than cut
+        off with "..." (plain help, without Rich: see ``app``)."""
+        rows = []
+        for name in self.list_commands(ctx):
+            cmd = self.get_command(ctx, name)
+            if cmd is not None and not cmd.hidden:
+                rows.append((name, cmd.get_short_help_str(limit=1000)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)

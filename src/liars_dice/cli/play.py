@@ -96,15 +96,19 @@ def play_command(
     from rich.console import Console
 
     from ..bots import REGISTRY, Bot, make_bot
-    from ..engine import DiceSource, Game, RulesError, SecureDice, SeededDice
-    from ..records import load_rules
+    from ..engine import PRESETS, DiceSource, Game, RulesError, SecureDice, SeededDice
     from .session import PlaySession, Quit, save_record, welcome
 
     interactive = not watch and sys.stdin is not None and sys.stdin.isatty()
     # Piped output is laid out for 80 columns whatever COLUMNS says; a terminal uses its width.
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 80)
     try:
-        rule_set = load_rules(rules)
+        if rules in PRESETS:  # a preset needs no records package (pydantic): start-up
+            rule_set = PRESETS[rules]
+        else:
+            from ..records import load_rules
+
+            rule_set = load_rules(rules)
     except RulesError as e:
         raise _fail(console, e.message) from None
     if players is None:

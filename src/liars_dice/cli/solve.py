@@ -3,6 +3,7 @@
     liars-dice solve --rules openspiel --dice 1 1 --target-exploitability 0.001 --json
     liars-dice solve --rules openspiel --dice 1 1 --save policy.npz
     liars-dice solve --tables --rules classic --max-total 3
+    liars-dice solve --tables --rules wild-stars --max-total 4 --show-max-total 3 --show-depth-cap 4
 """
 
 from __future__ import annotations
@@ -42,6 +43,13 @@ def solve_command(
     depth_cap: int = typer.Option(
         6, "--depth-cap", help="With --tables: most bids per history where the full round tree is too large."
     ),
+    show_max_total: int = typer.Option(
+        0, "--show-max-total",
+        help="With --tables under show-and-reroll: solve positions of at most this many dice with shows.",
+    ),
+    show_depth_cap: int = typer.Option(
+        4, "--show-depth-cap", help="With --tables: most bids per history of a position solved with shows."
+    ),
     fresh: bool = typer.Option(False, "--fresh", help="With --tables: solve every position again, keep none."),
     out: Path | None = typer.Option(
         None, "--out", help="With --tables: output file (default: the package's data/endgame-<rules>.npz)."
@@ -71,6 +79,7 @@ def solve_command(
             build_tables_file(
                 rule_set, path, max_total, target_exploitability, max_iterations,
                 report=lambda s: typer.echo(s, err=as_json), depth_cap=depth_cap, reuse=not fresh,
+                show_max_total=show_max_total, show_depth_cap=show_depth_cap,
             )
             return
         with _SolveProgress(target_exploitability, max_iterations) as progress:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from itertools import repeat
 import random
 import secrets
 from collections.abc import Iterable, Sequence
@@ -47,8 +48,9 @@ class SeededDice:
         self._below = getattr(self._rng, "_randbelow", self._rng.randrange)
 
     def roll(self, n: int, faces: int = 6) -> tuple[int, ...]:
-        below = self._below
-        return tuple([below(faces) + 1 for _ in range(n)])
+        # below(faces) + 1 per die, in order, iterated in C (no comprehension frame):
+        # range(1, faces + 1)[k] is k + 1.
+        return tuple(map(range(1, faces + 1).__getitem__, map(self._below, repeat(faces, n))))
 
 
 class SecureDice:

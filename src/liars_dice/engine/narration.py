@@ -72,6 +72,30 @@ def challenge_sentence(rules: Rules, names: Sequence[str], r: RoundResult) -> st
     )
 
 
+def verdict_sentence(rules: Rules, names: Sequence[str], r: RoundResult) -> str:
+    """The reveal's verdict, read from the round's result (never recounted):
+
+    - a calza (RULES.md ``perudo``): right when nobody lost (``r.loser is None``):
+      ``Exactly right: bob's calza wins.`` (and, at the starting count, that no
+      die came back); else ``Not exact: bob's calza fails.``;
+    - a perfect bid (seed 000, ``Exact.ALL_BUT_BIDDER``): ``A perfect bid! Exactly right.``;
+    - else the challenger lost (``The bid was true: bob was wrong.``) or the
+      bidder did (``The bid was a lie: ann was caught.``).
+    """
+    if r.calza:
+        who = names[r.challenger]
+        if r.loser is not None:
+            return f"Not exact: {who}'s calza fails."
+        if not any(r.gained):
+            return f"Exactly right: {who}'s calza wins; {who} is at the starting count, so gains no die."
+        return f"Exactly right: {who}'s calza wins."
+    if rules.exact is Exact.ALL_BUT_BIDDER and r.count == r.bid.quantity:
+        return "A perfect bid! Exactly right."
+    if r.loser == r.challenger:
+        return f"The bid was true: {names[r.challenger]} was wrong."
+    return f"The bid was a lie: {names[r.bidder]} was caught."
+
+
 def outcome_sentences(rules: Rules, names: Sequence[str], r: RoundResult) -> list[str]:
     """What followed a reveal: wilds suspended, Die Hard, who is out, who opens next."""
     out: list[str] = []

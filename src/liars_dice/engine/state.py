@@ -480,8 +480,21 @@ class State(_StateFields):
                 rules, self.current_bid, n, palifico=self.palifico,
                 one_die=self.dice[self.to_move] == 1, calza=calza_allowed(rules, self.dice),
             )
+        # The round's ladder (the one-entry memo of _round_ladder, inlined) and
+        # _after's slice: the hot path of a playout.
+        last = _LAST_ROUND
+        dice = self.dice
+        lad = last[2] if last[0] is dice and last[1] is rules else _round_ladder(rules, dice)
+        assert lad is not None
         bids = self.bids
-        return _after(_round_ladder(rules, self.dice), rules, bids[-1][1] if bids else None, False)
+        if not bids:
+            return list(lad.opening)
+        i = lad.by_id.get(id(bids[-1][1]))
+        if i is None:
+            return _after(lad, rules, bids[-1][1], False)
+        actions = lad.bids[i + 1 :]
+        actions.append(CHALLENGE)
+        return actions
 
     def legal_shows(self) -> list[Hand]:
         """The distinct shows the player to move may add to a bid: ``()`` (none)
@@ -684,7 +697,17 @@ class State(_StateFields):
         rules = game.rules
         bids = self.bids
         bidder, bid, _ = bids[-1]
-        c = self.count(bid)
+        # self.count(bid), inlined (the hot path of a playout)
+        face = bid.face
+        wild = rules.wild_face
+        hidden, shown = self.hidden, self.shown
+        every = sum(hidden, ())
+        any_shown = any(shown)
+        if any_shown:
+            every += sum(shown, ())
+        c = every.count(face)
+        if wild is not None and face != wild and self.wilds_active:
+            c += every.count(wild)
         q = bid.quantity
         held = self.dice
         n = len(held)
@@ -736,8 +759,7 @@ class State(_StateFields):
             phase = _DEAL
         else:
             next_opener, phase = None, _OVER
-        hidden, shown = self.hidden, self.shown
-        if any(shown):
+        if any_shown:
             revealed = tuple([h + s if s else h for h, s in zip(hidden, shown)])
             shown = _empty(n)
         else:

@@ -9,6 +9,48 @@ from __future__ import annotations
 
 from .rules import Exact, Loss, Opener, Ordering, Rules
 
+#: A label per rule option, in the order a form shows them (the server sends
+#: these; the browser words no option itself).
+OPTION_LABELS: dict[str, str] = {
+    "dice_per_player": "Dice per player",
+    "faces": "Faces per die",
+    "wild_face": "Wild face",
+    "star_symbol": "Draw the wild face as a star ★",
+    "wilds_suspended_on_wild_opening": "Opening on the wild face cancels wilds that round",
+    "ordering": "Bid order",
+    "loss": "Dice lost on a challenge",
+    "exact": "When the count is exactly the bid",
+    "die_hard": "Die Hard (last die survives a perfect bid)",
+    "show_and_reroll": "Show and reroll after bidding",
+    "next_opener": "Next round opened by",
+    "min_players": "Fewest players",
+    "max_players": "Most players",
+    "single_round": "One round only",
+    "wild_opening": "A round may open on the wild face",
+    "calza": "Calza (claim an exact count, win a die back)",
+    "calza_min_players": "Calza needs at least this many players in",
+    "palifico": "Palifico rounds (a player down to one die)",
+}
+
+#: Words for each value of the options that take one of a few values.
+CHOICE_WORDS: dict[str, dict[str, str]] = {
+    "ordering": {Ordering.PLAIN.value: "plain", Ordering.TRACK.value: "bidding track",
+                 Ordering.HALF_UP.value: "perudo conversions"},
+    "loss": {Loss.ONE.value: "one die", Loss.DIFFERENCE.value: "the difference"},
+    "exact": {Exact.CHALLENGER_LOSES.value: "the challenger loses",
+              Exact.ALL_BUT_BIDDER.value: "all but the bidder lose"},
+    "next_opener": {Opener.LOSER.value: "the loser", Opener.WINNER.value: "the winner"},
+}
+
+
+def rules_summary_json(rules: Rules) -> list[dict[str, str]]:
+    """:func:`rules_summary` as served: ``[{"topic": ..., "sentence": ...}, ...]``.
+
+    >>> rules_summary_json(Rules.preset("classic"))[0]["topic"]
+    'Faces'
+    """
+    return [{"topic": t, "sentence": s} for t, s in rules_summary(rules)]
+
 
 def rules_summary(rules: Rules) -> list[tuple[str, str]]:
     """``(topic, sentence)`` pairs: faces, wilds, raise order, opening, what a

@@ -129,6 +129,30 @@ def _play_round(
     return state
 
 
+def models_from_request(request: Request) -> dict[str, Any]:
+    """The request's opponent models, by player name (``{}`` when it has none).
+
+    :returns: name to :class:`~liars_dice.bots.opponent_model.OpponentModel`.
+    :raises ProtocolError: for a name that is not another player of the
+        request, or a model its reader refuses (one sentence, naming the player).
+    """
+    if not request.models:
+        return {}
+    from ..bots.opponent_model import ModelError, OpponentModel
+
+    out: dict[str, Any] = {}
+    for name, data in request.models.items():
+        if name not in request.players:
+            raise ProtocolError(f"The request has a model of {name!r}, who is not one of its players.")
+        if name == request.seat:
+            raise ProtocolError(f"The request has a model of {name!r}, the seat to move; models are of opponents.")
+        try:
+            out[name] = OpponentModel.from_json(data)
+        except ModelError as e:
+            raise ProtocolError(f"The model of {name!r} cannot be used: {e.message}") from None
+    return out
+
+
 def view_from_request(request: Request, rules: Rules | None = None) -> SeatView:
     """The :class:`SeatView` a request describes.
 

@@ -18,8 +18,8 @@ import shlex
 import subprocess
 import threading
 import time
-from collections.abc import Sequence
-from typing import IO
+from collections.abc import Mapping, Sequence
+from typing import IO, Any
 
 from ..bots import Decision
 from ..engine import LiarsDiceError, SeatView
@@ -114,7 +114,16 @@ class ExternalBot:
     the process also sees the end of its input when this one exits.
     """
 
-    def __init__(self, command: str | Sequence[str], name: str | None = None, timeout: float = DEFAULT_TIMEOUT) -> None:
+    def __init__(
+        self,
+        command: str | Sequence[str],
+        name: str | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        models: Mapping[str, Any] | None = None,
+    ) -> None:
+        #: Opponent models (JSON objects) by player name, sent in each request's
+        #: ``models`` for the players of the view other than its seat.
+        self.models: dict[str, Any] = dict(models or {})
         argv = shlex.split(command) if isinstance(command, str) else list(command)
         if not argv:
             raise BotCrashedError("An external bot needs a command to run.")
@@ -154,7 +163,12 @@ class ExternalBot:
 
     def _decide(self, view: SeatView) -> Decision:
         try:
-            request = json.dumps(request_from_view(view), separators=(",", ":")).encode() + b"\n"
+            req = request_from_view(view)
+            mine = view.players[view.seat]
+            models = {k: v for k, v in self.models.items() if k in view.players and k != mine}
+            if models:
+                req["models"] = models
+            request = json.dumps(req, separators=(",", ":")).encode() + b"\n"
         except ProtocolError as e:
             raise BotError(e.message) from None
         deadline = time.monotonic() + self.timeout

@@ -109,6 +109,9 @@ class Request(StrictModel):
         ``dice_per_player``.
     :ivar palifico: this round is a palifico round (rules with ``palifico``):
         pacos are not wild and the face is fixed except for one-die players.
+    :ivar models: optional opponent models by player name (the objects of
+        ``liars-dice model fit`` files); a bot that does not take them answers
+        with the error for an unknown field (:data:`MODELS_UNSUPPORTED`).
     """
 
     rules: StrictStr | dict[str, Any]
@@ -121,6 +124,7 @@ class Request(StrictModel):
     history: list[PastRound] = Field(default_factory=list, max_length=MAX_HISTORY)
     start_dice: dict[_Name, _Count] | None = Field(default=None, max_length=MAX_PLAYERS)
     palifico: StrictBool | None = None
+    models: dict[_Name, dict[str, Any]] | None = Field(default=None, max_length=MAX_PLAYERS)
 
     @field_validator("rules", mode="before")
     @classmethod
@@ -129,6 +133,10 @@ class Request(StrictModel):
         if not isinstance(v, (str, dict)):
             raise ValueError('it is a preset name such as "classic", or an object of rule options')
         return v
+
+
+#: The reply of a bot that does not take ``models``: the same sentence as for any unknown field.
+MODELS_UNSUPPORTED = "The request is malformed at 'models': Extra inputs are not permitted."
 
 
 class Reply(StrictModel):

@@ -13,8 +13,8 @@ from typing import BinaryIO
 
 from ..bots import Bot, make_bot
 from ..engine import Rules
-from .convert import view_from_request
-from .messages import MAX_LINE_BYTES, ProtocolError, Reply, error_line, parse_request
+from .convert import models_from_request, view_from_request
+from .messages import MAX_LINE_BYTES, MODELS_UNSUPPORTED, ProtocolError, Reply, error_line, parse_request
 
 
 def _read_line(stream: BinaryIO) -> tuple[bytes | None, bool]:
@@ -49,6 +49,11 @@ def answer(line: bytes, rules: Rules, bot: Bot) -> str:
     try:
         request = parse_request(line)
         view = view_from_request(request, rules)
+        set_models = getattr(bot, "set_models", None)
+        if request.models is not None and set_models is None:
+            return error_line(MODELS_UNSUPPORTED)
+        if set_models is not None:
+            set_models(models_from_request(request))
     except ProtocolError as e:
         return error_line(e.message)
     try:

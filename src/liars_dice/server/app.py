@@ -29,7 +29,7 @@ from .guard import RequestGuard
 from .headers import Guarded, origin_allowed
 from .hub import Broadcaster
 from .listing import safe_entries
-from .messages import RULE_FIELDS, ChatMsg, CreateTable, Hello, JoinTable, MyGames, parse_client_message
+from .messages import RULE_FIELDS, ChatMsg, CreateTable, Hello, JoinTable, MyGames, RulesQuery, parse_client_message
 from .schemas import Created, Games, Health, Lobby, Seated, TableSummary
 from .security import hash_token, is_code, normalize_code
 from .service import TableService, config_json
@@ -139,6 +139,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/config")
     async def get_config() -> dict[str, Any]:
         return config_json(settings)
+
+    @app.post("/api/rules/summary")
+    async def summarize_rules(body: RulesQuery, request: Request) -> dict[str, Any]:
+        """A preset with options in the engine's words, for the create form."""
+        guard(request).before_summary(request)
+        return svc(request).rules_summary(body)
 
     @app.post("/api/tables", status_code=201, response_model=Created)
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:

@@ -74,6 +74,13 @@ class RequestGuard:
             raise RateLimited("Too many requests for tables that do not exist: try again later.")
         self.guard.hit("lookup_rate", addr)
 
+    def before_summary(self, request: HTTPConnection) -> None:
+        """Before ``POST /api/rules/summary`` (the create form asks on every change).
+
+        :raises RateLimited: over :attr:`Settings.lookup_rate`.
+        """
+        self.guard.hit("lookup_rate", self.address(request))
+
     def missed(self, conn: HTTPConnection) -> None:
         """Count one request for a table code that does not exist."""
         self.guard.allows("miss_rate", self.address(conn))

@@ -169,6 +169,18 @@ class CreateTable(BaseModel):
     seats: StrictInt = 4
     turn_timer: StrictInt | None = None
     private: bool = False
+    #: "bots learn from this player's past games" (docs/opponent-models.md): the
+    #: table's bots get opponent models fitted on the seated people's finished public games.
+    bots_learn: bool = False
+
+
+class RulesQuery(BaseModel):
+    """``POST /api/rules/summary``: a preset and options, as in :class:`CreateTable`
+    (the body limit, 16 KiB, bounds ``options``)."""
+
+    model_config = ConfigDict(extra="forbid")
+    preset: Ident = "classic"
+    options: dict[str, Any] = {}
 
 
 class JoinTable(BaseModel):

@@ -29,7 +29,7 @@ class Room:
 
     __slots__ = (
         "table", "lock", "conns", "_seat_conns", "visitors", "timers", "deadline", "_bots",
-        "results_cache", "presence_pending", "turn_for",
+        "results_cache", "presence_pending", "turn_for", "learned", "models_given",
     )
 
     def __init__(self, table: Table) -> None:
@@ -44,6 +44,8 @@ class Room:
         self.results_cache: tuple[int, list[dict[str, Any]], str] | None = None
         self.presence_pending = False
         self.turn_for: tuple[Any, ...] | None = None  #: what the pending turn timer is for
+        self.learned: dict[str, Any] | None = None  #: opponent models by person (table option bots_learn)
+        self.models_given: set[int] = set()  #: bot seats that got them
 
     @property
     def code(self) -> str:

@@ -28,6 +28,8 @@ class TableSummary(_Open):
     code: str
     status: str
     rules: dict[str, Any]
+    #: the rule set in words, from the engine: ``[{"topic", "sentence"}, ...]``
+    rules_summary: list[dict[str, str]]
     preset: str
     n_seats: int
     turn_timer: int | None

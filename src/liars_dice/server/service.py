@@ -37,6 +37,7 @@ from ..engine import (
     RulesError,
     SecureDice,
 )
+from ..engine.summary import CHOICE_WORDS, OPTION_LABELS
 from ..records import parse_rules_text, record_from_state
 from . import bots_runner, fairness
 from .bots_runner import bot_names
@@ -67,6 +68,7 @@ from .messages import (
     LeaveMsg,
     PingMsg,
     RemoveBotMsg,
+    RulesQuery,
     StartMsg,
 )
 from .listing import safe_entries
@@ -74,12 +76,15 @@ from .room import Room
 from .security import hash_token, is_code, new_code, new_token, normalize_code
 from .store import Op, Store, utcnow
 from .commands import AddBot, Chat, Command, Join, Leave, Move, RemoveSeat, Return, Settle, Stale, Start, step
-from .tables import Departure, Event, EventKind, SeatKind, TableStatus, created, rebuild
+from .tables import Departure, Event, EventKind, SeatKind, TableStatus, created, rebuild, rules_summary
 from .text import clean_text
 from .timers import Scheduler
 from .views import replay_steps, state_message_text
 
 log = logging.getLogger(__name__)
+
+#: Finished games per seated person the table option "bots learn" fits a model on.
+LEARN_GAMES = 50
 
 #: Events after which the table summary changes.
 _TABLE_EVENTS = frozenset({
@@ -266,6 +271,8 @@ class TableService:
         if t.move_number != expect or t.status is not TableStatus.PLAYING or t.state is None:
             return
         view = t.state.view(seat)
+        if t.bots_learn and t.seats[seat].kind is SeatKind.BOT and seat not in room.models_given:
+            await self._give_models(room, seat, bot)
         d = await bots_runner.decide(bot, view, f"at table {t.code}")
         try:
             await self.move(room, seat, d.action, d.show, by_bot=by_bot, expect_move=expect)
@@ -273,6 +280,36 @@ class TableService:
             log.exception("bot %s made an illegal move at table %s", getattr(bot, "name", bot), t.code)
             acts = view.legal_actions()
             await self.move(room, seat, random.choice(acts), (), by_bot=by_bot, expect_move=expect)
+
+    async def _give_models(self, room: Room, seat: int, bot: Any) -> None:
+        """The table option "bots learn from this player's past games": a bot that
+        takes opponent models (``set_models``) gets one per seated person, fitted
+        on their last :data:`LEARN_GAMES` finished public games, once per seat."""
+        room.models_given.add(seat)
+        set_models = getattr(bot, "set_models", None)
+        if set_models is None:
+            return
+        if room.learned is None:
+            from ..bots.opponent_model import ModelError, fit
+
+            learned: dict[str, Any] = {}
+            for s in room.table.seats:
+                if s.kind is not SeatKind.HUMAN or s.name is None:
+                    continue
+                games = [g for g in await self.games_of_name(s.name) if g.get("code") != room.code][:LEARN_GAMES]
+                records = []
+                for g in games:
+                    try:
+                        records.append(await self.record(g["code"]))
+                    except LiarsDiceError:
+                        continue
+                if records:
+                    try:
+                        learned[s.name] = await asyncio.to_thread(fit, records, s.name)
+                    except ModelError:
+                        continue
+            room.learned = learned
+        set_models(room.learned)
 
     def _evict_later(self, room: Room) -> None:
         """A finished or closed table leaves memory ``finished_ttl`` seconds after
@@ -336,20 +373,8 @@ class TableService:
                 raise TableInvalid(e.message) from None
             if not 1 <= rules.dice_per_player <= st.dice_per_player_max:
                 raise TableInvalid(f"Each player starts with 1 to {st.dice_per_player_max} dice here.")
-        elif req.preset not in PRESETS:
-            raise TableInvalid(f"There is no rule set called {req.preset!r}; choose from {', '.join(PRESETS)}.")
         else:
-            rules = PRESETS[req.preset]
-        if req.options and req.rules_text is None:
-            opts = {k: v for k, v in req.options.items() if k != "name"}
-            try:
-                rules = rules.with_options(**opts)
-            except (LiarsDiceError, TypeError, ValueError) as e:
-                msg = e.message if isinstance(e, LiarsDiceError) else f"Bad rule option: {e}."
-                raise TableInvalid(msg) from None
-            dpp = rules.dice_per_player
-            if not isinstance(dpp, int) or not 1 <= dpp <= st.dice_per_player_max:
-                raise TableInvalid(f"Each player starts with 1 to {st.dice_per_player_max} dice here.")
+            rules = self._preset_with(req.preset, req.options)
         lo, hi = max(rules.min_players, st.seats_min), min(rules.max_players, st.seats_max)
         if not lo <= req.seats <= hi:
             raise TableInvalid(f"{rules.name} is played here by {lo} to {hi} players, not {req.seats}.")
@@ -358,6 +383,35 @@ class TableService:
                 f"A turn timer runs {st.turn_timer_min} to {st.turn_timer_max} seconds, not {req.turn_timer}."
             )
         return rules
+
+    def _preset_with(self, preset: str, options: dict[str, Any]) -> Rules:
+        """A preset with some options changed, within the settings' limits.
+
+        :raises TableInvalid: naming the unknown preset or the bad option.
+        """
+        st = self.settings
+        if preset not in PRESETS:
+            raise TableInvalid(f"There is no rule set called {preset!r}; choose from {', '.join(PRESETS)}.")
+        rules = PRESETS[preset]
+        if options:
+            opts = {k: v for k, v in options.items() if k != "name"}
+            try:
+                rules = rules.with_options(**opts)
+            except (LiarsDiceError, TypeError, ValueError) as e:
+                msg = e.message if isinstance(e, LiarsDiceError) else f"Bad rule option: {e}."
+                raise TableInvalid(msg) from None
+            dpp = rules.dice_per_player
+            if not isinstance(dpp, int) or not 1 <= dpp <= st.dice_per_player_max:
+                raise TableInvalid(f"Each player starts with 1 to {st.dice_per_player_max} dice here.")
+        return rules
+
+    def rules_summary(self, req: RulesQuery) -> dict[str, Any]:
+        """``POST /api/rules/summary``: a preset with options, in the engine's
+        words (``{"summary": [{"topic", "sentence"}, ...]}``), for the create form.
+
+        :raises TableInvalid: naming the unknown preset or the bad option.
+        """
+        return {"summary": rules_summary(self._preset_with(req.preset, req.options))}
 
     async def create_table(self, req: CreateTable, base_url: str) -> dict[str, Any]:
         """``POST /api/tables``: a new open table with its creator in seat 0 (the host).
@@ -378,6 +432,7 @@ class TableService:
             "id": uuid.uuid4().hex, "code": code, "preset": preset, "rules": rules.to_dict(),
             "n_seats": req.seats, "turn_timer": req.turn_timer, "private": req.private,
             "created_at": created_at.isoformat(),
+            **({"bots_learn": True} if req.bots_learn else {}),
         }
         table = created(payload, self.settings.chat_history)
         token = new_token()
@@ -558,6 +613,8 @@ def config_json(settings: Settings) -> dict[str, Any]:
             "ordering": ["plain", "track", "half_up"], "loss": ["one", "difference"],
             "exact": ["challenger_loses", "all_but_bidder"], "next_opener": ["loser", "winner"],
         },
+        "option_labels": OPTION_LABELS,
+        "choice_words": CHOICE_WORDS,
         "bots": bot_names(),
         "seats": {"min": s.seats_min, "max": s.seats_max},
         "turn_timer": {"min": s.turn_timer_min, "max": s.turn_timer_max, "choices": list(s.turn_timer_choices)},

@@ -37,11 +37,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
 from ..engine import CALZA, CHALLENGE, Bid, Game, Rules, State
+from ..engine.summary import rules_summary_json
 from . import fairness
 
 
@@ -147,6 +149,7 @@ class Table:
     chat: tuple[dict[str, Any], ...] = ()
     revoked: tuple[tuple[str, EventKind], ...] = ()
     seeds: tuple[tuple[str, str] | None, ...] = field(default=(), repr=False)
+    bots_learn: bool = False  #: the table option "bots learn from this player's past games"
 
     # -- facts -------------------------------------------------------------------
 
@@ -200,16 +203,25 @@ class Table:
             "code": self.code,
             "status": self.status.value,
             "rules": self.rules_dict,
+            "rules_summary": rules_summary(self.rules),
             "preset": self.preset,
             "n_seats": self.n_seats,
             "turn_timer": self.turn_timer,
             "private": self.private,
+            **({"bots_learn": True} if self.bots_learn else {}),
             "host": self.host,
             "seats": [s.summary(s.kind is SeatKind.BOT or s.index in connected) for s in self.seats],
             "visitors": visitors,
             "created_at": self.created_at.isoformat().replace("+00:00", "Z"),
             "winner": self.winner,
         }
+
+
+@lru_cache(maxsize=256)
+def rules_summary(rules: Rules) -> list[dict[str, str]]:
+    """The engine's rule set in words (:func:`~liars_dice.engine.summary.rules_summary_json`),
+    built once per rule set: the browser shows it and words no rule itself."""
+    return rules_summary_json(rules)
 
 
 def created(payload: dict[str, Any], chat_kept: int = 50) -> Table:
@@ -220,6 +232,7 @@ def created(payload: dict[str, Any], chat_kept: int = 50) -> Table:
         n_seats=payload["n_seats"], turn_timer=payload["turn_timer"], private=payload["private"],
         created_at=datetime.fromisoformat(payload["created_at"]), rules_dict=rules.to_dict(),
         chat_kept=chat_kept, seats=tuple(Seat(i) for i in range(payload["n_seats"])), seq=1,
+        bots_learn=bool(payload.get("bots_learn", False)),
     )
 
 

@@ -30,9 +30,10 @@ from ..engine import (
     view_bid_probability,
     view_exact_probability,
 )
-from ..engine.narration import bid_sentence, challenge_sentence, round_sentence
+from ..engine.narration import bid_sentence, challenge_sentence, round_sentence, verdict_sentence
 from . import fairness
 from .room import Room
+from .tables import rules_summary
 
 _NO_LEGAL: dict[str, Any] = {"raises": [], "challenge": False, "calza": False, "shows": [[]]}
 
@@ -59,14 +60,18 @@ def result_json(r: RoundResult, names: tuple[str, ...], rules: Rules) -> dict[st
     """A round's public result as served: the engine's :func:`result_to_json`
     plus ``wilds_active`` (whether the wild face counted in that round), the
     bid in words (``bid_words``, ``bid_label``), per revealed cup which dice
-    counted (``counted``), and whether it was a perfect bid (``perfect``, seed 000)."""
+    counted (``counted``), whether it was a perfect bid (``perfect``, seed 000),
+    and the verdict in words (``verdict``, read from the result: the browser
+    compares no count with the bid)."""
     out = result_to_json(r, names)
     out["wilds_active"] = r.wilds_active
     words = bid_words(rules, r.bid)
     out["bid_words"], out["bid_label"] = words["words"], words["label"]
     out["counted"] = {names[s]: counted(rules, h, r.bid, r.wilds_active) for s, h in enumerate(r.revealed) if h}
     out["perfect"] = rules.exact is Exact.ALL_BUT_BIDDER and r.count == r.bid.quantity and not r.calza
+    out["verdict"] = verdict_sentence(rules, names, r)
     return out
+
 
 
 def _word_bids(rules: Rules, out: dict[str, Any]) -> None:
@@ -152,6 +157,7 @@ def public_view(room: Room, with_results: bool = True) -> dict[str, Any]:
 def _common(room: Room, out: dict[str, Any]) -> None:
     t = room.table
     out["rules_options"] = t.rules_dict
+    out["rules_summary"] = rules_summary(t.rules)
     out["round"] = t.round
     out["move_number"] = t.move_number
     out["deadline"] = room.deadline

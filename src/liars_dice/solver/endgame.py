@@ -17,17 +17,25 @@ are solved with histories capped at ``depth_cap`` bids (the player facing the
 last one must challenge); equilibrium play of the exact 3-dice rounds never
 reaches 8 bids with probability above 1e-6, and the cap's effect on the 3-dice
 values is measured in ``docs/solver.md``.
-Show-and-reroll (``wild-stars``) is modelled by the round solver (:mod:`.shows`) but not in
-the tables yet: they hold no-show
-strategies, and :func:`endgame_policy` declines a round in which dice were shown.
+Show-and-reroll (``wild-stars``, seed 000) is in the tables where the round
+solver's show tree (:mod:`.shows`) fits: with ``show_max_total`` (the packaged
+``wild-stars`` file: 3 dice in play), a position where someone holds two dice
+or more is solved on the tree of bids and shows, histories capped at
+``show_depth_cap`` bids, and :func:`endgame_moves` gives moves with the faces
+to show. Larger positions hold no-show strategies, and :func:`endgame_moves`
+declines a round of theirs in which dice were shown.
 
 File ``data/endgame-<preset>.npz``: ``rules`` (JSON of the round-relevant
 options), ``positions`` ``(P, 2)``, ``values``, ``exploitability``,
 ``iterations`` ``(P,)``, and per position ``p`` and depth ``d``:
 ``p<p>_d<d>_nodes`` (rows of the stored nodes of that depth) and
 ``p<p>_d<d>_policy`` ``(edges of those nodes, n_hands_actor)`` uint8, each
-probability times 255. Nodes that equilibrium play reaches with probability
-below ``min_reach`` are left out, to keep the files small.
+probability times 255. A position solved with shows (``shows`` ``(P,)``
+bool) stores ``p<p>_g<i>_nodes`` and ``p<p>_g<i>_policy`` per group ``i`` of
+its :class:`~liars_dice.solver.shows.ShowTree` instead (edges of a kept node:
+every bid with every show, then the challenge; a show the hand cannot make has
+probability 0). Nodes that equilibrium play reaches with probability
+below ``min_reach`` (chance of deals and rerolls included) are left out, to keep the files small.
 """
 
 from __future__ import annotations
@@ -43,11 +51,11 @@ from typing import Any
 
 import numpy as np
 
-from ..engine import Action, Bid, Phase, Rules, SeatView, legal_actions
+from ..engine import Action, Bid, Hand, Phase, Rules, SeatView, legal_actions
 from .hands import Hands, enumerate_hands
 from .outcome import Outcome
 from .passes import reach
-from .policy import Policy
+from .shows import ShowGame, ShowPolicy, ShowTree
 from .solve import SolveResult, build_game, solve
 from .tree import MAX_NODES, BidTree, SolverError
 
@@ -97,11 +105,13 @@ class TableEntry:
     max_depth: int
     result: SolveResult | None = None
     stored: dict[str, np.ndarray] | None = None
+    shows: bool = False
 
     @staticmethod
     def solved(dice: tuple[int, int], result: SolveResult) -> "TableEntry":
         return TableEntry(
-            dice, result.value, result.exploitability, result.iterations, result.policy.tree.max_depth, result
+            dice, result.value, result.exploitability, result.iterations, result.policy.tree.max_depth, result,
+            shows=isinstance(result.policy, ShowPolicy),
         )
 
 
@@ -113,12 +123,18 @@ def solve_tables(
     on_solved: Callable[[TableEntry], None] | None = None,
     depth_cap: int = 6,
     known: dict[tuple[int, int], TableEntry] | None = None,
+    show_max_total: int = 0,
+    show_depth_cap: int | None = 4,
 ) -> Iterator[TableEntry]:
     """Solve every position up to ``max_total`` dice by backward induction, yielding each.
 
     Positions whose full round tree is too large are solved with histories
     capped at ``depth_cap`` bids (:class:`BidTree`). Positions in ``known``
-    are yielded as they are, not solved again.
+    are yielded as they are, not solved again. Under show-and-reroll, positions
+    of at most ``show_max_total`` dice where someone holds two or more are
+    solved with shows (:mod:`.shows`), histories capped at ``show_depth_cap``
+    bids (``None``: the full round); the others without (``show_max_total``
+    0, the default: none with shows).
 
     :raises SolverError: when a position's tree is too large even so.
     """
@@ -128,10 +144,14 @@ def solve_tables(
         if pos in known:
             entry = known[pos]
         else:
-            res = solve(  # no-show strategies (module doc): the tables' layout is the plain bid tree
-                rules.with_options(show_and_reroll=False), pos, target_exploitability, max_iterations, leaf_value=leaf_value_for(values),
-                max_depth=depth_for(rules, pos, depth_cap),
-            )
+            if rules.show_and_reroll and max(pos) >= 2 and sum(pos) <= show_max_total:
+                res = solve(rules, pos, target_exploitability, max_iterations, leaf_value=leaf_value_for(values),
+                            max_depth=show_depth_cap)
+            else:
+                res = solve(  # no-show strategies (module doc): the plain bid tree
+                    rules.with_options(show_and_reroll=False), pos, target_exploitability, max_iterations,
+                    leaf_value=leaf_value_for(values), max_depth=depth_for(rules, pos, depth_cap),
+                )
             entry = TableEntry.solved(pos, res)
             if on_solved:
                 on_solved(entry)
@@ -149,6 +169,7 @@ def save_tables(path: str | Path, rules: Rules, entries: list[TableEntry], min_r
         "iterations": np.array([e.iterations for e in entries]),
         "max_depth": np.array([e.max_depth for e in entries]),
         "min_reach": np.array(min_reach),
+        "shows": np.array([e.shows for e in entries], dtype=bool),
     }
     for p, e in enumerate(entries):
         if e.result is None:
@@ -157,7 +178,9 @@ def save_tables(path: str | Path, rules: Rules, entries: list[TableEntry], min_r
                 arrays[f"p{p}_{suffix}"] = arr
             continue
         pol = e.result.policy
-        assert isinstance(pol, Policy)  # the tables solve without shows
+        if isinstance(pol, ShowPolicy):
+            arrays.update(_show_arrays(p, pol, min_reach))
+            continue
         game_reach = reach(_GameView(pol.tree, pol.hands), pol.strategy)
         for d, dep in enumerate(pol.tree.depths):
             prob = (game_reach[0][d] @ pol.hands[0].weights) * (game_reach[1][d] @ pol.hands[1].weights)
@@ -166,6 +189,24 @@ def save_tables(path: str | Path, rules: Rules, entries: list[TableEntry], min_r
             arrays[f"p{p}_d{d}_nodes"] = nodes
             arrays[f"p{p}_d{d}_policy"] = np.rint(pol.strategy[d][edges] * 255).astype(np.uint8)
     np.savez_compressed(path, **arrays)
+
+
+def _show_arrays(p: int, pol: ShowPolicy, min_reach: float) -> dict[str, np.ndarray]:
+    """The stored groups of a position solved with shows (layout in the module doc)."""
+    out: dict[str, np.ndarray] = {}
+    game_reach = ShowGame(pol.tree).reach(pol.strategy)
+    for gi, g in enumerate(pol.tree.groups):
+        r0, r1 = game_reach[gi]
+        prob = r0.sum(axis=1) * r1.sum(axis=1)  # chance is in the reach of a show tree
+        nodes = np.nonzero(prob >= min_reach)[0].astype(np.int32)
+        edges = _edges_of(g.starts, _n_actions(g.starts, g.n_edges), nodes)
+        out[f"p{p}_g{gi}_nodes"] = nodes
+        out[f"p{p}_g{gi}_policy"] = np.rint(pol.strategy[gi][edges] * 255).astype(np.uint8)
+    return out
+
+
+def _n_actions(starts: np.ndarray, n_edges: int) -> np.ndarray:
+    return np.diff(np.append(starts, n_edges))
 
 
 def read_entries(path: str | Path, rules: Rules) -> dict[tuple[int, int], TableEntry]:
@@ -183,7 +224,8 @@ def read_entries(path: str | Path, rules: Rules) -> dict[tuple[int, int], TableE
             stored = {k[len(prefix) :]: np.array(z[k]) for k in z.files if k.startswith(prefix)}
             it = int(z["iterations"][p])
             out[dice] = TableEntry(
-                dice, tables.values[dice], tables.exploitability[dice], it, tables.max_depth[dice], stored=stored
+                dice, tables.values[dice], tables.exploitability[dice], it, tables.max_depth[dice], stored=stored,
+                shows=dice in tables.shows,
             )
     return out
 
@@ -211,13 +253,23 @@ def _edges_of(starts: np.ndarray, n_actions: np.ndarray, nodes: np.ndarray) -> n
 
 @dataclass
 class _Position:
+    """A position's stored policy, per depth (no shows) or per group of the show tree."""
+
     dice: tuple[int, int]
     value: float
-    tree: BidTree
+    tree: BidTree | ShowTree
     hands: tuple[Hands, Hands]
     nodes: list[np.ndarray]
     offsets: list[np.ndarray]
     policy: list[np.ndarray]
+
+    def stored(self, block: int, row: int) -> np.ndarray | None:
+        """``(n_edges_of_node, n_hands_actor)`` uint8 of node ``row`` of a depth or
+        group, or ``None`` when that node was left out (rarely reached)."""
+        k = int(np.searchsorted(self.nodes[block], row))
+        if k >= len(self.nodes[block]) or self.nodes[block][k] != row:
+            return None
+        return self.policy[block][self.offsets[block][k] : self.offsets[block][k + 1]]
 
 
 @dataclass
@@ -233,6 +285,7 @@ class EndgameTables:
     exploitability: dict[tuple[int, int], float]
     max_depth: dict[tuple[int, int], int]
     _file: Path
+    shows: frozenset[tuple[int, int]] = frozenset()
     _positions: dict[tuple[int, int], _Position] = field(default_factory=dict)
 
     @staticmethod
@@ -249,12 +302,13 @@ class EndgameTables:
                 values = {p: float(v) for p, v in zip(pos, z["values"])}
                 expl = {p: float(v) for p, v in zip(pos, z["exploitability"])}
                 depth = {p: int(v) for p, v in zip(pos, z["max_depth"])}
+                shows = frozenset(p for p, v in zip(pos, z["shows"]) if v) if "shows" in z.files else frozenset()
             # A file written before an option existed holds that option's default:
             # the key is read through Rules, which fills in every missing option.
             key = round_key(Rules.from_dict(key))
         except (OSError, KeyError, ValueError) as e:
             raise SolverError(f"{path} is not a readable endgame tables file: {e}.") from None
-        return EndgameTables(key, values, expl, depth, path)
+        return EndgameTables(key, values, expl, depth, path, shows)
 
     def position(self, dice: tuple[int, int]) -> _Position | None:
         """The stored policy of position ``dice``, or ``None`` when not in the tables."""
@@ -263,16 +317,22 @@ class EndgameTables:
         if dice not in self._positions:
             p = list(self.values).index(dice)
             rules = Rules.from_dict(self.key)
-            tree = BidTree(rules, dice, self.max_depth[dice])
+            tree: BidTree | ShowTree
+            if dice in self.shows:
+                tree = ShowTree(rules, dice, self.max_depth[dice])
+                blocks = [(f"g{gi}", _n_actions(g.starts, g.n_edges)) for gi, g in enumerate(tree.groups)]
+            else:
+                tree = BidTree(rules, dice, self.max_depth[dice])
+                blocks = [(f"d{d}", dep.n_actions) for d, dep in enumerate(tree.depths)]
             hands = (enumerate_hands(dice[0], rules.faces), enumerate_hands(dice[1], rules.faces))
             nodes, offsets, policy = [], [], []
             with np.load(self._file, allow_pickle=False) as z:
-                for d, dep in enumerate(tree.depths):
-                    nd = np.array(z[f"p{p}_d{d}_nodes"], dtype=np.int64)
+                for name, n_actions in blocks:
+                    nd = np.array(z[f"p{p}_{name}_nodes"], dtype=np.int64)
                     nodes.append(nd)
-                    counts = dep.n_actions[nd]
+                    counts = n_actions[nd]
                     offsets.append(np.concatenate(([0], np.cumsum(counts))).astype(np.int64))
-                    policy.append(np.array(z[f"p{p}_d{d}_policy"]))
+                    policy.append(np.array(z[f"p{p}_{name}_policy"]))
             self._positions[dice] = _Position(dice, self.values[dice], tree, hands, nodes, offsets, policy)
         return self._positions[dice]
 
@@ -313,20 +373,21 @@ def preload(rules: Rules) -> bool:
     return True
 
 
-def endgame_policy(view: SeatView) -> dict[Action, float] | None:
-    """The equilibrium action probabilities for ``view``'s seat, from the packaged tables.
+def endgame_moves(view: SeatView) -> dict[tuple[Action, Hand], float] | None:
+    """The equilibrium move probabilities for ``view``'s seat, from the packaged tables.
 
-    Returns ``{action: probability}`` over the legal actions with a positive
-    probability (summing to 1), or ``None`` where no table applies: not this
-    seat's turn, not exactly two players with dice, no tables for these rules,
-    a position outside the tables, dice shown this round (the tables hold
-    no-show play), or a history that equilibrium play reaches too rarely to be
-    stored.
+    Returns ``{(action, shown faces): probability}`` over legal moves with a
+    positive probability (summing to 1; ``()``: no show), or ``None`` where no
+    table applies: not this seat's turn, not exactly two players with dice, no
+    tables for these rules, a position outside the tables, dice shown this
+    round in a position stored without shows, a history that equilibrium play
+    reaches too rarely to be stored, or one at the bid cap of a position
+    solved with shows (its forced challenge is the abstraction's, not play).
     """
     if view.phase is not Phase.BID or view.to_move != view.seat:
         return None
     alive = [s for s, d in enumerate(view.dice) if d > 0]
-    if len(alive) != 2 or any(view.shown) or any(sh for _, _, sh in view.bids):
+    if len(alive) != 2:
         return None
     tables = tables_for(view.rules)
     if tables is None:
@@ -336,24 +397,63 @@ def endgame_policy(view: SeatView) -> dict[Action, float] | None:
     pos = tables.position((view.dice[opener], view.dice[other]))
     if pos is None:
         return None
+    me = 0 if view.seat == opener else 1
+    if isinstance(pos.tree, ShowTree):
+        return _show_moves(pos, pos.tree, view, me)
+    if any(view.shown) or any(sh for _, _, sh in view.bids):
+        return None
     history = [b for _, b, _ in view.bids]
     try:
         depth, row = pos.tree.locate(history)
     except SolverError:
         return None
-    me = 0 if view.seat == opener else 1
     if depth % 2 != me or len(view.hand) != pos.dice[me]:
         return None
-    k = int(np.searchsorted(pos.nodes[depth], row))
-    if k >= len(pos.nodes[depth]) or pos.nodes[depth][k] != row:
+    block = pos.stored(depth, row)
+    if block is None:
         return None
     col = pos.hands[me].index(tuple(view.hand))
-    probs = pos.policy[depth][pos.offsets[depth][k] : pos.offsets[depth][k + 1], col].astype(np.float64)
+    actions = pos.tree.actions(depth, row)
+    return _normalized([(a, ()) for a in actions], block[:, col])
+
+
+def _show_moves(pos: _Position, tree: ShowTree, view: SeatView, me: int) -> dict[tuple[Action, Hand], float] | None:
+    try:
+        gi, row = tree.locate([(b, tuple(s)) for _, b, s in view.bids])
+    except SolverError:
+        return None
+    g = tree.groups[gi]
+    if g.actor != me or len(view.hand) != g.hidden[me]:
+        return None
+    if g.depth == tree.max_depth and tree.max_depth < tree.n_bids:
+        return None
+    block = pos.stored(gi, row)
+    if block is None:
+        return None
+    col = tree.hands[me][g.hidden[me]].index(tuple(view.hand))
+    s = int(g.starts[row])
+    legal = g.legal[s : s + len(block), col]
+    return _normalized(tree.moves_at(gi, row), np.where(legal, block[:, col], 0))
+
+
+def _normalized(moves: list[tuple[Action, Hand]], weights: np.ndarray) -> dict[tuple[Action, Hand], float] | None:
+    probs = weights.astype(np.float64)
     total = probs.sum()
     if total <= 0:
         return None
-    actions = pos.tree.actions(depth, row)
-    return {a: float(p / total) for a, p in zip(actions, probs) if p > 0}
+    return {m: float(p / total) for m, p in zip(moves, probs) if p > 0}
+
+
+def endgame_policy(view: SeatView) -> dict[Action, float] | None:
+    """The equilibrium action probabilities for ``view``'s seat: :func:`endgame_moves`
+    summed over the faces shown with each action (``None`` where that is)."""
+    moves = endgame_moves(view)
+    if moves is None:
+        return None
+    out: dict[Action, float] = {}
+    for (action, _), p in moves.items():
+        out[action] = out.get(action, 0.0) + p
+    return out
 
 
 def build_tables_file(
@@ -366,23 +466,30 @@ def build_tables_file(
     report: Callable[[str], None] = print,
     depth_cap: int = 6,
     reuse: bool = True,
+    show_max_total: int = 0,
+    show_depth_cap: int | None = 4,
 ) -> list[TableEntry]:
     """Solve and save the tables of ``rules`` (the generator behind ``liars-dice solve --tables``).
 
     With ``reuse``, positions already in the file at ``path`` (same rules) are
     kept, not solved again, so a run with a larger ``max_total`` only adds the
-    new positions.
+    new positions; a kept position solved without shows that should now have
+    them (``show_max_total``, see :func:`solve_tables`) is solved again.
     """
     start = time.perf_counter()
     known = read_entries(path, rules) if reuse else {}
+    want = {p for p in positions(max_total) if rules.show_and_reroll and max(p) >= 2 and sum(p) <= show_max_total}
+    known = {p: e for p, e in known.items() if e.shows == (p in want) and (not e.shows or e.max_depth == show_depth_cap)}
+    # (a kept show position capped otherwise than asked is solved again; ``None`` keeps none)
     entries: list[TableEntry] = []
-    for e in solve_tables(rules, max_total, target_exploitability, max_iterations, depth_cap=depth_cap, known=known):
+    for e in solve_tables(rules, max_total, target_exploitability, max_iterations, depth_cap=depth_cap, known=known,
+                          show_max_total=show_max_total, show_depth_cap=show_depth_cap):
         entries.append(e)
         how = "kept from the file" if e.result is None else f"{e.result.seconds:.1f} s"
         report(
             f"{rules.name} {e.dice[0]} vs {e.dice[1]}: value {e.value:+.5f}, exploitability "
             f"{e.exploitability:.5f}, {e.iterations} iterations, {how}, "
-            f"histories of at most {e.max_depth} bids"
+            f"histories of at most {e.max_depth} bids" + (", with shows" if e.shows else "")
         )
     save_tables(path, rules, entries, min_reach)
     report(f"{rules.name}: wrote {path} in {time.perf_counter() - start:.1f} s")
@@ -390,6 +497,6 @@ def build_tables_file(
 
 
 __all__ = [
-    "EndgameTables", "TableEntry", "build_game", "build_tables_file", "endgame_policy", "leaf_value_for",
+    "EndgameTables", "TableEntry", "build_game", "build_tables_file", "endgame_moves", "endgame_policy", "leaf_value_for",
     "depth_for", "positions", "preload", "read_entries", "round_key", "save_tables", "solve_tables", "tables_for",
 ]

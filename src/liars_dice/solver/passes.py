@@ -77,6 +77,32 @@ def reach(game: TreeAndHands, policy: list[np.ndarray]) -> tuple[list[np.ndarray
     return r
 
 
+def node_values(
+    edge_values: np.ndarray,
+    starts: np.ndarray,
+    policy: np.ndarray | None,
+    best_response: bool = False,
+    legal: np.ndarray | None = None,
+) -> np.ndarray:
+    """A player's counterfactual values at nodes, ``(n_nodes, n_hands)``, from
+    their values on the nodes' edges ``edge_values`` ``(n_edges, n_hands)``
+    (each node's edges contiguous from ``starts``).
+
+    :param policy: ``(n_edges, n_hands)`` the player's own policy at their
+        nodes, or ``None`` at the other player's nodes (whose probabilities are
+        already in ``edge_values``): the edges' plain sum.
+    :param best_response: at the player's own nodes, the best edge per hand.
+    :param legal: ``(n_edges, n_hands)`` bool, the edges a hand may take (a
+        show needs the shown faces); ``None``: all.
+    """
+    if policy is None:
+        return np.add.reduceat(edge_values, starts, axis=0)
+    if best_response:
+        masked = edge_values if legal is None else np.where(legal, edge_values, -np.inf)
+        return np.maximum.reduceat(masked, starts, axis=0)
+    return np.add.reduceat(policy * edge_values, starts, axis=0)
+
+
 OwnNodeHook = Callable[[int, np.ndarray, np.ndarray], None]
 
 
@@ -116,15 +142,9 @@ def backward(
             ch = dep.challenge_edges
             for s, e, wild, last in dep.type_slices:
                 ve[ch[s:e]] = rho[s:e] @ a_mat[bidder, wild, last].T
-        if actor == player:
-            if best_response:
-                v = np.maximum.reduceat(ve, dep.starts, axis=0)
-            else:
-                v = np.add.reduceat(policy[d] * ve, dep.starts, axis=0)
-            if on_own_node is not None:
-                on_own_node(d, ve, v)
-        else:
-            v = np.add.reduceat(ve, dep.starts, axis=0)
+        v = node_values(ve, dep.starts, policy[d] if actor == player else None, best_response)
+        if actor == player and on_own_node is not None:
+            on_own_node(d, ve, v)
         v_next = v
     root: np.ndarray = v_next[0]
     return root

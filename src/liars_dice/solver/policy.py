@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
@@ -20,8 +21,30 @@ from .hands import Hands, enumerate_hands
 from .tree import BidTree, SolverError
 
 
+class RoundTree(Protocol):
+    """What a solved round's tree tells of the round (:class:`BidTree`, :class:`~.shows.ShowTree`)."""
+
+    rules: Rules
+    dice: tuple[int, int]
+
+
+class OfRound:
+    """The ``rules`` and ``dice`` of a solved round, read from its ``tree``
+    (shared by :class:`Policy` and :class:`~liars_dice.solver.shows.ShowPolicy`)."""
+
+    tree: RoundTree
+
+    @property
+    def rules(self) -> Rules:
+        return self.tree.rules
+
+    @property
+    def dice(self) -> tuple[int, int]:
+        return self.tree.dice
+
+
 @dataclass
-class Policy:
+class Policy(OfRound):
     """Both players' behaviour in one round: player 0 opens with ``dice[0]`` dice.
 
     :ivar tree: the public bid tree.
@@ -34,14 +57,6 @@ class Policy:
     tree: BidTree
     hands: tuple[Hands, Hands]
     strategy: list[np.ndarray]
-
-    @property
-    def rules(self) -> Rules:
-        return self.tree.rules
-
-    @property
-    def dice(self) -> tuple[int, int]:
-        return self.tree.dice
 
     def action_probabilities(self, hand: Hand, history: list[Bid] | tuple[Bid, ...]) -> dict[Action, float]:
         """The acting player's probabilities over the legal actions after
@@ -61,12 +76,7 @@ class Policy:
 
     def save(self, path: str | Path) -> None:
         """Write the policy as a compressed ``.npz`` file (layout in the module doc)."""
-        # Any: numpy types **kwargs as its allow_pickle flag too
-        arrays: dict[str, Any] = {f"depth_{d}": s for d, s in enumerate(self.strategy)}
-        np.savez_compressed(
-            path, rules=np.array(json.dumps(self.rules.to_dict())), dice=np.array(self.dice),
-            max_depth=np.array(self.tree.max_depth), **arrays
-        )
+        write_policy_file(path, self.rules, self.dice, self.tree.max_depth, "depth", self.strategy)
 
     @staticmethod
     def load(path: str | Path) -> "Policy":
@@ -75,16 +85,48 @@ class Policy:
         :raises SolverError: when the file is missing, not a policy, or its
             shapes do not fit the tree of its rules and dice.
         """
-        try:
-            with np.load(path, allow_pickle=False) as z:
-                rules = Rules.from_dict(json.loads(str(z["rules"])))
-                dice = tuple(int(x) for x in z["dice"])
-                tree = BidTree(rules, (dice[0], dice[1]), int(z["max_depth"]))
-                strategy = [np.array(z[f"depth_{d}"], dtype=np.float64) for d in range(len(tree.depths))]
-        except (OSError, KeyError, ValueError) as e:
-            raise SolverError(f"{path} is not a readable policy file: {e}.") from None
+        tree, strategy = read_policy_file(path, "policy", BidTree, "depth", lambda t: len(t.depths))
+        rules, dice = tree.rules, tree.dice
         hands = (enumerate_hands(dice[0], rules.faces), enumerate_hands(dice[1], rules.faces))
         for d, (s, dep) in enumerate(zip(strategy, tree.depths)):
             if s.shape != (dep.n_edges, hands[d % 2].n_hands):
                 raise SolverError(f"{path} has a policy of the wrong shape at depth {d}.")
         return Policy(tree, hands, strategy)
+
+
+Tree = TypeVar("Tree")
+
+
+def write_policy_file(
+    path: str | Path, rules: Rules, dice: tuple[int, int], max_depth: int, prefix: str,
+    blocks: list[np.ndarray], **extra: np.ndarray,
+) -> None:
+    """Write a round's policy as a compressed ``.npz``: ``rules`` (JSON of
+    :meth:`Rules.to_dict`), ``dice``, ``max_depth``, ``<prefix>_<i>`` per block
+    of edges (a depth, or a group of nodes), and ``extra`` arrays."""
+    # Any: numpy types **kwargs as its allow_pickle flag too
+    arrays: dict[str, Any] = {f"{prefix}_{i}": b for i, b in enumerate(blocks)}
+    arrays.update(extra)
+    np.savez_compressed(
+        path, rules=np.array(json.dumps(rules.to_dict())), dice=np.array(dice), max_depth=np.array(max_depth), **arrays
+    )
+
+
+def read_policy_file(
+    path: str | Path, kind: str, tree_of: Callable[[Rules, tuple[int, int], int], Tree], prefix: str,
+    n_blocks: Callable[[Tree], int],
+) -> tuple[Tree, list[np.ndarray]]:
+    """The tree (rebuilt by ``tree_of(rules, dice, max_depth)``) and the float64
+    blocks of a file written by :func:`write_policy_file`.
+
+    :raises SolverError: when the file is missing or is not a ``kind`` file.
+    """
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            rules = Rules.from_dict(json.loads(str(z["rules"])))
+            dice = tuple(int(x) for x in z["dice"])
+            tree = tree_of(rules, (dice[0], dice[1]), int(z["max_depth"]))
+            blocks = [np.array(z[f"{prefix}_{i}"], dtype=np.float64) for i in range(n_blocks(tree))]
+    except (OSError, KeyError, ValueError) as e:
+        raise SolverError(f"{path} is not a readable {kind} file: {e}.") from None
+    return tree, blocks

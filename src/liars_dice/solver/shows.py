@@ -29,7 +29,6 @@ facing ``max_depth`` bids must challenge) keeps larger rounds inside it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -39,12 +38,15 @@ from math import comb
 
 import numpy as np
 
-from ..engine import CHALLENGE, Action, Bid, Hand, Rules, legal_actions
+from ..engine import CHALLENGE, Action, Bid, Hand, Rules
 from ..engine.view import SeatView
+from .cfr import CFRPlusLoop
 from .hands import Hands, enumerate_hands
 from .outcome import challenge_outcome
+from .passes import node_values
 from .payoff import LeafValue, single_round_value
-from .tree import SolverError
+from .policy import OfRound, read_policy_file, write_policy_file
+from .tree import SolverError, round_bids
 
 #: Most public states a show tree may have (memory: about 200 bytes per state
 #: and hand for a solve).
@@ -119,17 +121,24 @@ class ShowTree:
 
     def __init__(self, rules: Rules, dice: tuple[int, int], max_depth: int | None = None,
                  max_states: int = MAX_STATES):
-        if len(dice) != 2 or min(dice) < 1:
-            raise SolverError("The solver plays two players, each with at least one die.")
         self.rules = rules
+        self.bids, openings = round_bids(rules, dice)
         self.dice = (int(dice[0]), int(dice[1]))
-        n = sum(self.dice)
-        every = rules if rules.wild_opening else rules.with_options(wild_opening=True)
-        self.bids: list[Bid] = [a for a in legal_actions(every, None, n) if isinstance(a, Bid)]
-        openings = {a for a in legal_actions(rules, None, n) if isinstance(a, Bid)}
         k = self.n_bids = len(self.bids)
         self.max_depth = k if max_depth is None else max(1, min(int(max_depth), k))
         faces = rules.faces
+        # Refuse before enumerating: every plain history is a state, and the
+        # hands and shows of the larger player grow as multisets of their dice
+        # (--dice 1000 1000 would otherwise enumerate for ever).
+        cap = min(self.max_depth, 64)
+        plain = sum(comb(k, d) for d in range(cap + 1)) if self.max_depth <= 64 else max_states + 1
+        multisets = comb(max(self.dice) + faces - 1, faces - 1)
+        if plain > max_states or multisets > max_states:
+            raise SolverError(
+                f"With show-and-reroll, {sum(self.dice)} dice in play make more than {max_states:,} public states"
+                + ("" if self.max_depth == k else f" in histories of at most {self.max_depth} bids")
+                + "; solve fewer dice or cap the bids per history (max_depth)."
+            )
         self.hands = tuple({m: enumerate_hands(m, faces) for m in range(1, d + 1)} for d in self.dice)
         self.show_options: dict[int, list[Hand]] = {
             m: [()] + [s for size in range(1, m) for s in _multisets(size, faces)] if rules.show_and_reroll else [()]
@@ -316,8 +325,7 @@ class ShowTree:
 
 def history_size(rules: Rules, dice: tuple[int, int], max_depth: int | None) -> int:
     """Public histories of the tree without shows (for messages)."""
-    n = sum(dice)
-    k = len([a for a in legal_actions(rules.with_options(wild_opening=True), None, n) if isinstance(a, Bid)])
+    k = len(round_bids(rules, dice)[0])
     cap = k if max_depth is None else min(max_depth, k)
     return sum(comb(k, d) for d in range(cap + 1))
 
@@ -436,16 +444,9 @@ class ShowGame:
                     rho = rho * policy[gi][edges]
                 u = self.payoff(g, key)
                 ve[edges] = rho @ u.T if player == 0 else rho @ (-u)
-            if g.actor == player:
-                if best_response:
-                    masked = np.where(g.legal, ve, -np.inf)
-                    v = np.maximum.reduceat(masked, g.starts, axis=0)
-                else:
-                    v = np.add.reduceat(policy[gi] * ve, g.starts, axis=0)
-                if hook is not None:
-                    hook(gi, ve, v)
-            else:
-                v = np.add.reduceat(ve, g.starts, axis=0)
+            v = node_values(ve, g.starts, policy[gi] if g.actor == player else None, best_response, g.legal)
+            if g.actor == player and hook is not None:
+                hook(gi, ve, v)
             values[gi] = v
         root = values[0]
         assert root is not None
@@ -468,9 +469,9 @@ class ShowGame:
         return sum(self.best_response_values(policy)) / 2.0
 
 
-class ShowCFRPlus:
-    """CFR+ on a :class:`ShowGame` (as :class:`~liars_dice.solver.cfr.CFRPlus`:
-    alternating updates, regret matching+, linear averaging)."""
+class ShowCFRPlus(CFRPlusLoop):
+    """CFR+ on a :class:`ShowGame` (the loop of :class:`~liars_dice.solver.cfr.CFRPlus`:
+    alternating updates, regret matching+, linear averaging), one block of edges per group."""
 
     def __init__(self, game: ShowGame):
         self.game = game
@@ -479,6 +480,9 @@ class ShowCFRPlus:
         self.cumulative = [np.zeros_like(p) for p in self.policy]
         self.iterations = 0
 
+    def _normalize(self, block: int, positive: np.ndarray) -> np.ndarray:
+        return self.game.normalize(block, positive)
+
     def _update(self, player: int, weight: float) -> None:
         game = self.game
         r = game.reach(self.policy)
@@ -486,30 +490,16 @@ class ShowCFRPlus:
 
         def hook(gi: int, ve: np.ndarray, v: np.ndarray) -> None:
             g = groups[gi]
-            reg = self.regret[gi]
-            reg += ve
-            reg -= v[g.edge_node]
-            reg *= g.legal
-            np.maximum(reg, 0.0, out=reg)
-            self.cumulative[gi] += (weight * r[gi][player])[g.edge_node] * self.policy[gi]
+            self._accumulate(gi, g.edge_node, ve, v, weight * r[gi][player], g.legal)
 
         game.backward(player, self.policy, r, hook=hook)
         for gi, g in enumerate(groups):
             if g.actor == player:
                 self.policy[gi] = game.normalize(gi, self.regret[gi])
 
-    def iterate(self, n: int = 1) -> None:
-        for _ in range(n):
-            self.iterations += 1
-            for player in (0, 1):
-                self._update(player, float(self.iterations))
-
-    def average_policy(self) -> list[np.ndarray]:
-        return [self.game.normalize(gi, c) for gi, c in enumerate(self.cumulative)]
-
 
 @dataclass
-class ShowPolicy:
+class ShowPolicy(OfRound):
     """A solved show-and-reroll round: lookup by hidden dice and history.
 
     :ivar strategy: per group, ``(n_edges_g, n_hands_actor)`` float64.
@@ -517,14 +507,6 @@ class ShowPolicy:
 
     tree: ShowTree
     strategy: list[np.ndarray]
-
-    @property
-    def rules(self) -> Rules:
-        return self.tree.rules
-
-    @property
-    def dice(self) -> tuple[int, int]:
-        return self.tree.dice
 
     def action_probabilities(self, hand: Hand, history: list[tuple[Bid, Hand]]) -> dict[tuple[Action, Hand], float]:
         """The acting player's probabilities over moves ``(action, shown faces)`` after
@@ -547,10 +529,8 @@ class ShowPolicy:
     def save(self, path: str | Path) -> None:
         """Write a compressed ``.npz``: ``rules`` (JSON), ``dice``, ``max_depth``,
         ``show_and_reroll`` (1), and ``group_<i>`` ``(n_edges_g, n_hands_actor)`` per group."""
-        arrays: dict[str, Any] = {f"group_{i}": s for i, s in enumerate(self.strategy)}
-        arrays.update(rules=np.array(json.dumps(self.rules.to_dict())), dice=np.array(self.dice),
-                      max_depth=np.array(self.tree.max_depth), show_and_reroll=np.array(1))
-        np.savez_compressed(path, **arrays)
+        write_policy_file(path, self.rules, self.dice, self.tree.max_depth, "group", self.strategy,
+                          show_and_reroll=np.array(1))
 
     @staticmethod
     def load(path: str | Path) -> "ShowPolicy":
@@ -559,14 +539,7 @@ class ShowPolicy:
         :raises SolverError: when the file is missing, not such a policy, or its
             shapes do not fit the tree of its rules and dice.
         """
-        try:
-            with np.load(path, allow_pickle=False) as z:
-                rules = Rules.from_dict(json.loads(str(z["rules"])))
-                dice = tuple(int(x) for x in z["dice"])
-                tree = ShowTree(rules, (dice[0], dice[1]), int(z["max_depth"]))
-                strategy = [np.array(z[f"group_{i}"], dtype=np.float64) for i in range(len(tree.groups))]
-        except (OSError, KeyError, ValueError) as e:
-            raise SolverError(f"{path} is not a readable show-and-reroll policy file: {e}.") from None
+        tree, strategy = read_policy_file(path, "show-and-reroll policy", ShowTree, "group", lambda t: len(t.groups))
         for g, st in zip(tree.groups, strategy):
             if st.shape != g.legal.shape:
                 raise SolverError(f"{path} has a policy of the wrong shape at depth {g.depth}.")

@@ -6,8 +6,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..engine import Rules
-from .cfr import CFRPlus
+from .cfr import CFRPlus, CFRPlusLoop
 from .exploitability import exploitability as exploitability_of
 from .exploitability import expected_value
 from .hands import enumerate_hands
@@ -109,33 +111,38 @@ def solve(
         raise SolverError(str(e)) from None
     if shows:
         return _solve_shows(rules, dice, target_exploitability, max_iterations, check_every,
-                            leaf_value or single_round_value, max_depth, start)
+                            leaf_value or single_round_value, max_depth, start, on_check)
     assert game is not None
     cfr = CFRPlus(game)
-    expl = float("inf")
-    while cfr.iterations < max_iterations:
-        cfr.iterate(min(check_every, max_iterations - cfr.iterations))
-        expl = exploitability_of(game, cfr.average_policy())
-        if on_check is not None:
-            on_check(cfr.iterations, expl)
-        if expl <= target_exploitability:
-            break
+    expl = _run(cfr, lambda p: exploitability_of(game, p), target_exploitability, max_iterations, check_every, on_check)
     avg = cfr.average_policy()
     value = expected_value(game, avg)
     return SolveResult(value, expl, cfr.iterations, time.perf_counter() - start, Policy(game.tree, game.hands, avg),
                        show_and_reroll=rules.show_and_reroll)
 
 
-def _solve_shows(rules: Rules, dice: tuple[int, int], target: float, max_iterations: int, check_every: int,
-                 leaf_value: LeafValue, max_depth: int | None, start: float) -> SolveResult:
-    game = ShowGame(ShowTree(rules, dice, max_depth), leaf_value)
-    cfr = ShowCFRPlus(game)
+def _run(cfr: CFRPlusLoop, exploitability: Callable[[list[np.ndarray]], float], target: float, max_iterations: int,
+         check_every: int, on_check: Callable[[int, float], None] | None) -> float:
+    """Iterate ``cfr`` until a check (every ``check_every`` iterations) finds the
+    average policy's exploitability at most ``target``, or ``max_iterations``;
+    the last exploitability measured."""
     expl = float("inf")
     while cfr.iterations < max_iterations:
         cfr.iterate(min(check_every, max_iterations - cfr.iterations))
-        expl = game.exploitability(cfr.average_policy())
+        expl = exploitability(cfr.average_policy())
+        if on_check is not None:
+            on_check(cfr.iterations, expl)
         if expl <= target:
             break
+    return expl
+
+
+def _solve_shows(rules: Rules, dice: tuple[int, int], target: float, max_iterations: int, check_every: int,
+                 leaf_value: LeafValue, max_depth: int | None, start: float,
+                 on_check: Callable[[int, float], None] | None = None) -> SolveResult:
+    game = ShowGame(ShowTree(rules, dice, max_depth), leaf_value)
+    cfr = ShowCFRPlus(game)
+    expl = _run(cfr, game.exploitability, target, max_iterations, check_every, on_check)
     avg = cfr.average_policy()
     return SolveResult(game.expected_value(avg), expl, cfr.iterations, time.perf_counter() - start,
                        ShowPolicy(game.tree, avg), show_and_reroll=True)

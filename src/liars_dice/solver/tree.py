@@ -72,6 +72,21 @@ class Depth:
         return len(self.edge_node)
 
 
+def round_bids(rules: Rules, dice: tuple[int, ...]) -> tuple[list[Bid], set[Bid]]:
+    """Every bid of a two-player round with ``dice`` in bid order, and the
+    openings: the opening may be narrower (no opening on the wild face under
+    ``wild_opening=false``, RULES.md perudo).
+
+    :raises SolverError: unless two players each hold at least one die.
+    """
+    if len(dice) != 2 or min(dice) < 1:
+        raise SolverError("The solver plays two players, each with at least one die.")
+    n = int(dice[0]) + int(dice[1])
+    every = rules if rules.wild_opening else rules.with_options(wild_opening=True)
+    bids = [a for a in legal_actions(every, None, n) if isinstance(a, Bid)]
+    return bids, {a for a in legal_actions(rules, None, n) if isinstance(a, Bid)}
+
+
 class BidTree:
     """The public tree of one round between player 0 (opener, ``dice[0]`` dice)
     and player 1 (``dice[1]`` dice).
@@ -88,9 +103,8 @@ class BidTree:
     """
 
     def __init__(self, rules: Rules, dice: tuple[int, int], max_depth: int | None = None):
-        if len(dice) != 2 or min(dice) < 1:
-            raise SolverError("The solver plays two players, each with at least one die.")
         self.rules = rules
+        self.bids, openings = round_bids(rules, dice)
         self.dice = (int(dice[0]), int(dice[1]))
         n = sum(self.dice)
         if rules.calza and rules.calza_min_players <= 2:
@@ -99,11 +113,6 @@ class BidTree:
                 f"{rules.calza_min_players}): a right calza gains a die and nobody loses, which a round's "
                 "+1/-1 payoff cannot express; set calza_min_players to 3 or more."
             )
-        # Every bid in bid order; the opening may be narrower (no opening on
-        # the wild face under ``wild_opening=false``, RULES.md perudo).
-        every = rules if rules.wild_opening else rules.with_options(wild_opening=True)
-        self.bids: list[Bid] = [a for a in legal_actions(every, None, n) if isinstance(a, Bid)]
-        openings = {a for a in legal_actions(rules, None, n) if isinstance(a, Bid)}
         k = len(self.bids)
         self.n_bids = k
         depth_cap = k if max_depth is None else max(1, min(int(max_depth), k))

@@ -1,6 +1,6 @@
 // The lobby: join by code, create a table, open public tables, your games.
 import { api } from "./api.js";
-import { OPTION_LABELS, CHOICE_WORDS, describeRules } from "./rules-text.js";
+import { summaryItems } from "./rules-text.js";
 import { h, fill, nickname, saveNickname, saveSeatToken, allSeatTokens, dateTime, store } from "./util.js";
 import { die } from "./dice.js";
 
@@ -83,9 +83,27 @@ export function lobbyPage({ root, toast }) {
   let seats = 4;
   let timer = null;
 
+  let presetName = "classic";
   function setPreset(name) {
+    presetName = name;
     options = { ...config.presets[name] };
     renderOptions();
+  }
+
+  // The rules in words come from the server (the engine's summary); the page words no rule.
+  let summaryAsked = 0;
+  async function renderSummary() {
+    const asked = ++summaryAsked;
+    const base = config.presets[presetName];
+    const changed = {};
+    for (const [k, v] of Object.entries(options)) if (k !== "name" && base[k] !== v) changed[k] = v;
+    let items;
+    try {
+      items = summaryItems((await api.rulesSummary(presetName, changed)).summary);
+    } catch (e) {
+      items = [h("li", { class: "warn" }, e.message)];
+    }
+    if (asked === summaryAsked && !destroyed) fill(rulesList, items);
   }
 
   function optionControl(key) {
@@ -94,37 +112,37 @@ export function lobbyPage({ root, toast }) {
     const onchange = (v) => { options[key] = v; renderOptions(false); };
     if (typeof value === "boolean") {
       const input = h("input", { type: "checkbox", id, checked: value, onchange: (e) => onchange(e.target.checked) });
-      return h("label", { class: "opt opt-check", for: id }, input, h("span", {}, OPTION_LABELS[key] || key));
+      return h("label", { class: "opt opt-check", for: id }, input, h("span", {}, config.option_labels[key] || key));
     }
     if (config.option_choices[key]) {
       const sel = h("select", { id, onchange: (e) => onchange(e.target.value) },
-        config.option_choices[key].map((c) => h("option", { value: c, selected: c === value }, (CHOICE_WORDS[key] || {})[c] || c)));
-      return h("label", { class: "opt", for: id }, h("span", {}, OPTION_LABELS[key] || key), sel);
+        config.option_choices[key].map((c) => h("option", { value: c, selected: c === value }, (config.choice_words[key] || {})[c] || c)));
+      return h("label", { class: "opt", for: id }, h("span", {}, config.option_labels[key] || key), sel);
     }
     if (key === "wild_face") {
       const sel = h("select", { id, onchange: (e) => onchange(e.target.value === "" ? null : Number(e.target.value)) },
         h("option", { value: "", selected: value === null }, "none"),
         Array.from({ length: options.faces }, (_, i) => i + 1).map((f) => h("option", { value: f, selected: f === value }, String(f))));
-      return h("label", { class: "opt", for: id }, h("span", {}, OPTION_LABELS[key]), sel);
+      return h("label", { class: "opt", for: id }, h("span", {}, config.option_labels[key]), sel);
     }
     if (typeof value === "number") {
       const bounds = { faces: [2, 9], dice_per_player: [1, 10], min_players: [2, 6], max_players: [2, 6] }[key] || [1, 99];
       const input = h("input", { type: "number", id, value, min: bounds[0], max: bounds[1], inputmode: "numeric",
         onchange: (e) => { const n = Number(e.target.value); if (Number.isInteger(n)) onchange(n); } });
-      return h("label", { class: "opt", for: id }, h("span", {}, OPTION_LABELS[key] || key), input);
+      return h("label", { class: "opt", for: id }, h("span", {}, config.option_labels[key] || key), input);
     }
     return null;
   }
 
   function renderOptions(rebuildControls = true) {
-    const keys = Object.keys(OPTION_LABELS).filter((k) => k in options);
+    const keys = Object.keys(config.option_labels).filter((k) => k in options);
     if (rebuildControls) fill(optionsBox, keys.map(optionControl));
     else {
       // keep focus; only the wild-face list depends on another option
       const wf = optionsBox.querySelector("#opt-wild_face");
       if (wf && wf.options.length !== options.faces + 1) fill(optionsBox, keys.map(optionControl));
     }
-    fill(rulesList, describeRules(options).map((line) => h("li", {}, line)));
+    renderSummary();
     const lo = Math.max(config.seats.min, options.min_players);
     const hi = Math.min(config.seats.max, options.max_players);
     seats = Math.min(hi, Math.max(lo, seats));

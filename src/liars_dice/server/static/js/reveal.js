@@ -8,16 +8,15 @@ import { seedLine } from "./fair.js";
  * the count against the bid, who lost how many dice, who is out, who opens next.
  * Everything about the rules comes from the server's result: the bid's words
  * (bid_words), which dice counted (counted), whether wilds counted (wilds_active),
- * a perfect bid (perfect). opts: {challenger, me: this browser's player name,
+ * the verdict in words (verdict: calza right or wrong, a perfect bid, the bid
+ * true or a lie). opts: {challenger, me: this browser's player name,
  * dialog: ids for the overlay}.
  */
 export function revealContent(r, result, opts = {}) {
   const { challenger = null, me = null, dialog = false } = opts;
   const bid = result.bid;
   const wildsActive = result.wilds_active !== false;
-  const truth = result.count >= bid.quantity;
   const counted = result.counted || {};
-  const exact = result.count === bid.quantity;
   const calza = !!result.calza;
   const gained = result.gained || {};
   const cups = Object.keys(result.revealed).map((n) => {
@@ -30,14 +29,9 @@ export function revealContent(r, result, opts = {}) {
         result.lost[n] ? h("span", { class: "loss" }, `−${dice(result.lost[n])}`) : null,
         gained[n] ? h("span", { class: "gain" }, `+${dice(gained[n])}`) : null));
   });
-  const verdict = calza
-    ? (exact ? `Exactly right: ${result.challenger}'s calza wins.` : `Not exact: ${result.challenger}'s calza fails.`)
-    : result.perfect
-      ? "A perfect bid! Exactly right."
-      : truth ? `The bid was true: ${result.challenger} was wrong.` : `The bid was a lie: ${result.bidder} was caught.`;
+  const verdict = result.verdict; // the engine's reading of the result: the page compares no count with the bid
   const lostNames = Object.entries(result.lost).map(([n, k]) => `${n} ${k === 1 ? "loses one die" : `loses ${dice(k)}`}`);
   for (const [n, k] of Object.entries(gained)) lostNames.push(`${n} ${k === 1 ? "gains one die" : `gains ${dice(k)}`}`);
-  if (calza && exact && !Object.keys(gained).length) lostNames.push(`${result.challenger} is at the starting count, so gains no die`);
   return [
     h("div", { class: "reveal-head" },
       h(dialog ? "h2" : "h3", { id: dialog ? "reveal-title" : null },

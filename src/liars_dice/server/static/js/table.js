@@ -4,7 +4,7 @@ import { die, diceRow, bidChip } from "./dice.js";
 import { bidPicker, defaultPick } from "./picker.js";
 import { revealContent } from "./reveal.js";
 import { commitmentLine } from "./fair.js";
-import { describeRules } from "./rules-text.js";
+import { summaryItems } from "./rules-text.js";
 import {
   h, fill, dice, percent, store,
   seatToken, saveSeatToken, forgetSeatToken, nickname, saveNickname, clock,
@@ -149,6 +149,7 @@ export function tablePage({ root, toast }, code) {
 
   // ---- helpers -------------------------------------------------------------
   const rules = () => (S.view && S.view.rules_options) || (S.table && S.table.rules) || {};
+  const rulesSummary = () => (S.view && S.view.rules_summary) || (S.table && S.table.rules_summary) || [];
   const myName = () => (S.seat !== null && S.table ? (S.view ? S.view.players[S.seat] : S.table.seats[S.seat].name) : null);
   const myTurn = () => S.view && S.view.phase === "bid" && S.seat !== null && S.view.to_move === S.view.players[S.seat];
 
@@ -197,6 +198,7 @@ export function tablePage({ root, toast }, code) {
     const t = S.table;
     const r = rules();
     const statusWords = { open: "open", playing: "playing", finished: "game over", closed: "closed" };
+    const rulesOpen = !!(el.head.querySelector(".rules-details") || {}).open; // a re-render keeps the panel open
     fill(el.head,
       h("div", { class: "head-main" },
         h("div", { class: "head-code" },
@@ -210,7 +212,7 @@ export function tablePage({ root, toast }, code) {
           t ? h("span", { class: `pill pill-${t.status}`, id: "table-status" }, statusWords[t.status] || t.status) : null,
           t && t.visitors ? h("span", { class: "pill" }, `${t.visitors} watching`) : null,
           el.conn)),
-      r.name ? h("details", { class: "rules-details" }, h("summary", {}, "Rules"), h("ul", { class: "rules-list" }, describeRules(r).map((l) => h("li", {}, l)))) : null);
+      r.name ? h("details", { class: "rules-details", open: rulesOpen }, h("summary", {}, "Rules"), h("ul", { class: "rules-list" }, summaryItems(rulesSummary()))) : null);
     renderConn();
   }
 

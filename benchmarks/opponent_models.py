@@ -1,0 +1,186 @@
+"""``strong`` with a fitted opponent model against the dudo.ai networks, and against the
+exact equilibrium (safety): single ``joker`` rounds, d vs d dice (issue 11, "Targets").
+
+1. **Records.** ``--records`` rounds of the networks against plain ``strong``
+   (seat-balanced like ``strength_dudo.py``, dice ``SeededDice(10**6 + r)``, apart
+   from the evaluation dice) are written as game records to ``--out`` and the
+   model of the networks' seat name ``dudo`` is fitted from them with
+   ``liars_dice.bots.opponent_model.fit`` (what ``liars-dice model fit`` runs).
+2. **Against the networks.** ``--rounds`` rounds, ``strong`` given the model,
+   ``strong`` in seat ``r % 2``, first mover ``(r // 2) % 2``, dice ``SeededDice(seed + r)``.
+3. **Safety.** The same rounds against the exact equilibrium (plain ``strong``,
+   which plays the solver's tables at 1 and 2 dice each), the model still the networks'.
+
+Also prints the best-response ceiling against the model and the plan's mixing weight.
+
+    LIARS_DICE_DUDO_MODELS=/work/shared/peers/dudo-ai/models \\
+    nice -n 10 .venv/bin/python benchmarks/opponent_models.py --dice 1 --records 2000 --rounds 2000 --jobs 2
+
+Needs onnxruntime (the ``bench`` extra).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from dudo_adapter import DudoBot  # noqa: E402
+from strength_4p import wilson  # noqa: E402
+
+from liars_dice.bots import make_bot  # noqa: E402
+from liars_dice.bots.exploit import plan_for  # noqa: E402
+from liars_dice.bots.opponent_model import OpponentModel, fit  # noqa: E402
+from liars_dice.bots.strong import StrongBot  # noqa: E402
+from liars_dice.engine import Game, Rules, SeededDice  # noqa: E402
+from liars_dice.match import play_game  # noqa: E402
+from liars_dice.records import record_from_state  # noqa: E402
+
+_MODEL: OpponentModel | None = None
+
+
+def record_round(args: tuple[int, int]) -> str:
+    """Record round ``r`` of the networks (seat name ``dudo``) against plain ``strong``."""
+    d, r = args
+    me, start = r % 2, (r // 2) % 2
+    names = ["strong", "dudo"] if me == 0 else ["dudo", "strong"]
+    game = Game.create(Rules.preset("joker"), names, dice=(d, d))
+    bots: list = [None, None]
+    bots[me] = make_bot("strong", 10**6 + r)
+    bots[1 - me] = DudoBot(first=start, seed=10**6 + r)
+    final = play_game(game, bots, SeededDice(10**6 + r), start=start)
+    return json.dumps(record_from_state(final))
+
+
+def _init(model_json: str) -> None:
+    global _MODEL
+    _MODEL = OpponentModel.loads(model_json)
+
+
+def one_round(args: tuple[int, int, int, str, float]) -> int:
+    """1 if ``strong`` with the model wins round ``r`` against ``opponent`` (``dudo`` or ``equilibrium``)."""
+    d, r, seed, opponent, eps = args
+    me, start = r % 2, (r // 2) % 2
+    names = ["strong", "dudo"] if me == 0 else ["dudo", "strong"]
+    game = Game.create(Rules.preset("joker"), names, dice=(d, d))
+    assert _MODEL is not None
+    bots: list = [None, None]
+    bots[me] = StrongBot(seed + r, models={"dudo": _MODEL}, epsilon=eps)
+    bots[1 - me] = DudoBot(first=start, seed=seed * 7919 + r) if opponent == "dudo" else make_bot("strong", seed * 7919 + r)
+    final = play_game(game, bots, SeededDice(seed + r), start=start)
+    return int(final.winner == me)
+
+
+def _cached(fn):  # type: ignore[no-untyped-def]
+    memo: dict = {}
+
+    def wrapped(view):  # type: ignore[no-untyped-def]
+        key = (tuple(sorted(view.hand)), view.bids)
+        if key not in memo:
+            memo[key] = fn(view)
+        return memo[key]
+
+    return wrapped
+
+
+def exact(model_path: str, epsilon: float) -> None:
+    """Exact expected results at one die each (every deal and move walked,
+    ``bots.exploit.evaluate``): the equilibrium tables, the plan's best response
+    and the safe mixture, against the networks and against the equilibrium."""
+    from liars_dice.bots.exploit import _table_fn, evaluate
+
+    rules = Rules.preset("joker")
+    model = OpponentModel.loads(Path(model_path).read_text())
+    eq = _cached(_table_fn(rules))
+    rows = {}
+    for opp_name in ("networks", "equilibrium"):
+        rates = {"equilibrium": 0.0, "best response": 0.0, "safe mixture": 0.0}
+        for role in (0, 1):
+            opp = _cached(DudoBot(first=0).probabilities) if opp_name == "networks" else eq
+            plan = plan_for(rules, model, (1, 1), role, epsilon)
+            assert plan is not None
+
+            def br(view, plan=plan):  # type: ignore[no-untyped-def]
+                return {plan.br.policy[(tuple(sorted(view.hand)), view.shown, view.bids)]: 1.0}
+
+            sign = 1.0 if role == 0 else -1.0
+            pair = [opp, opp]
+            pair[role] = eq
+            v_eq = sign * evaluate(rules, (pair[0], pair[1]), (1, 1))
+            pair[role] = br
+            v_br = sign * evaluate(rules, (pair[0], pair[1]), (1, 1))
+            v_mix = plan.lam * v_br + (1 - plan.lam) * v_eq
+            for k, v in (("equilibrium", v_eq), ("best response", v_br), ("safe mixture", v_mix)):
+                rates[k] += (1 + v) / 4  # seat-balanced: half the rounds in each role
+        rows[opp_name] = rates
+        print(f"against the {opp_name}: " + ", ".join(f"{k} {v:.4f}" for k, v in rates.items()), flush=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--dice", default="1,2")
+    ap.add_argument("--records", type=int, default=2000)
+    ap.add_argument("--rounds", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--epsilon", type=float, default=0.02)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--against", default="dudo,equilibrium")
+    ap.add_argument("--out", default="", help="folder for the records and the model (default: none kept)")
+    ap.add_argument("--ceiling", action="store_true", help="only print the exact best response to the networks (1v1)")
+    ap.add_argument("--exact", default="", help="a model file: print the exact expected win rates at 1v1 (no sampling)")
+    a = ap.parse_args()
+    out: dict[str, object] = {}
+    if a.exact:
+        exact(a.exact, a.epsilon)
+        return
+    if a.ceiling:
+        from liars_dice.solver import best_response
+
+        for d in (int(x) for x in a.dice.split(",")):
+            values = []
+            for role in (0, 1):
+                net = DudoBot(first=0)
+                br = best_response(Rules.preset("joker"), net.probabilities, (d, d), player=role)
+                values.append(br.value)
+            rate = sum((1 + v) / 2 for v in values) / 2
+            print(f"{d}v{d}: best response to the networks, value as opener {values[0]:+.4f}, as responder "
+                  f"{values[1]:+.4f}; seat-balanced win rate {rate:.4f}", flush=True)
+        return
+    for d in (int(x) for x in a.dice.split(",")):
+        t0 = time.perf_counter()
+        with mp.Pool(a.jobs) as pool:
+            recs = pool.map(record_round, [(d, r) for r in range(a.records)], chunksize=16)
+        model = fit(recs, "dudo")
+        if a.out:
+            folder = Path(a.out) / f"{d}v{d}-{a.records}"
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / "dudo.model.json").write_text(model.dumps())
+        rules = Rules.preset("joker")
+        plans = [plan_for(rules, model, (d, d), role, a.epsilon) for role in (0, 1)]
+        info = {
+            f"role{p.role}": {"lambda": round(p.lam, 4), "br_value_vs_model": round(p.value, 4),
+                              "loss_vs_eq": round(p.loss, 4), "worst": round(p.worst, 4)}
+            for p in plans if p is not None
+        }
+        print(f"{d}v{d}: model of {model.records} records ({model.rounds} rounds), bluff rate "
+              f"{model.bluff_rate():.3f}; plans {json.dumps(info)}; {time.perf_counter() - t0:.0f} s", flush=True)
+        for opp in a.against.split(","):
+            t1 = time.perf_counter()
+            tasks = [(d, r, a.seed, opp, a.epsilon) for r in range(a.rounds)]
+            with mp.Pool(a.jobs, initializer=_init, initargs=(model.dumps(),)) as pool:
+                res = pool.map(one_round, tasks, chunksize=16)
+            wins = sum(res)
+            lo, hi = wilson(wins, a.rounds)
+            out[f"{d}v{d} {opp} {a.records}"] = {"wins": wins, "rounds": a.rounds, "win_rate": wins / a.rounds, "ci95": [lo, hi]}
+            print(f"{d}v{d} vs {opp}, model from {a.records} records: strong wins {wins}/{a.rounds} = "
+                  f"{wins / a.rounds:.3f} (95% CI {lo:.3f}-{hi:.3f}); {time.perf_counter() - t1:.0f} s", flush=True)
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,119 @@
+"""``liars-dice model``: fit an opponent model from game records, and show one.
+
+    liars-dice model fit games/*.json --player ann -o ann.model.json
+    liars-dice model show ann.model.json
+
+The model (``liars_dice.bots.opponent_model``) counts how one player bids and
+challenges given their own dice; ``strong`` plays a safe best response to it
+(``docs/opponent-models.md``).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import typer
+
+from .app import Command, Group, app
+
+#: The largest record read (bytes), as ``verify`` and ``replay``.
+MAX_RECORD_BYTES = 32 * 1024 * 1024
+#: The most records one fit reads.
+MAX_RECORDS = 100_000
+
+model_app = typer.Typer(help="Opponent models: fit one from game records, show one.", no_args_is_help=True, cls=Group)
+app.add_typer(model_app, name="model")
+
+
+def _fail(message: str, status: int = 2) -> typer.Exit:
+    sys.stderr.write(message.rstrip() + "\n")
+    return typer.Exit(status)
+
+
+def _read(path: str, limit: int, what: str) -> bytes:
+    try:
+        with Path(path).open("rb") as f:
+            raw = f.read(limit + 1)
+    except OSError as e:
+        raise _fail(f"Cannot read {path}: {e.strerror}.") from None
+    if len(raw) > limit:
+        raise _fail(f"{path} is over {limit:,} bytes, too large for {what}.")
+    return raw
+
+
+@model_app.command("fit", cls=Command)
+def fit_command(
+    records: list[str] = typer.Argument(..., help="Game records (JSON) holding the player."),
+    player: str = typer.Option(..., "--player", "-p", help="The player to model, by their name in the records."),
+    output: str = typer.Option(..., "--output", "-o", help="Where to write the model (JSON); '-' for standard output."),
+) -> None:
+    """Fit a model of one player's bidding and challenging from their records.
+
+    Exits 2 with one sentence, writing nothing, when a record cannot be read or
+    does not replay, or no record has the player.
+    """
+    from ..bots.opponent_model import ModelError, fit
+
+    if len(records) > MAX_RECORDS:
+        raise _fail(f"{len(records):,} records is more than one fit reads ({MAX_RECORDS:,}).")
+    raws = []
+    for path in records:
+        raws.append(_read(path, MAX_RECORD_BYTES, "a game record"))
+    try:
+        model = fit(raws, player, labels=records)
+    except ModelError as e:
+        raise _fail(e.message) from None
+    text = model.dumps()
+    if output == "-":
+        sys.stdout.write(text)
+        return
+    try:
+        Path(output).write_text(text)
+    except OSError as e:
+        raise _fail(f"Cannot write {output}: {e.strerror}.") from None
+    typer.echo(
+        f"Fitted {player} on {model.records} record(s), {model.rounds} round(s): bluff rate "
+        f"{model.bluff_rate():.2f}; wrote {output}."
+    )
+
+
+@model_app.command("show", cls=Command)
+def show_command(model_path: str = typer.Argument(..., metavar="MODEL", help="An opponent model file.")) -> None:
+    """Summarise an opponent model: challenge rate and bid mix by the chance of the bid."""
+    from ..bots.opponent_model import BINS, JUMP_EDGES, MAX_MODEL_BYTES, ModelError, OpponentModel
+
+    raw = _read(model_path, MAX_MODEL_BYTES, "an opponent model")
+    try:
+        model = OpponentModel.loads(raw)
+    except ModelError as e:
+        raise _fail(e.message) from None
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    console.print(
+        f"[bold]{model.player}[/bold] ({model.rules or 'any rules'}): {model.records} record(s), "
+        f"{model.rounds} round(s); bluff rate {model.bluff_rate():.2f}",
+        highlight=False,
+    )
+    table = Table(title="By the chance the bid is true, given the player's own dice", title_justify="left")
+    for col in ("chance", "faced", "challenged", "challenge rate", "bids", "bid share", "openings", "opening share"):
+        table.add_column(col, justify="right")
+    rate, mix, omix = model.challenge_rate(), model.bid_mix(), model.bid_mix(opening=True)
+    for j in range(BINS):
+        table.add_row(
+            f"{j / BINS:.1f}-{(j + 1) / BINS:.1f}", str(model.faced[j]), str(model.challenged[j]), f"{rate[j]:.2f}",
+            str(model.bids[j]), f"{mix[j]:.2f}", str(model.openings[j]), f"{omix[j]:.2f}",
+        )
+    console.print(table)
+    jumps = Table(title="Raises by ranks past the smallest raise", title_justify="left")
+    jumps.add_column("jump", justify="right")
+    jumps.add_column("raises", justify="right")
+    jumps.add_column("share", justify="right")
+    jm = model.jump_mix()
+    for i, edge in enumerate(JUMP_EDGES):
+        last = i == len(JUMP_EDGES) - 1
+        label = f"{edge}+" if last else (str(edge) if JUMP_EDGES[i + 1] == edge + 1 else f"{edge}-{JUMP_EDGES[i + 1] - 1}")
+        jumps.add_row(label, str(model.jumps[i]), f"{jm[i]:.2f}")
+    console.print(jumps)

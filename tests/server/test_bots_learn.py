@@ -1,0 +1,60 @@
+"""The table option "bots learn from this player's past games" (issue 11,
+"Online"), through the real app: a bot that takes opponent models gets one per
+seated person, fitted on their finished public games; without the option, none."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+from .helpers import Player, create, is_state
+
+
+def _finished_game(client: TestClient, name: str) -> str:
+    t = create(client, name, seats=2, options={"dice_per_player": 2})
+    p = Player(client, t["code"], t["token"])
+    p.send({"type": "add_bot", "bot": "random"})
+    p.send({"type": "start", "id": "s"})
+    assert p.wait(lambda m: m.get("id") == "s")["type"] == "ack"
+    p.send({"type": "leave", "id": "l"})  # a bot plays the seat to the end
+    p.wait(lambda m: is_state(m) and m["view"]["phase"] == "over")
+    p.close()
+    return str(t["code"])
+
+
+def _table_with_strong(client: TestClient, learn: bool) -> tuple[str, Player]:
+    t = create(client, "ann", seats=2, options={"dice_per_player": 2}, bots_learn=learn)
+    assert client.get(f"/api/tables/{t['code']}").json().get("bots_learn", False) is learn
+    p = Player(client, t["code"], t["token"])
+    p.send({"type": "add_bot", "bot": "strong"})
+    p.send({"type": "start", "id": "s"})
+    assert p.wait(lambda m: m.get("id") == "s")["type"] == "ack"
+    # play until the bot has moved once (whoever opens, ann challenges or the bot bids)
+    for _ in range(3):
+        m = p.wait(lambda m: is_state(m) and m["view"]["phase"] == "bid")
+        if m["view"]["to_move"] == "ann":
+            if m["view"]["bids"]:
+                break  # the bot has bid
+            p.send({"type": "bid", "quantity": 1, "face": 2, "id": "b"})
+            p.wait(lambda m: m.get("id") == "b")
+    return str(t["code"]), p
+
+
+def test_bots_learn_fits_the_seated_persons_past_games(client: TestClient) -> None:
+    _finished_game(client, "ann")
+    code, p = _table_with_strong(client, True)
+    room = client.app.state.service.rooms[code]  # type: ignore[attr-defined]
+    assert room.models_given == {1}
+    assert set(room.learned) == {"ann"}
+    model = room.learned["ann"]
+    assert model.records == 1 and model.rounds >= 2
+    bot = room.bot(1)
+    assert bot.model_of("ann") is not None and bot.model_of("ann").records == 1
+    p.close()
+
+
+def test_without_the_option_bots_get_no_models(client: TestClient) -> None:
+    _finished_game(client, "ann")
+    code, p = _table_with_strong(client, False)
+    room = client.app.state.service.rooms[code]  # type: ignore[attr-defined]
+    assert room.learned is None and room.models_given == set()
+    p.close()

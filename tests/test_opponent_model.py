@@ -1,0 +1,397 @@
+"""Opponent models from records (issue 11, "Opponent models from records"):
+the file format and its bounds, the fit on players' actual dice, the priors,
+the policy, ``liars-dice model fit / show`` through the real command, the safe
+best response in ``strong``, and updates within one game."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from liars_dice.bots import make_bot
+from liars_dice.bots.exploit import EPSILON, evaluate, plan_for
+from liars_dice.bots.opponent_model import (
+    BINS,
+    MAX_MODEL_BYTES,
+    ModelError,
+    OpponentModel,
+    fit,
+    prior_challenge_mean,
+)
+from liars_dice.bots.strong import LEARN_MIN_ROUNDS, StrongBot
+from liars_dice.engine import CHALLENGE, Bid, Game, Rules, SeatView, SeededDice
+from liars_dice.engine.state import RoundResult
+from liars_dice.match import play_game
+from liars_dice.records import record_from_state
+
+
+def _records(n: int, preset: str = "classic", players: int = 3, seed: int = 0) -> list[dict]:
+    out = []
+    for g in range(n):
+        game = Game.create(Rules.preset(preset), ["ann", "bob", "cy"][:players])
+        bots = [make_bot("probabilistic", seed + g * 7 + s) for s in range(players)]
+        out.append(record_from_state(play_game(game, bots, SeededDice(seed + g))))
+    return out
+
+
+# -- the fit -------------------------------------------------------------------
+
+
+def test_fit_counts_every_round_of_the_player_and_round_trips() -> None:
+    recs = _records(5)
+    model = fit(recs, "bob")
+    assert model.records == 5 and model.rules == "classic"
+    held = sum(1 for r in recs for rnd in r["rounds"] if rnd["dice"].get("bob"))
+    assert model.rounds == held  # every round bob held dice in, none after he is out
+    assert model.challenged.sum() <= model.faced.sum()
+    assert model.bids.sum() + model.openings.sum() > 0
+    again = OpponentModel.loads(model.dumps())
+    assert again.to_json() == model.to_json()
+
+
+def test_few_records_stay_close_to_the_prior() -> None:
+    """With Beta/Dirichlet pseudo-counts, one round moves the estimates little; many move them far."""
+    empty = OpponentModel("x")
+    assert np.allclose(empty.challenge_rate(), prior_challenge_mean())
+    assert empty.bluff_rate() == pytest.approx(0.5)
+    one = fit(_records(1), "ann")
+    many = fit(_records(40), "ann")
+    d_one = np.abs(one.challenge_rate() - prior_challenge_mean()).max()
+    d_many = np.abs(many.challenge_rate() - prior_challenge_mean()).max()
+    assert d_one < d_many
+    # probabilistic bids what its own dice support: few bluffs once enough is seen
+    assert many.bluff_rate() < 0.25 < one.bluff_rate()
+
+
+def test_a_bid_is_read_against_the_bidders_own_dice() -> None:
+    """A round where bob bid five 6s holding no 6 and no wild: a bluff (chance < 1/2)."""
+    rules = Rules.preset("classic")
+    res = RoundResult(
+        bid=Bid(5, 6), bidder=1, challenger=0, count=1, wilds_active=True,
+        bids=((0, Bid(2, 6), ()), (1, Bid(5, 6), ())),
+        revealed=((6, 6, 2), (2, 3, 4)), lost=(0, 1), out=(), next_opener=1, loser=1,
+    )
+    m = OpponentModel("bob")
+    assert m.observe_round(rules, res, 1)
+    assert m.bids[:5].sum() == 1 and m.openings.sum() == 0
+    assert m.faced.sum() == 1 and m.challenged.sum() == 0  # bob faced 2x6 and raised
+    ann = OpponentModel("ann")
+    ann.observe_round(rules, res, 0)
+    assert ann.openings.sum() == 1 and ann.challenged.sum() == 1
+
+
+def test_unknown_player_and_bad_record_give_one_sentence() -> None:
+    recs = _records(1)
+    with pytest.raises(ModelError, match=r"^No record has a player called 'zed'\.$"):
+        fit(recs, "zed")
+    bad = dict(recs[0])
+    bad["rounds"] = [{"dice": {"ann": [9]}, "moves": []}]
+    with pytest.raises(ModelError, match=r"^g2\.json does not replay: "):
+        fit([recs[0], bad], "ann", labels=["g1.json", "g2.json"])
+
+
+def test_the_table_counts_exact_small_situations_and_moves_the_policy() -> None:
+    """With at most four dice in play, moves are also counted by exact situation
+    (sorted hand, dice counts, bids), and the policy there leans to the counts."""
+    rules = Rules.preset("classic")
+    res = RoundResult(
+        bid=Bid(2, 6), bidder=0, challenger=1, count=0, wilds_active=True,
+        bids=((0, Bid(2, 6), ()),), revealed=((3,), (4,)), lost=(1, 0), out=(0,), next_opener=None, loser=0,
+    )
+    m = OpponentModel("bob")
+    for _ in range(20):
+        m.observe_round(rules, res, 1)
+    assert m.table == {"1,1|4|2x6": {"liar": 20}}
+    state = Game.create(rules, ["ann", "bob"], dice=(1, 1)).initial_state(0).deal([[3], [4]]).apply(Bid(2, 6))
+    view = state.view(1)
+    assert m.policy(view)[CHALLENGE] > 0.9 > m.generic_policy(view)[CHALLENGE] - 0.5
+    assert OpponentModel.loads(m.dumps()).table == m.table
+
+
+# -- the file's bounds -----------------------------------------------------------
+
+
+def _good() -> dict:
+    return OpponentModel("ann").to_json()
+
+
+@pytest.mark.parametrize(
+    "change, sentence",
+    [
+        (lambda d: d.update(format="pgn"), "This is not an opponent model"),
+        (lambda d: d.update(version=2), "The model's version 2 is not one"),
+        (lambda d: d.update(extra=1), "unknown field 'extra'"),
+        (lambda d: d.update(player=""), "player is a name"),
+        (lambda d: d.update(player="x" * 201), "player is a name"),
+        (lambda d: d.update(bids=[0] * 9), "bids is a list of 10 counts"),
+        (lambda d: d.update(bids=[-1] + [0] * 9), "bids is a whole number"),
+        (lambda d: d.update(bids=[10**10] + [0] * 9), "bids is a whole number"),
+        (lambda d: d.update(bids=[True] + [0] * 9), "bids is a whole number"),
+        (lambda d: d["challenge"].update(challenged=[1] + [0] * 9), "exceed the bids faced"),
+        (lambda d: d["prior"].update(bid_alpha=0), "prior bid_alpha is a number above 0"),
+        (lambda d: d["prior"].update(bid_alpha=float("inf")), "prior bid_alpha"),
+        (lambda d: d.update(table={"1,1|4|2x6": {"jump": 1}}), "has a move 'jump' that is not QxF, liar or calza"),
+        (lambda d: d.update(table={"x|4|": {"liar": 1}}), "that is not DICE|HAND|BIDS"),
+        (lambda d: d.update(table={"1,1|4|": {}}), "holds 1 to 64 moves"),
+        (lambda d: d.update(table={f"1,1|4|{q}x2": {"liar": 1} for q in range(4001)}), "at most 4,000 situations"),
+    ],
+)
+def test_a_bad_model_is_refused_with_one_sentence(change, sentence) -> None:
+    d = _good()
+    change(d)
+    with pytest.raises(ModelError, match=sentence) as e:
+        OpponentModel.from_json(d)
+    assert e.value.message.count(". ") == 0 and e.value.message.endswith(".")
+
+
+def test_a_model_file_is_bounded_in_size() -> None:
+    with pytest.raises(ModelError, match="a model is at most"):
+        OpponentModel.loads(" " * (MAX_MODEL_BYTES + 1))
+    with pytest.raises(ModelError, match="not valid JSON"):
+        OpponentModel.loads("[" * 60_000)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    faced=st.lists(st.integers(0, 10**6), min_size=BINS, max_size=BINS),
+    share=st.lists(st.floats(0, 1), min_size=BINS, max_size=BINS),
+    bids=st.lists(st.integers(0, 10**6), min_size=BINS, max_size=BINS),
+    jumps=st.lists(st.integers(0, 10**6), min_size=5, max_size=5),
+    seed=st.integers(0, 10**6),
+    n_bids=st.integers(0, 4),
+)
+def test_any_model_round_trips_and_its_policy_is_a_distribution_over_legal_moves(
+    faced, share, bids, jumps, seed, n_bids
+) -> None:
+    d = _good()
+    d["challenge"] = {"faced": faced, "challenged": [int(f * s) for f, s in zip(faced, share)]}
+    d["bids"], d["openings"], d["jumps"] = bids, bids[::-1], jumps
+    m = OpponentModel.loads(json.dumps(d))
+    assert m.to_json() == d
+    rules = Rules.preset("classic")
+    state = Game.create(rules, ["ann", "bob"], dice=(2, 3)).initial_state().roll(SeededDice(seed))
+    rng = np.random.default_rng(seed)
+    for _ in range(n_bids):
+        bids_now = [a for a in state.legal_actions() if isinstance(a, Bid)]
+        if not bids_now:
+            break
+        state = state.apply(bids_now[int(rng.integers(0, min(5, len(bids_now))))])
+    view = state.view(state.to_move)
+    policy = m.policy(view)
+    assert sum(policy.values()) == pytest.approx(1.0)
+    assert set(policy) <= set(view.legal_actions())
+    assert all(p >= 0 for p in policy.values())
+    assert (CHALLENGE in policy) == (view.current_bid is not None)
+
+
+# -- the command -------------------------------------------------------------------
+
+
+def test_model_fit_and_show_through_the_command(cli, tmp_path: Path) -> None:
+    """Records from `play --watch --record`, fitted by `model fit`, read by `model show`."""
+    paths = []
+    for seed in (1, 2):
+        p = tmp_path / f"g{seed}.json"
+        proc = subprocess.run(
+            [cli, "play", "--watch", "--rules", "classic", "--players", "3", "--seed", str(seed), "--record", str(p)],
+            capture_output=True, text=True, timeout=120, input="n\n",
+        )
+        assert proc.returncode == 0, proc.stderr
+        paths.append(str(p))
+    players = json.loads(Path(paths[0]).read_text())["players"]
+    out = tmp_path / "m.json"
+    proc = subprocess.run([cli, "model", "fit", *paths, "--player", players[1], "-o", str(out)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert f"Fitted {players[1]} on 2 record(s)" in proc.stdout
+    model = OpponentModel.loads(out.read_text())
+    assert model.records == 2 and model.player == players[1]
+    show = subprocess.run([cli, "model", "show", str(out)], capture_output=True, text=True, timeout=60)
+    assert show.returncode == 0 and "bluff rate" in show.stdout and "Raises by ranks" in show.stdout
+
+
+def test_model_fit_refuses_bad_input_with_one_sentence(cli, tmp_path: Path) -> None:
+    rec = tmp_path / "g.json"
+    rec.write_text(json.dumps(_records(1)[0]))
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    out = tmp_path / "m.json"
+    cases = [
+        ([str(rec), "--player", "zed"], "No record has a player called 'zed'."),
+        ([str(rec), str(bad), "--player", "ann"], f"{bad} does not replay: The record has no 'rules'"),
+        ([str(tmp_path / "missing.json"), "--player", "ann"], "Cannot read"),
+    ]
+    for args, sentence in cases:
+        proc = subprocess.run([cli, "model", "fit", *args, "-o", str(out)], capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 2 and sentence in proc.stderr, (args, proc.stderr)
+        assert len(proc.stderr.strip().splitlines()) == 1
+        assert not out.exists()
+    proc = subprocess.run([cli, "model", "show", str(rec)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "This is not an opponent model" in proc.stderr
+
+
+# -- strong with a model ------------------------------------------------------------------
+
+
+def _always_bluffing(rules: Rules) -> OpponentModel:
+    m = OpponentModel("opp", rules=rules.name)
+    m.bids[0] = m.openings[0] = 500  # bids with no chance given their own dice
+    m.faced[:] = 100  # never challenges
+    return m
+
+
+def test_the_plan_is_safe_against_the_equilibrium() -> None:
+    """The mixing weight keeps the loss against the equilibrium within epsilon
+    (checked by evaluating the mixture exactly), and the best response does
+    better against the model than the equilibrium does."""
+    rules = Rules.preset("joker")
+    model = _always_bluffing(rules)
+    for role in (0, 1):
+        plan = plan_for(rules, model, (1, 1), role)
+        assert plan is not None and 0 < plan.lam <= 1
+        assert plan.lam * plan.loss <= EPSILON + 1e-12
+        assert plan.loss <= plan.worst + 1e-9
+        sign = 1 if role == 0 else -1
+        from liars_dice.bots.exploit import _table_fn
+
+        eq = _table_fn(rules)
+        fns = [eq, eq]
+        fns[1 - role] = model.policy
+        v_eq_vs_model = sign * evaluate(rules, (fns[0], fns[1]), (1, 1))
+        assert plan.value > v_eq_vs_model + 0.05
+
+
+def test_strong_with_a_model_plays_legal_moves_and_its_plan() -> None:
+    rules = Rules.preset("joker")
+    model = _always_bluffing(rules)
+    wins = 0
+    for g in range(40):
+        game = Game.create(rules, ["me", "opp"], dice=(1, 1))
+        bot = StrongBot(g, models={"opp": model}, epsilon=2.0)  # lambda 1: always the best response
+        final = play_game(game, [bot, make_bot("random", g)], SeededDice(g), start=g % 2)
+        wins += final.winner == 0
+    assert wins >= 25  # against random, the best response to a bluffer wins far more than half
+
+
+def test_strong_updates_its_model_from_revealed_rounds() -> None:
+    """Within one game, rounds where an opponent bids with no support raise
+    their bluff estimate in `strong`'s model of them (the given model is untouched)."""
+    rules = Rules.preset("classic")
+    given = OpponentModel("bob", rules="classic")
+    bot = StrongBot(1, models={"bob": given})
+    before = given.bluff_rate()
+    results = []
+    for r in range(6):
+        results.append(RoundResult(
+            bid=Bid(6, 6), bidder=1, challenger=0, count=0, wilds_active=True,
+            bids=((0, Bid(1, 2), ()), (1, Bid(6, 6), ())),
+            revealed=((2, 2, 3, 4, 5), (2, 3, 4, 5, 5)), lost=(0, 1), out=(), next_opener=1, loser=1,
+        ))
+    game = Game.create(rules, ["ann", "bob"])
+    state = game.initial_state(0).roll(SeededDice(3))
+    base = state.view(0)
+    view = SeatView(**{**{f: getattr(base, f) for f in base.__dataclass_fields__}, "results": tuple(results)})
+    bot.decide(view)
+    learned = bot.model_of("bob")
+    assert learned is not None and learned.rounds == 6
+    assert learned.bluff_rate() > before + 0.15  # (5 + 6) / (10 + 6) from 5 / 10
+    assert given.rounds == 0 and given.bluff_rate() == before
+    # an opponent with no given model is learned too, and exploited only after LEARN_MIN_ROUNDS
+    fresh = StrongBot(1)
+    fresh.decide(view)
+    assert fresh.model_of("bob") is not None and fresh.model_of("bob").rounds == 6 < LEARN_MIN_ROUNDS
+
+
+# -- the protocol field and the arena ------------------------------------------------
+
+
+def test_protocol_models_field_reaches_strong_and_an_external_program(tmp_path: Path) -> None:
+    """A request's `models` goes to a bot that takes models; `ExternalBot(models=...)`
+    sends them (the program here is `liars-dice bot strong`, which takes them)."""
+    from liars_dice.protocol import ExternalBot, parse_request
+    from liars_dice.protocol.convert import models_from_request
+    from liars_dice.protocol.messages import MODELS_UNSUPPORTED
+    from liars_dice.protocol.serve import answer
+
+    rules = Rules.preset("classic")
+    state = Game.create(rules, ["ann", "bob"], dice=(1, 1)).initial_state(0).roll(SeededDice(5))
+    from liars_dice.protocol import request_from_view
+
+    req = request_from_view(state.view(0))
+    req["models"] = {"bob": _always_bluffing(rules).to_json()}
+    line = json.dumps(req).encode()
+    got = models_from_request(parse_request(line))
+    assert set(got) == {"bob"} and got["bob"].bids[0] == 500
+    assert "error" not in json.loads(answer(line, rules, StrongBot(1)))
+    assert json.loads(answer(line, rules, make_bot("random", 1))) == {"error": MODELS_UNSUPPORTED}
+    import shutil
+
+    cli_path = shutil.which("liars-dice") or str(Path(__file__).resolve().parent.parent / ".venv" / "bin" / "liars-dice")
+    with ExternalBot([cli_path, "bot", "strong", "--rules", "classic", "--seed", "1"], timeout=60,
+                     models={"bob": _always_bluffing(rules).to_json()}) as ext:
+        assert ext.decide(state.view(0)).action in state.legal_actions()
+    with ExternalBot([cli_path, "bot", "random", "--rules", "classic", "--seed", "1"], timeout=60,
+                     models={"bob": _always_bluffing(rules).to_json()}) as ext:
+        from liars_dice.protocol import BotError
+
+        with pytest.raises(BotError, match="Extra inputs are not permitted"):
+            ext.decide(state.view(0))
+
+
+def test_arena_model_option(cli, tmp_path: Path) -> None:
+    """`--model NAME=PATH` gives the model of entrant NAME to the other seats' bots; bad specs are one sentence."""
+    rec = tmp_path / "g.json"
+    rec.write_text(json.dumps(_records(1)[0]))
+    model = tmp_path / "bob.json"
+    subprocess.run([cli, "model", "fit", str(rec), "--player", "bob", "-o", str(model)], check=True, capture_output=True)
+    ok = subprocess.run(
+        [cli, "arena", "--rules", "classic", "--bots", "strong,bob=probabilistic", "--model", f"bob={model}",
+         "--games", "4", "--seed", "1", "--json"], capture_output=True, text=True, timeout=300,
+    )
+    assert ok.returncode == 0, ok.stderr
+    assert json.loads(ok.stdout)["games"] == 4
+    for spec, sentence in [
+        ("zed=" + str(model), "--model names 'zed', which is not an entrant here (strong, bob)."),
+        ("bob", "--model takes NAME=PATH"),
+        (f"bob={rec}", "This is not an opponent model"),
+    ]:
+        bad = subprocess.run([cli, "arena", "--rules", "classic", "--bots", "strong,bob=probabilistic", "--model", spec,
+                              "--games", "2"], capture_output=True, text=True, timeout=120)
+        assert bad.returncode == 2 and sentence in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_arena_gives_the_model_to_the_other_seats_only() -> None:
+    from liars_dice.arena.run import _give_models
+
+    text = _always_bluffing(Rules.preset("classic")).dumps()
+    bot = StrongBot(1)
+    _give_models(bot, "strong", (("opp", text), ("strong", text)))
+    assert bot.model_of("opp") is not None and bot.model_of("strong") is None
+
+
+def test_a_model_learned_from_nothing_is_exploited_only_when_asked() -> None:
+    """Default `strong` keeps its equilibrium play (and move time) without given
+    models; `exploit_learned=True` uses the learned model once it holds enough rounds."""
+    rules = Rules.preset("joker")
+    res = RoundResult(
+        bid=Bid(2, 6), bidder=1, challenger=0, count=0, wilds_active=True,
+        bids=((0, Bid(1, 2), ()), (1, Bid(2, 6), ())), revealed=((3,), (4,)), lost=(0, 1), out=(),
+        next_opener=0, loser=1,
+    )
+    state = Game.create(rules, ["ann", "bob"], dice=(1, 1)).initial_state(0).deal([[6], [2]])
+    base = state.view(0)
+    fields = {f: getattr(base, f) for f in base.__dataclass_fields__}
+    view = SeatView(**{**fields, "results": (res,) * LEARN_MIN_ROUNDS})
+    plain, eager = StrongBot(1), StrongBot(1, exploit_learned=True)
+    plain.decide(view)
+    eager.decide(view)
+    assert plain.model_of("bob").rounds == LEARN_MIN_ROUNDS  # both learn
+    assert eager.model_of("bob").rounds == LEARN_MIN_ROUNDS
+    assert eager._round_mode is not None  # a plan was made for this round
+    assert plain._round_mode is None
