@@ -23,13 +23,12 @@ from __future__ import annotations
 import argparse
 import json
 import platform
-import random
 import statistics
-import sys
 import time
 from collections.abc import Callable
 
 import numpy as np
+from _common import pyspiel_runner, require_pyspiel
 
 from liars_dice.batch import BatchGame
 from liars_dice.engine import Rules
@@ -56,29 +55,6 @@ def batched(dice_each: int, batch: int, mask: bool = False) -> Callable[[int, in
     return run
 
 
-def openspiel(dice_each: int) -> Callable[[int, int], float]:
-    """A runner of ``n`` random playouts of pyspiel's ``liars_dice``; returns playouts per second."""
-    import pyspiel
-
-    game = pyspiel.load_game("liars_dice", {"numdice": dice_each, "players": 2})
-
-    def run(n: int, seed: int) -> float:
-        rng = random.Random(seed)
-        choice = rng.choice
-        new = game.new_initial_state
-        t = time.perf_counter()
-        for _ in range(n):
-            s = new()
-            while not s.is_terminal():
-                if s.is_chance_node():
-                    s.apply_action(choice(s.chance_outcomes())[0])
-                else:
-                    s.apply_action(choice(s.legal_actions()))
-        return n / (time.perf_counter() - t)
-
-    return run
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--dice", type=int, default=5, help="dice each (default 5)")
@@ -87,16 +63,13 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=7, help="timed runs per side; the median is reported")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON as well")
     args = parser.parse_args()
-    try:
-        import pyspiel  # noqa: F401
-    except ImportError:
-        sys.exit("pyspiel is missing: .venv/bin/pip install -e '.[openspiel]'")
+    require_pyspiel()
 
     n = args.playouts
     runners = {
         "batch": (batched(args.dice, args.batch), 40 * n),
         "batch (mask)": (batched(args.dice, args.batch, mask=True), 10 * n),
-        "pyspiel": (openspiel(args.dice), n),
+        "pyspiel": (pyspiel_runner(args.dice), n),
     }
     for run, k in runners.values():  # warm-up
         run(max(1, k // 20), 0)

@@ -20,39 +20,19 @@ import re
 import subprocess
 import sys
 
+from _common import our_game, our_playouts, pyspiel_game, pyspiel_playouts
+
 SIDES = ("ours", "ours-checked", "pyspiel")
 
 
 def playouts(side: str, dice_each: int, n: int) -> None:
-    """The loops of engine_vs_openspiel.py, verbatim in effect."""
+    """The loops of engine_vs_openspiel.py (benchmarks/_common.py), seeded with 1."""
     if side == "pyspiel":
-        import pyspiel
-
-        game = pyspiel.load_game("liars_dice", {"numdice": dice_each, "players": 2})
-        rng = random.Random(1)
-        choice, new = rng.choice, game.new_initial_state
-        for _ in range(n):
-            s = new()
-            while not s.is_terminal():
-                if s.is_chance_node():
-                    s.apply_action(choice(s.chance_outcomes())[0])
-                else:
-                    s.apply_action(choice(s.legal_actions()))
+        pyspiel_playouts(pyspiel_game(dice_each), n, random.Random(1))
         return
-    from liars_dice.engine import Game, Rules, SeededDice
+    from liars_dice.engine import SeededDice
 
-    ours = Game.create(Rules.preset("openspiel"), ["p0", "p1"], [dice_each, dice_each])
-    rng, dice = random.Random(1), SeededDice(1)
-    choice, initial, checked = rng.choice, ours.initial_state, side == "ours-checked"
-    for _ in range(n):
-        st = initial(0)
-        while not st.is_over:
-            if st.is_chance:
-                st = st.roll(dice)
-            elif checked:
-                st = st.apply(choice(st.legal_actions()))
-            else:
-                st = st.apply_unchecked(choice(st.legal_actions()))
+    our_playouts(our_game(dice_each), n, random.Random(1), SeededDice(1), side == "ours-checked")
 
 
 def instructions(side: str, dice_each: int, n: int) -> int:

@@ -25,54 +25,22 @@ import json
 import platform
 import random
 import statistics
-import sys
 import time
 from collections.abc import Callable
 
-from liars_dice.engine import Game, Rules, SeededDice
+from _common import our_game, our_playouts, pyspiel_runner, require_pyspiel
+
+from liars_dice.engine import SeededDice
 
 
 def ours(dice_each: int, checked: bool = False) -> Callable[[int, int], float]:
     """A runner of ``n`` random playouts of our engine; returns playouts per second."""
-    game = Game.create(Rules.preset("openspiel"), ["p0", "p1"], [dice_each, dice_each])
+    game = our_game(dice_each)
 
     def run(n: int, seed: int) -> float:
         rng, dice = random.Random(seed), SeededDice(seed)
-        choice = rng.choice
-        initial = game.initial_state
         t = time.perf_counter()
-        for _ in range(n):
-            s = initial(0)
-            while not s.is_over:
-                if s.is_chance:
-                    s = s.roll(dice)
-                elif checked:
-                    s = s.apply(choice(s.legal_actions()))
-                else:
-                    s = s.apply_unchecked(choice(s.legal_actions()))
-        return n / (time.perf_counter() - t)
-
-    return run
-
-
-def openspiel(dice_each: int) -> Callable[[int, int], float]:
-    """A runner of ``n`` random playouts of pyspiel's ``liars_dice``; returns playouts per second."""
-    import pyspiel
-
-    game = pyspiel.load_game("liars_dice", {"numdice": dice_each, "players": 2})
-
-    def run(n: int, seed: int) -> float:
-        rng = random.Random(seed)
-        choice = rng.choice
-        new = game.new_initial_state
-        t = time.perf_counter()
-        for _ in range(n):
-            s = new()
-            while not s.is_terminal():
-                if s.is_chance_node():
-                    s.apply_action(choice(s.chance_outcomes())[0])
-                else:
-                    s.apply_action(choice(s.legal_actions()))
+        our_playouts(game, n, rng, dice, checked)
         return n / (time.perf_counter() - t)
 
     return run
@@ -84,10 +52,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=7, help="timed runs per side; the median is reported")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON as well")
     args = parser.parse_args()
-    try:
-        import pyspiel  # noqa: F401
-    except ImportError:
-        sys.exit("pyspiel is missing: .venv/bin/pip install -e '.[openspiel]'")
+    require_pyspiel()
 
     rows = []
     for dice_each in (1, 5):
@@ -95,7 +60,7 @@ def main() -> None:
         runners = {
             "ours": ours(dice_each),
             "ours (checked apply)": ours(dice_each, checked=True),
-            "pyspiel": openspiel(dice_each),
+            "pyspiel": pyspiel_runner(dice_each),
         }
         for run in runners.values():  # warm-up
             run(max(1, n // 20), 0)

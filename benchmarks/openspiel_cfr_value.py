@@ -4,9 +4,9 @@ OpenSpiel game (issue 10): OpenSpiel's own C++ CFR+ solver on
 each), against the known value -7/258 and against the same solver on OpenSpiel's
 C++ ``liars_dice``.
 
-Too slow for the test suite on this machine (the Python game costs ~30 us per node
-visit and the tree has ~300k histories; cached_tree builds it once, ~1 GB), so it
-is a script; its figures are in benchmarks/RESULTS.md.
+The test suite checks the value after 75 iterations
+(tests/test_openspiel_cfr_value.py); this script shows the whole convergence on
+both games side by side; its figures are in benchmarks/RESULTS.md.
 
     .venv/bin/python benchmarks/openspiel_cfr_value.py --iterations 300
 """

@@ -55,19 +55,8 @@ from collections import Counter
 from pathlib import Path
 
 import httpx
+from _common import cpu_seconds, rss_kib
 from websockets.asyncio.client import connect
-
-
-def rss_kib(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 #: The attacker's address (TEST-NET-2).

@@ -16,7 +16,7 @@ pytest.importorskip("pettingzoo")
 
 import gymnasium  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 
 from liars_dice.engine import PRESETS, Rules, RulesError  # noqa: E402
 from liars_dice.engine.encoding import ActionEncoding  # noqa: E402
@@ -38,6 +38,14 @@ def test_pettingzoo_api_test(name: str) -> None:
 @pytest.mark.parametrize("name", SUPPORTED)
 def test_pettingzoo_seed_test(name: str) -> None:
     seed_test(lambda: env(rules=name, players=_players(name)), num_cycles=200)
+
+
+@pytest.mark.parametrize("name", SUPPORTED)
+def test_pettingzoo_render_test(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """PettingZoo's render_test: every render mode of the metadata ("ansi" returns
+    text, "human" prints it and returns None)."""
+    render_test(lambda render_mode=None: env(rules=name, players=_players(name), render_mode=render_mode))
+    assert "player_0" in capsys.readouterr().out
 
 
 def test_action_mask_is_the_shared_encoding() -> None:
@@ -91,9 +99,47 @@ def test_max_cycles_truncates() -> None:
     assert steps == 3
 
 
+@pytest.mark.parametrize("name", SUPPORTED)
+@pytest.mark.parametrize("cycles", [1, 4, 9])
+def test_max_cycles_counts_decisions_of_the_whole_table(name: str, cycles: int) -> None:
+    """The documented ``max_cycles``: the game is truncated after that many
+    decisions of the whole table (not per agent); then every agent, live or out,
+    is truncated with reward 0 and stepped once with None. PettingZoo's
+    ``max_cycles_test`` does not apply (docs/integrations.md): it needs a
+    ``parallel_env`` (this turn-based env says ``is_parallelizable: False``, as
+    PettingZoo's classic envs, which its own test runner exempts), samples
+    actions without the mask, and wants every agent to get exactly ``max_cycles``
+    turns; here a seat may decide twice in a row (a show after its bid, or the
+    loser of its own challenge opening the next round)."""
+    e = env(rules=name, players=2, dice=2, max_cycles=cycles)
+    assert e.metadata["is_parallelizable"] is False
+    e.reset(seed=cycles)
+    rng = np.random.default_rng(cycles)
+    decisions, ended, twice = 0, [], False
+    last = None
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, _ = e.last()
+        if term or trunc:
+            ended.append((agent, term, trunc, reward))
+            e.step(None)
+            continue
+        twice |= agent == last
+        last = agent
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        decisions += 1
+    assert sorted(a for a, *_ in ended) == ["player_0", "player_1"]
+    if any(term for _, term, _, _ in ended):  # the game ended first, by its rules
+        assert decisions <= cycles and not any(trunc for _, _, trunc, _ in ended)
+    else:
+        assert decisions == cycles
+        assert all(trunc and reward == 0.0 for _, _, trunc, reward in ended)
+    if name == "wild-stars" and cycles >= 4:
+        assert twice  # the opener bids, then decides its show
+
+
 def test_bad_arguments_are_refused_with_one_sentence() -> None:
     with pytest.raises(RulesError, match="render_mode"):
-        raw_env(render_mode="human")
+        raw_env(render_mode="rgb_array")
     with pytest.raises(RulesError, match="no rule set called"):
         raw_env(rules="poker")
     with pytest.raises(RulesError, match="played by"):

@@ -25,8 +25,9 @@ def _bid_aces(page, limit: int = 40) -> str:  # type: ignore[no-untyped-def]
             page.click('.face-btn[data-face="1"]')
             while int(page.inner_text("#qty")) < 2 and page.is_enabled("#qty-up"):
                 page.click("#qty-up")
-            if int(page.inner_text("#qty")) >= 2:
-                words = page.inner_text("#bid-btn")
+            words = page.inner_text("#bid-btn")
+            # A state arriving between the clicks redraws the picker; then try again.
+            if int(page.inner_text("#qty")) >= 2 and "aces" in words:
                 page.click("#bid-btn")
                 return words
         if page.is_visible("#challenge-btn") and page.is_enabled("#challenge-btn"):

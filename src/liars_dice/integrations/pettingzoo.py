@@ -71,13 +71,14 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's name)
     :param rules: a preset name, a :class:`Rules` value, or its dict form.
     :param players: seats (2 to 6, within the rules' bounds).
     :param dice: starting dice per seat (default: the rules').
-    :param render_mode: ``None`` or ``"ansi"`` (``render()`` returns the table as text).
+    :param render_mode: ``None``, ``"ansi"`` (``render()`` returns the table as text) or
+        ``"human"`` (the table printed after every step).
     :param max_cycles: truncate after this many decisions (default: the game's
         own bound, never reached).
     :raises RulesError: for a bad rule set, seat count or dice.
     """
 
-    metadata = {"render_modes": ["ansi"], "name": "liars_dice_v0", "is_parallelizable": False, "render_fps": 1}
+    metadata = {"render_modes": ["ansi", "human"], "name": "liars_dice_v0", "is_parallelizable": False, "render_fps": 1}
 
     def __init__(
         self,
@@ -89,8 +90,8 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's name)
     ) -> None:
         EzPickle.__init__(self, rules, players, dice, render_mode, max_cycles)
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise RulesError(f"render_mode must be None or 'ansi', not {render_mode!r}.")
+        if render_mode not in (None, "ansi", "human"):
+            raise RulesError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}.")
         self.setup = Setup.create(_rules(rules), players, dice)
         self.max_cycles = self.setup.max_game_length if max_cycles is None else int(max_cycles)
         if not 1 <= self.max_cycles <= max(MAX_CYCLES, self.setup.max_game_length):
@@ -169,12 +170,17 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's name)
         if not self.pos.is_terminal() and not any(self.truncations.values()):
             self.agent_selection = self.possible_agents[self.pos.current_player()]
         self._accumulate_rewards()
-        if self.render_mode == "ansi":
-            pass  # render() is called by the user; nothing drawn on step
+        if self.render_mode == "human":
+            self.render()
 
     def render(self) -> str | None:
+        """``"ansi"``: the table as text (:func:`table_text`); ``"human"``: the
+        same printed to stdout (also after every step), returning ``None``."""
         if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode; pass render_mode='ansi'.")
+            gymnasium.logger.warn("render() was called without a render_mode; pass render_mode='ansi' or 'human'.")
+            return None
+        if self.render_mode == "human":
+            print(table_text(self.pos) + "\n", flush=True)
             return None
         return table_text(self.pos)
 
