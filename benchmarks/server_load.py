@@ -51,6 +51,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 import httpx
@@ -76,16 +77,21 @@ class Stats:
         self.measuring = False
         self.games = 0
         self.errors = 0
+        #: tables whose set-up failed (a refusal or a timeout), by what went wrong
+        self.setup_errors: Counter[str] = Counter()
 
 
 async def player(base: str, code: str, token: str, name: str, stats: Stats, rng: random.Random,
                  think: float, stop: asyncio.Event, ready: asyncio.Event | None = None,
                  headers: dict[str, str] | None = None) -> None:
     url = base.replace("http://", "ws://") + f"ws/tables/{code}"
-    async with connect(url, max_size=2**20, open_timeout=60, ping_interval=None, additional_headers=headers) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token}))
-        if ready is not None:
+    try:
+        ws = await connect(url, max_size=2**20, open_timeout=60, ping_interval=None, additional_headers=headers)
+    finally:
+        if ready is not None:  # also when the connect failed: the worker then sees the error
             ready.set()
+    async with ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
         sent_at: float | None = None
         sent_mn = -1
         async for raw in ws:
@@ -129,22 +135,38 @@ async def table_worker(i: int, base: str, http: httpx.AsyncClient, args: argpars
     first = True
     headers = honest_address(i)
     while not stop.is_set():
-        r = await http.post("/api/tables", json={"nickname": "p0", "preset": args.preset, "seats": args.seats},
-                            headers=headers)
-        t = r.json()
-        code = t["code"]
-        if codes is not None:
-            codes.append(code)
-        tokens = [t["token"]]
-        for k in range(1, args.seats):
-            j = await http.post(f"/api/tables/{code}/join", json={"nickname": f"p{k}"}, headers=headers)
-            tokens.append(j.json()["token"])
-        readies = [asyncio.Event() for _ in tokens]
-        tasks = [
-            asyncio.create_task(player(base, code, tok, f"p{k}", stats, random.Random(rng.random()), args.think, stop,
-                                       readies[k], headers))
-            for k, tok in enumerate(tokens)
-        ]
+        try:
+            first = await one_table(i, base, http, args, stats, stop, first_ready, counter, codes, rng, first, headers)
+        except Exception as e:  # noqa: BLE001 - a refusal or a timeout: counted and shown, then a new table
+            stats.setup_errors[f"{type(e).__name__}: {str(e)[:120]}"] += 1
+            await asyncio.sleep(1.0)
+
+
+async def one_table(i: int, base: str, http: httpx.AsyncClient, args: argparse.Namespace, stats: Stats,
+                    stop: asyncio.Event, first_ready: asyncio.Event, counter: list[int],
+                    codes: list[str] | None, rng: random.Random, first: bool, headers: dict[str, str]) -> bool:
+    """One game of table worker ``i``, from its creation to its end. Returns ``first`` for the next."""
+    r = await http.post("/api/tables", json={"nickname": "p0", "preset": args.preset, "seats": args.seats},
+                        headers=headers)
+    t = r.json()
+    if r.status_code != 201:
+        raise RuntimeError(f"create {r.status_code} {t.get('error', {}).get('code')}")
+    code = t["code"]
+    if codes is not None:
+        codes.append(code)
+    tokens = [t["token"]]
+    for k in range(1, args.seats):
+        j = await http.post(f"/api/tables/{code}/join", json={"nickname": f"p{k}"}, headers=headers)
+        if j.status_code != 200:
+            raise RuntimeError(f"join {j.status_code} {j.json().get('error', {}).get('code')}")
+        tokens.append(j.json()["token"])
+    readies = [asyncio.Event() for _ in tokens]
+    tasks = [
+        asyncio.create_task(player(base, code, tok, f"p{k}", stats, random.Random(rng.random()), args.think, stop,
+                                   readies[k], headers))
+        for k, tok in enumerate(tokens)
+    ]
+    try:
         await asyncio.gather(*(e.wait() for e in readies))
         # The host starts over its own websocket.
         async with connect(base.replace("http://", "ws://") + f"ws/tables/{code}", open_timeout=60,
@@ -154,14 +176,21 @@ async def table_worker(i: int, base: str, http: httpx.AsyncClient, args: argpars
             async for raw in ws:
                 m = json.loads(raw)
                 if m.get("id") == 1:
+                    if m["type"] == "error":
+                        raise RuntimeError(f"start {m['code']}")
                     break
-        if first:
-            counter[0] += 1
-            if counter[0] == args.tables:
-                first_ready.set()
-            first = False
-        await asyncio.gather(*tasks)
-        stats.games += 1
+    except BaseException:
+        for task in tasks:
+            task.cancel()
+        raise
+    if first:
+        counter[0] += 1
+        if counter[0] == args.tables:
+            first_ready.set()
+        first = False
+    await asyncio.gather(*tasks)
+    stats.games += 1
+    return first
 
 
 async def main(args: argparse.Namespace) -> None:
@@ -223,7 +252,8 @@ async def main(args: argparse.Namespace) -> None:
         load = os.getloadavg()
         print(f"tables={args.tables} seats={args.seats} preset={args.preset} think={args.think}s "
               f"duration={window:.1f}s db={'postgresql' if db.startswith('postgres') else 'sqlite'}")
-        print(f"setup of {args.tables} tables: {setup:.1f} s")
+        print(f"setup of {args.tables} tables: {setup:.1f} s"
+              + (f"; failed set-ups (retried): {dict(stats.setup_errors)}" if stats.setup_errors else ""))
         print(f"moves: {stats.moves} in {window:.1f} s = {stats.moves / window:.1f} moves/s; "
               f"games finished: {stats.games}; errors: {stats.errors}")
         print(f"move round trip ms: p50 {q[49]:.1f}  p90 {q[89]:.1f}  p99 {q[98]:.1f}  max {rtts[-1] if rtts else float('nan'):.1f}")
@@ -239,6 +269,9 @@ async def main(args: argparse.Namespace) -> None:
             print(f"  memory after vs before: {(ra - rb) / rb * 100:+.1f}%")
         if server_log:
             print(f"server log ({len(server_log)} lines), last: {server_log[-1].rstrip()}")
+            if any("Traceback" in ln for ln in server_log):  # show the first traceback whole
+                first = next(i for i, ln in enumerate(server_log) if "Traceback" in ln)
+                print("".join(server_log[max(0, first - 2): first + 40]).rstrip())
         print(f"server CPU: {(cpu1 - cpu0) / window * 100:.0f}% of one core; clients' CPU: "
               f"{(ru1.ru_utime + ru1.ru_stime - ru0.ru_utime - ru0.ru_stime) / window * 100:.0f}%; load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     finally:

@@ -48,8 +48,8 @@ def test_watch_output_does_not_follow_columns(cli, columns: str) -> None:
 
 def test_die_hard_names_two_players_in_words(cli) -> None:
     """Fault 2: "Die Hard: bob, cy keeps a last die." (seed 000 "Die Hard";
-    the issue's command)."""
-    proc = _run(cli, "play", "--watch", "--rules", "wild-stars", "--players", "6", "--seed", "7")
+    the issue's command, with a seed whose fair dice give such a reveal)."""
+    proc = _run(cli, "play", "--watch", "--rules", "wild-stars", "--players", "6", "--seed", "3")
     text = " ".join(proc.stdout.split())
     assert "Die Hard: bob and cy keep a last die." in text
     assert "keeps a last die" in text  # one player: "eve keeps"

@@ -8,13 +8,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from .bots.base import Bot
-from .engine import DiceSource, Game, State
+from .engine import DiceSource, FairRounds, Game, State
 
 
 def play_game(
     game: Game,
     bots: Sequence[Bot],
-    dice: DiceSource,
+    dice: DiceSource | FairRounds,
     start: int = 0,
     on_state: Callable[[State], None] | None = None,
     max_moves: int = 100_000,
@@ -28,6 +28,9 @@ def play_game(
     a bot that returns an illegal move raises
     :class:`~liars_dice.engine.IllegalActionError`.
 
+    :param dice: where the deals and rerolls come from: any dice source, or
+        :class:`~liars_dice.engine.FairRounds` (provably fair dice, a fresh
+        round seed per deal, ``docs/fair-dice.md``).
     :param on_state: called with every state after a transition (for display).
     :param on_transition: called with the state before and after every
         transition (a roll, a reroll, a bid, a challenge), after ``on_state``.
@@ -41,7 +44,7 @@ def play_game(
             return state
         before = state
         if state.is_chance:
-            state = state.roll(dice)
+            state = state.roll(dice.source(state) if isinstance(dice, FairRounds) else dice)
         else:
             seat = state.to_move
             assert seat is not None

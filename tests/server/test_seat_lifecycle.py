@@ -9,6 +9,7 @@ and every connect sent presence to every connection.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from helpers import Player, create, is_state, join, running, wait_until
@@ -160,3 +161,75 @@ def test_presence_is_coalesced_not_one_broadcast_per_connect(client: TestClient)
     n = sum(1 for m in first.received if m["type"] == "presence")
     assert n <= 10, n
     ann.close()
+
+
+# -- /api/my-games after a token is revoked (docs/server-protocol.md, "POST /api/my-games") --------
+
+
+def my_games(client: TestClient, *tokens: str) -> list[dict[str, Any]]:
+    r = client.post("/api/my-games", json={"tokens": list(tokens)})
+    assert r.status_code == 200, r.text
+    return r.json()["games"]
+
+
+def test_my_games_keeps_a_game_left_during_play_but_gives_no_seat_back(client: TestClient) -> None:
+    """bob played, then left: the game stays on his list (he played it), marked
+    ``left`` while in play; his token gets nothing of the seat; once finished it
+    is listed like any other game, with its record."""
+    t = create(client, "ann", seats=2, options={"dice_per_player": 1})
+    code = t["code"]
+    j = join(client, code, "bob")
+    ann, bob = Player(client, code, t["token"]), Player(client, code, j["token"])
+    assert [(g["code"], g["status"], g.get("left")) for g in my_games(client, j["token"])] == [(code, "open", None)]
+    ann.send({"type": "start", "id": "s"})
+    assert reply(ann, "s")["type"] == "ack"
+    assert my_games(client, j["token"])[0].get("left") is None  # still his seat: "Rejoin"
+    bob.send({"type": "leave", "id": "l"})
+    assert reply(bob, "l")["type"] == "ack"
+    [g] = my_games(client, j["token"])
+    assert (g["code"], g["status"], g["left"], g["seat"], g["name"]) == (code, "playing", True, 1, "bob")
+    assert "token" not in json.dumps(g)  # the list carries no token or token hash
+    again = Player(client, code, j["token"])
+    assert again.welcome["code"] == "auth/revoked"  # the list gives no seat back
+    # ann plays the bot to the end (one die each: one reveal ends the game).
+    for _ in range(200):
+        v = ann.wait(is_state)["view"]
+        if v["phase"] == "over":
+            break
+        if v["to_move"] == "ann":
+            legal = v["legal"]
+            ann.send({"type": "challenge"} if legal["challenge"] else {"type": "bid", **legal["raises"][0]})
+    else:
+        raise AssertionError("the game did not end")
+    wait_until(lambda: my_games(client, j["token"])[0]["status"] == "finished")
+    [g] = my_games(client, j["token"])
+    assert g["code"] == code and "left" not in g and g["players"] == ["ann", "bob"]
+    assert client.get(f"/api/tables/{code}/record").status_code == 200
+    assert [x["code"] for x in my_games(client, t["token"], j["token"])] == [code]  # one entry per table
+
+
+def test_my_games_leaves_out_seats_given_up_before_the_start(client: TestClient) -> None:
+    """A seat given up before the start is no game played: bob who left, cy whom
+    the host removed, and everyone at a table that closed before its start."""
+    t = create(client, "ann", seats=4)
+    code = t["code"]
+    bob, cy, dee = (join(client, code, n) for n in ("bob", "cy", "dee"))
+    ann = Player(client, code, t["token"])
+    bob_ws, cy_ws = Player(client, code, bob["token"]), Player(client, code, cy["token"])
+    assert len(my_games(client, bob["token"])) == len(my_games(client, cy["token"])) == 1
+    bob_ws.send({"type": "leave", "id": "l"})
+    assert reply(bob_ws, "l")["type"] == "ack"
+    ann.send({"type": "remove_bot", "seat": 2, "id": "r"})
+    assert reply(ann, "r")["type"] == "ack"
+    assert my_games(client, bob["token"]) == [] and my_games(client, cy["token"]) == []
+    # Someone else takes bob's old seat: still not bob's game.
+    eve = join(client, code, "eve")
+    assert eve["seat"] == 1 and my_games(client, bob["token"]) == []
+    assert [g["code"] for g in my_games(client, dee["token"])] == [code]  # dee still holds her seat
+    # A table whose host leaves before the start, alone: it closes; nobody played it.
+    t2 = create(client, "fay", seats=2)
+    fay = Player(client, t2["code"], t2["token"])
+    fay.send({"type": "leave", "id": "x"})
+    assert reply(fay, "x")["type"] == "ack"
+    assert summary(client, t2["code"])["status"] == "closed"
+    assert my_games(client, t2["token"]) == []

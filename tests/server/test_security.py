@@ -60,3 +60,42 @@ def test_rate_limit_storage_frees_expired_keys_and_sweeps_rarely() -> None:
     limiter.hit(item, "conn", "last")
     time.sleep(1.5)
     assert len(storage.events) <= 1, len(storage.events)
+
+
+def test_a_sweep_that_meets_a_change_of_keys_tries_again() -> None:
+    """The sweep runs on a timer thread while the event loop adds keys; copying
+    the keys then raised "dictionary changed size during iteration" in the
+    sweep's thread (a traceback in the log of the attack benchmark, and no
+    sweep). Now the sweep tries again and frees the expired keys."""
+    import time
+
+    from limits import parse
+    from limits.strategies import MovingWindowRateLimiter
+
+    from liars_dice.server.limits import SweptMemoryStorage
+
+    class Changing(dict):  # type: ignore[type-arg]
+        """A dict whose first copies fail as when another thread adds a key meanwhile."""
+
+        fails = 2
+
+        def items(self):  # type: ignore[no-untyped-def]
+            if Changing.fails:
+                Changing.fails -= 1
+                raise RuntimeError("dictionary changed size during iteration")
+            return super().items()
+
+        def keys(self):  # type: ignore[no-untyped-def]
+            return self.items() and super().keys()
+
+    storage = SweptMemoryStorage()
+    limiter = MovingWindowRateLimiter(storage)
+    item = parse("1/second")
+    for k in range(20):
+        limiter.hit(item, "conn", str(k))
+    storage.timer.cancel()
+    storage.events = Changing(storage.events)
+    time.sleep(1.1)  # every window has expired
+    storage._MemoryStorage__expire_events()  # raised RuntimeError before
+    assert Changing.fails == 0
+    assert len(storage.events) == 0

@@ -2,9 +2,11 @@
 
 This module holds the command and its set-up and imports only Typer at the
 top (start-up stays quick); the game itself is
-:class:`~liars_dice.cli.session.PlaySession`. Dice are
-:class:`~liars_dice.engine.SecureDice` for a person's game unless ``--seed``
-is given; a seed makes the whole game (dice, bots, opener) reproducible.
+:class:`~liars_dice.cli.session.PlaySession`. Dice are provably fair
+(:class:`~liars_dice.engine.FairRounds`, ``docs/fair-dice.md``): each round's
+seed comes from :class:`~liars_dice.engine.SecureDice`, or from ``--seed``,
+which makes the whole game (dice, bots, opener) reproducible; a ``--record``
+carries every round's commitment and seed, so ``liars-dice verify`` checks it.
 At a terminal, ``play`` offers another game with the same settings at the end.
 """
 
@@ -96,7 +98,7 @@ def play_command(
     from rich.console import Console
 
     from ..bots import REGISTRY, Bot, make_bot
-    from ..engine import PRESETS, DiceSource, Game, RulesError, SecureDice, SeededDice
+    from ..engine import PRESETS, FairRounds, Game, RulesError, SecureDice, SeededDice
     from .session import PlaySession, Quit, save_record, welcome
 
     interactive = not watch and sys.stdin is not None and sys.stdin.isatty()
@@ -148,7 +150,9 @@ def play_command(
     labels = seat_kinds if watch else ["", *seat_kinds]
     game_no = 1
     while True:
-        dice: DiceSource = SeededDice(seed) if seed is not None else SecureDice()
+        # Provably fair dice (docs/fair-dice.md): a round seed per deal, from `secrets`, or from
+        # --seed for a reproducible game; the record carries them and `liars-dice verify` checks it.
+        dice = FairRounds(SeededDice(seed) if seed is not None else SecureDice())
         bot_objs: list[Bot | None] = [
             make_bot(k, None if seed is None else seed * 1000 + i) for i, k in enumerate(seat_kinds)
         ]

@@ -26,6 +26,7 @@ from ..engine import (
     Action,
     Bid,
     DiceSource,
+    FairRounds,
     Game,
     Hand,
     IllegalActionError,
@@ -127,7 +128,7 @@ class PlaySession:
         console: Console,
         game: Game,
         bots: Sequence[Bot | None],
-        dice: DiceSource,
+        dice: DiceSource | FairRounds,
         start: int,
         labels: Sequence[str] = (),
         ask: Callable[[str], str] | None = None,
@@ -369,7 +370,9 @@ def save_record(console: Console, session: PlaySession, path: Path) -> None:
     from ..records import dumps_record
 
     try:
-        path.write_text(dumps_record(session.state, session.start) + "\n", encoding="utf-8")
+        # With fair dice each round carries its commitment and (once ended) its seed: `liars-dice verify` checks it.
+        fair = session.dice.rounds if isinstance(session.dice, FairRounds) else ()
+        path.write_text(dumps_record(session.state, session.start, fair) + "\n", encoding="utf-8")
     except OSError as e:
         console.print(Text(f"Could not save the record to {path}: {e.strerror}.", style="red"))
         return

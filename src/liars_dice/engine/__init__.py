@@ -16,6 +16,7 @@ from .dice import (
     FAIR_DICE_VERSION,
     DiceSource,
     FairDice,
+    FairRounds,
     ScriptedDice,
     SecureDice,
     SeededDice,
@@ -42,6 +43,7 @@ from .odds import (
     binomial_tail,
     exact_probability,
     match_probability,
+    view_bid_probabilities,
     view_bid_probability,
     view_exact_probability,
 )
@@ -64,7 +66,7 @@ from .state import (
 from .view import PublicView, SeatView, result_extras, result_to_json
 
 __all__ = [
-    "FAIR_DICE_VERSION", "FairDice", "commitment", "fair_deal", "fair_face", "fair_reroll", "new_seed",
+    "FAIR_DICE_VERSION", "FairDice", "FairRounds", "commitment", "fair_deal", "fair_face", "fair_reroll", "new_seed",
     "seed_from_hex", "seed_from_source",
     "Action", "Bid", "CALZA", "CHALLENGE", "Calza", "Challenge", "PERUDO", "calza_allowed",
     "palifico_raise_message", "result_extras", "binomial_pmf", "exact_probability", "view_exact_probability", "ChanceError", "DiceSource", "Exact", "Game",
@@ -72,5 +74,5 @@ __all__ = [
     "Move", "NotYourTurnError", "Opener", "Ordering", "PRESETS", "Phase", "PublicView", "RoundLog", "RoundResult",
     "Rules", "RulesError", "SEED_PRESETS", "ScriptedDice", "SeatView", "SecureDice", "SeededDice",
     "State", "bid_probability", "binomial_tail", "legal_actions", "legal_shows", "match_probability", "next_alive",
-    "number_word", "parse_action", "raise_message", "result_to_json", "view_bid_probability",
+    "number_word", "parse_action", "raise_message", "result_to_json", "view_bid_probabilities", "view_bid_probability",
 ]

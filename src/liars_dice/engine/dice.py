@@ -10,6 +10,7 @@
   per-round seed, whose SHA-256 (the commitment) is published before the first
   bid and the seed itself at the reveal. The derivation is specified in
   ``docs/fair-dice.md``; :func:`fair_face` is its reference implementation.
+  :class:`FairRounds` deals a whole game that way (``liars-dice play``).
 """
 
 from __future__ import annotations
@@ -242,3 +243,53 @@ class FairDice:
             assert seat is not None
             return ScriptedDice(self.reroll(len(state.logs), len(state.moves) - 1, seat, len(state.hidden[seat]), faces))
         raise ChanceError("No dice are due: it is a player's turn to bid or challenge, or the game is over.")
+
+
+class FairRounds:
+    """Provably fair dice for a whole game, round after round, as the server
+    deals them (``docs/fair-dice.md``): each deal draws a fresh round seed from
+    ``seeds`` (one 256-faced die per byte, :func:`seed_from_source`) and every
+    die of that round, dealt or rerolled, comes from it (:class:`FairDice`).
+    :func:`liars_dice.match.play_game` takes it as its dice, so a terminal game
+    (``liars-dice play``) writes a record that ``liars-dice verify`` checks.
+
+    >>> from liars_dice.engine import Game, Rules
+    >>> fair = FairRounds(SeededDice(1))
+    >>> s = Game.create(Rules.preset("classic"), ["ann", "bob"]).initial_state()
+    >>> s = s.roll(fair.source(s))
+    >>> [(c[:8], len(seed)) for c, seed in fair.rounds]
+    [('2fe152bc', 64)]
+    >>> s.hidden == FairDice.from_hex(fair.rounds[0][1]).deal(0, (5, 5))
+    True
+
+    :param seeds: where the round seeds come from: :class:`SecureDice` (secret,
+        the default) or :class:`SeededDice` (a reproducible game).
+    :ivar rounds: per round index dealt so far, ``(commitment, seed)`` as 64
+        lowercase hex digits each: what
+        :func:`~liars_dice.records.record_from_state` takes as ``fair`` (a
+        record leaves out the seed of a round still in play).
+    """
+
+    __slots__ = ("_seeds", "_dealt")
+
+    def __init__(self, seeds: DiceSource | None = None) -> None:
+        self._seeds: DiceSource = seeds if seeds is not None else SecureDice()
+        self._dealt: list[FairDice] = []
+
+    @property
+    def rounds(self) -> list[tuple[str, str]]:
+        return [(f.commitment, f.hex) for f in self._dealt]
+
+    def source(self, state: "State") -> "ScriptedDice":
+        """The dice of ``state``'s pending chance event: a deal draws the round's
+        seed (once per round), a reroll uses the seed of the round in play.
+
+        :raises ChanceError: when ``state`` waits for no dice, or for a reroll
+            of a round this source did not deal.
+        """
+        r = len(state.logs)
+        if state.phase.value == "deal" and r == len(self._dealt):
+            self._dealt.append(FairDice(seed_from_source(self._seeds)))
+        if r >= len(self._dealt):
+            raise ChanceError(f"Round {r + 1} was not dealt from these fair dice.")
+        return self._dealt[r].source(state)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from math import comb
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from .actions import Bid
@@ -104,6 +105,34 @@ def view_bid_probability(view: SeatView, bid: Bid | None = None) -> float:
     seen = view.hand + tuple(d for h in view.shown for d in h)
     wilds = view.wilds_active if view.bids or view.palifico else None
     return bid_probability(view.rules, bid, seen, view.unknown_dice, wilds)
+
+
+def view_bid_probabilities(view: SeatView, bids: Sequence[Bid]) -> list[float]:
+    """:func:`view_bid_probability` of each of ``bids`` (every legal raise, for
+    a seat's menu), sharing the work: the seen dice are gathered once, and the
+    count of seen matches and the chance of a match once per face.
+
+    >>> from liars_dice.engine import Bid, Game, Rules
+    >>> s = Game.create(Rules.preset("classic"), ["ann", "bob"]).initial_state().deal([[2, 3, 3, 5, 6], [1, 3, 4, 4, 6]])
+    >>> v = s.view(0)
+    >>> bids = [Bid(2, 3), Bid(4, 3), Bid(2, 5)]
+    >>> view_bid_probabilities(v, bids) == [view_bid_probability(v, b) for b in bids]
+    True
+    """
+    rules = view.rules
+    seen = view.hand + tuple(d for h in view.shown for d in h)
+    wilds = view.wilds_active if view.bids or view.palifico else None
+    unseen = view.unknown_dice
+    per_face: dict[int, tuple[int, float]] = {}
+    out: list[float] = []
+    for bid in bids:
+        known = per_face.get(bid.face)
+        if known is None:
+            w = rules.wilds_active_after_opening(bid.face) if wilds is None else wilds
+            have = sum(1 for d in seen if rules.matches(d, bid.face, w))
+            known = per_face[bid.face] = (have, match_probability(rules, bid.face, w))
+        out.append(binomial_tail(unseen, bid.quantity - known[0], known[1]))
+    return out
 
 
 def view_exact_probability(view: SeatView, bid: Bid | None = None) -> float:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from .actions import Action, Bid
+from .echo import echo
 from .errors import InvalidBidError, RulesError
 
 
@@ -165,26 +166,26 @@ class Rules:
                     object.__setattr__(self, f, enum_type(value))
                 except ValueError:
                     choices = ", ".join(repr(e.value) for e in enum_type)
-                    raise RulesError(f"{value!r} is not a valid {f} option; choose from {choices}.") from None
+                    raise RulesError(f"{echo(value)} is not a valid {f} option; choose from {choices}.") from None
         if not isinstance(self.name, str) or not self.name:
-            raise RulesError(f"The rule option name must be a non-empty string, not {self.name!r}.")
+            raise RulesError(f"The rule option name must be a non-empty string, not {echo(self.name)}.")
         _check_text(self.name, "The rule option name")
         for f in ("faces", "dice_per_player", "min_players", "max_players", "calza_min_players"):
             value = getattr(self, f)
             if not isinstance(value, int) or isinstance(value, bool):
-                raise RulesError(f"The rule option {f} must be a whole number, not {value!r}.")
+                raise RulesError(f"The rule option {f} must be a whole number, not {echo(value)}.")
         for f in (
             "wilds_suspended_on_wild_opening", "die_hard", "show_and_reroll", "star_symbol", "single_round",
             "wild_opening", "calza", "palifico",
         ):
             if not isinstance(getattr(self, f), bool):
-                raise RulesError(f"The rule option {f} must be true or false, not {getattr(self, f)!r}.")
+                raise RulesError(f"The rule option {f} must be true or false, not {echo(getattr(self, f))}.")
         if self.wild_face is not None and (not isinstance(self.wild_face, int) or isinstance(self.wild_face, bool)):
-            raise RulesError(f"The rule option wild_face (the wild face) must be a face number or null, not {self.wild_face!r}.")
+            raise RulesError(f"The rule option wild_face (the wild face) must be a face number or null, not {echo(self.wild_face)}.")
         if not 2 <= self.faces <= 9:
-            raise RulesError(f"A die must have between 2 and 9 faces, not {self.faces}.")
+            raise RulesError(f"A die must have between 2 and 9 faces, not {echo(self.faces)}.")
         if self.wild_face is not None and not 1 <= self.wild_face <= self.faces:
-            raise RulesError(f"The wild face {self.wild_face} is not a face of a {self.faces}-sided die.")
+            raise RulesError(f"The wild face {echo(self.wild_face)} is not a face of a {self.faces}-sided die.")
         if self.ordering is not Ordering.PLAIN and self.wild_face is None:
             raise RulesError(
                 f"The {self.ordering.value} ordering needs a wild face for its wild spaces; "
@@ -217,7 +218,7 @@ class Rules:
                 "so it cannot combine with exact='all_but_bidder'."
             )
         if self.calza_min_players < 2:
-            raise RulesError(f"calza_min_players must be at least 2, not {self.calza_min_players}.")
+            raise RulesError(f"calza_min_players must be at least 2, not {echo(self.calza_min_players)}.")
         object.__setattr__(self, "face_names", _face_names(self.face_names, self.faces))
         self._check_face_names_read_back()
 
@@ -248,7 +249,7 @@ class Rules:
                     or read(word, unnamed) is not None
                 ):
                     raise RulesError(
-                        f"face_names: the name {word!r} of face {f} reads as another face or a move; "
+                        f"face_names: the name {echo(word)} of face {f} reads as another face or a move; "
                         "each face needs names of its own."
                     )
 
@@ -264,14 +265,14 @@ class Rules:
             return PRESETS[name]
         except KeyError:
             known = ", ".join(sorted(PRESETS))
-            raise RulesError(f"There is no rule set called {name!r}; the presets are {known}.") from None
+            raise RulesError(f"There is no rule set called {echo(name)}; the presets are {known}.") from None
 
     def with_options(self, **options: Any) -> "Rules":
         """A copy with some options changed. :raises RulesError: on a bad option."""
         known = [f.name for f in fields(self)]
         unknown = sorted(set(options) - set(known), key=str)
         if unknown:
-            raise RulesError(f"Unknown rule option {unknown[0]!r}; the options are {', '.join(known)}.")
+            raise RulesError(f"Unknown rule option {echo(unknown[0])}; the options are {', '.join(known)}.")
         return replace(self, **options)
 
     def to_dict(self) -> dict[str, Any]:
@@ -324,13 +325,13 @@ class Rules:
         if "preset" in opts:
             name = opts.pop("preset")
             if not isinstance(name, str):
-                raise RulesError(f"preset names a preset, one of {', '.join(sorted(PRESETS))}; not {name!r}.")
+                raise RulesError(f"preset names a preset, one of {', '.join(sorted(PRESETS))}; not {echo(name)}.")
             base = Rules.preset(name)
         else:
             base = Rules()
         bad = [k for k in opts if not isinstance(k, str)]
         if bad:
-            raise RulesError(f"{bad[0]!r} is not a rule option.")
+            raise RulesError(f"{echo(bad[0])} is not a rule option.")
         return base.with_options(**opts)
 
     # -- bid order ----------------------------------------------------------
@@ -493,7 +494,7 @@ def _face_names(value: Any, faces: int) -> tuple[tuple[int, str, str], ...]:
     seen: set[int] = set()
     for f, one, many in out:
         if not isinstance(f, int) or isinstance(f, bool) or not 1 <= f <= faces or f in seen:
-            raise RulesError(f"face_names names {f!r}, which is not a distinct face of a {faces}-sided die.")
+            raise RulesError(f"face_names names {echo(f)}, which is not a distinct face of a {faces}-sided die.")
         if not isinstance(one, str) or not isinstance(many, str) or not one or not many:
             raise RulesError(f"face_names gives face {f} an empty or non-text name.")
         _check_text(one, f"A name of face {f}")

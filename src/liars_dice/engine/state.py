@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from .actions import CALZA, CHALLENGE, Action, Bid, Calza, Challenge
 from .dice import DiceSource
+from .echo import echo
 from .errors import ChanceError, GameOverError, IllegalActionError, NotYourTurnError, RulesError
 from .rules import Exact, Loss, Opener, Ordering, Rules
 
@@ -600,14 +601,14 @@ class State(_StateFields):
                 raise IllegalActionError("Dice can only be shown right after a bid, not with a calza.")
             return
         if not isinstance(action, Bid):
-            raise IllegalActionError(f"{action!r} is neither a bid nor a challenge.")
+            raise IllegalActionError(f"{echo(action)} is neither a bid nor a challenge.")
         q, f = action.quantity, action.face
         if not isinstance(f, int) or isinstance(f, bool) or not 1 <= f <= rules.faces:
-            raise IllegalActionError(f"A bid names a face from 1 to {rules.faces}, not {f!r}.")
+            raise IllegalActionError(f"A bid names a face from 1 to {rules.faces}, not {echo(f)}.")
         n = self.dice_in_play
         if not isinstance(q, int) or isinstance(q, bool) or not 1 <= q <= n:
             raise IllegalActionError(
-                f"A bid's quantity runs from 1 to the {n} dice in play, so {q!r} is not allowed."
+                f"A bid's quantity runs from 1 to the {n} dice in play, so {echo(q)} is not allowed."
             )
         cur = self.current_bid
         if self.palifico:
@@ -626,6 +627,10 @@ class State(_StateFields):
             if not rules.show_and_reroll:
                 raise IllegalActionError(f"{rules.name} has no show-and-reroll: a bid cannot show dice.")
             hand = self.hidden[self.to_move]
+            if len(show) > len(hand):
+                raise IllegalActionError(
+                    f"A show sets out some of your {len(hand)} hidden dice, not {len(show)} dice."
+                )
             rest = _sub_multiset(hand, show)
             if rest is None:
                 shown, held = (", ".join(rules.face_label(f) for f in faces) for faces in (show, hand))

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine import PRESETS, Rules, RulesError
+from ..engine.echo import echo
 
 #: The largest rules file read, in bytes: every option fits in well under 4 KiB.
 MAX_RULES_BYTES = 64 * 1024
@@ -128,7 +129,7 @@ def load_rules(spec: str) -> Rules:
     if not path.is_file():
         known = ", ".join(sorted(PRESETS))
         raise RulesError(
-            f"There is no rule set called {spec!r}: name a preset ({known}) or a TOML or JSON rules file."
+            f"There is no rule set called {echo(spec)}: name a preset ({known}) or a TOML or JSON rules file."
         )
     try:
         with path.open("rb") as fh:

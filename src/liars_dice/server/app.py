@@ -29,7 +29,8 @@ from .guard import RequestGuard
 from .headers import Guarded, origin_allowed
 from .hub import Broadcaster
 from .listing import safe_entries
-from .messages import RULE_FIELDS, ChatMsg, CreateTable, Hello, JoinTable, MyGames, RulesQuery, parse_client_message
+from .explain import bounded, explain
+from .messages import BODY_FIELDS, RULE_FIELDS, ChatMsg, CreateTable, Hello, JoinTable, MyGames, RulesQuery, parse_client_message
 from .schemas import Created, Games, Health, Lobby, Seated, TableSummary
 from .security import hash_token, is_code, normalize_code
 from .service import TableService, config_json
@@ -65,7 +66,7 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
 
 
 def _error(code: str, message: str, status: int) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+    return JSONResponse({"error": {"code": code, "message": bounded(message)}}, status_code=status)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -119,16 +120,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(request: Request, e: RequestValidationError) -> JSONResponse:
-        err = e.errors()[0] if e.errors() else {}
-        loc = [str(p) for p in err.get("loc", ()) if p != "body"]
-        where = ".".join(loc) or "body"
-        msg = str(err.get("msg", "invalid")).removeprefix("Value error, ")
-        if request.method == "POST" and request.url.path == "/api/tables" and loc and loc[0] in RULE_FIELDS:
+        # Client values and keys reach the sentence bounded (server/explain.py).
+        where, msg = explain(e.errors(), BODY_FIELDS, skip=("body",))
+        top = where.split(".")[0].split("[")[0]
+        if request.method == "POST" and request.url.path == "/api/tables" and top in RULE_FIELDS:
             # A create request that breaks a rule of the table (docs/server-protocol.md).
             return _error(TableInvalid.code, f"Bad table ({where}): {msg}.", TableInvalid.status)
-        if loc == ["nickname"]:
+        if where == "nickname":
             return _error(NameInvalid.code, f"Bad nickname: {msg}.", NameInvalid.status)
-        return _error(MessageInvalid.code, f"Bad request ({where}): {msg}.", 422)
+        return _error(MessageInvalid.code, f"Bad request ({where or 'body'}): {msg}.", 422)
 
     # -- HTTP API -------------------------------------------------------------
 
@@ -216,7 +216,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         address = g.address(ws)
 
         async def refuse(e: LiarsDiceError, close: int) -> None:
-            await ws.send_text(json.dumps({"type": "error", "code": e.code, "message": e.message, "id": None}))
+            await ws.send_text(json.dumps({"type": "error", "code": e.code, "message": bounded(e.message), "id": None}))
             await ws.close(code=close)
 
         try:

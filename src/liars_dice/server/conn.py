@@ -9,6 +9,8 @@ from typing import Any
 
 from starlette.websockets import WebSocket
 
+from .explain import bounded
+
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -54,7 +56,7 @@ class Conn:
         self.queue.put_nowait(text)
 
     def error(self, code: str, message: str, msg_id: Any = None) -> None:
-        self.send({"type": "error", "code": code, "message": message, "id": msg_id})
+        self.send({"type": "error", "code": code, "message": bounded(message), "id": msg_id})
 
     async def _send_loop(self) -> None:
         text: str | None = ""

@@ -49,7 +49,23 @@ class SweptMemoryStorage(MemoryStorage):
 
     SWEEP_SECONDS = 1.0
 
+    #: Attempts of one sweep when the event loop's thread changes the keys meanwhile.
+    SWEEP_TRIES = 5
+
     def _MemoryStorage__expire_events(self) -> None:  # overrides the library's private sweep
+        # The sweep runs on a timer thread while the event loop adds keys: copying
+        # the keys (list(dict)) can meet a change of size (a garbage collection
+        # inside the copy lets the other thread run) and raise RuntimeError. Then
+        # try again; a sweep that never gets a quiet moment is left to the next
+        # one, a second later (it only frees memory: the windows are exact anyway).
+        for _ in range(self.SWEEP_TRIES):
+            try:
+                self._sweep()
+                return
+            except RuntimeError:
+                continue
+
+    def _sweep(self) -> None:
         MemoryStorage._MemoryStorage__expire_events(self)  # type: ignore[attr-defined]  # the private sweep of limits.MemoryStorage (name-mangled)
         for key in [k for k, v in list(self.events.items()) if not v]:
             with self.locks[key]:

@@ -14,11 +14,24 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter, ValidationError
 
 from .errors import MessageInvalid, MessageTooDeep
+from .explain import explain
 from .text import json_depth_exceeds
 
-#: A message id: echoed back in the reply, so only printable ASCII (no text
-#: that could break or disguise a reply).
-MsgId = Union[StrictInt, Annotated[StrictStr, Field(max_length=64, pattern=r"^[\x20-\x7e]*$")], None]
+#: The largest message id that is a number: JSON's safe integers (every
+#: client's JSON reads them back exactly).
+ID_INT_MAX = 2**53 - 1
+#: A message id: echoed back in the reply, so a safe integer or printable
+#: ASCII (no text that could break or disguise a reply).
+MsgId = Union[
+    Annotated[StrictInt, Field(ge=-ID_INT_MAX, le=ID_INT_MAX)],
+    Annotated[StrictStr, Field(max_length=64, pattern=r"^[\x20-\x7e]*$")],
+    None,
+]
+#: What a bad ``id`` is told (rather than pydantic's words for one member of the union).
+ID_RULE = (
+    f"an id is a whole number from -{ID_INT_MAX} to {ID_INT_MAX}, "
+    "or a string of at most 64 printable ASCII characters"
+)
 #: A seat token as :func:`~liars_dice.server.security.new_token` makes them (URL-safe base64).
 Token = Annotated[StrictStr, Field(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_-]+$")]
 #: A name the server knows (a preset, a bot): lower-case letters, digits, ``_`` and ``-``.
@@ -126,14 +139,14 @@ def parse_client_message(text: str, max_bytes: int, max_depth: int = 8) -> Any:
     try:
         return _ADAPTER.validate_python(data)
     except ValidationError as e:
-        err = e.errors()[0]
-        where = ".".join(str(p) for p in err.get("loc", ()) if p not in _TYPE_NAMES) or "message"
-        raise MessageError("message/invalid", f"Bad message ({where}): {err.get('msg', 'invalid')}.", msg_id) from None
+        # Client values and keys reach the sentence bounded (server/explain.py).
+        where, what = explain(e.errors(), MESSAGE_FIELDS, hints={"id": ID_RULE}, skip=_TYPE_NAMES)
+        raise MessageError("message/invalid", f"Bad message ({where or 'message'}): {what}.", msg_id) from None
 
 
 def _echoable_id(value: Any) -> Any:
     """``value`` if it is a valid :data:`MsgId` to repeat in an error reply, else ``None``."""
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**53:
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) <= ID_INT_MAX:
         return value
     if isinstance(value, str) and len(value) <= 64 and value.isascii() and value.isprintable():
         return value
@@ -196,3 +209,15 @@ class MyGames(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     tokens: Annotated[list[Token], Field(max_length=200)]
+
+
+def _field_names(*models: type[BaseModel]) -> frozenset[str]:
+    return frozenset(name for m in models for name in m.model_fields)
+
+
+#: Every field of a websocket message (the parts of an error's path worth naming).
+MESSAGE_FIELDS = _field_names(
+    Hello, BidMsg, ChallengeMsg, CalzaMsg, ChatMsg, AddBotMsg, RemoveBotMsg, StartMsg, LeaveMsg, PingMsg
+)
+#: Every field of an HTTP body.
+BODY_FIELDS = _field_names(CreateTable, JoinTable, MyGames, RulesQuery)

@@ -39,6 +39,8 @@ from ..engine import (
 )
 from ..engine.summary import CHOICE_WORDS, OPTION_LABELS
 from ..records import parse_rules_text, record_from_state
+from ..engine.echo import echo
+from .explain import bounded
 from . import bots_runner, fairness
 from .bots_runner import bot_names
 from .config import Settings
@@ -377,10 +379,10 @@ class TableService:
             rules = self._preset_with(req.preset, req.options)
         lo, hi = max(rules.min_players, st.seats_min), min(rules.max_players, st.seats_max)
         if not lo <= req.seats <= hi:
-            raise TableInvalid(f"{rules.name} is played here by {lo} to {hi} players, not {req.seats}.")
+            raise TableInvalid(f"{rules.name} is played here by {lo} to {hi} players, not {echo(req.seats)}.")
         if req.turn_timer is not None and not st.turn_timer_min <= req.turn_timer <= st.turn_timer_max:
             raise TableInvalid(
-                f"A turn timer runs {st.turn_timer_min} to {st.turn_timer_max} seconds, not {req.turn_timer}."
+                f"A turn timer runs {st.turn_timer_min} to {st.turn_timer_max} seconds, not {echo(req.turn_timer)}."
             )
         return rules
 
@@ -391,14 +393,14 @@ class TableService:
         """
         st = self.settings
         if preset not in PRESETS:
-            raise TableInvalid(f"There is no rule set called {preset!r}; choose from {', '.join(PRESETS)}.")
+            raise TableInvalid(f"There is no rule set called {echo(preset)}; choose from {', '.join(PRESETS)}.")
         rules = PRESETS[preset]
         if options:
             opts = {k: v for k, v in options.items() if k != "name"}
             try:
                 rules = rules.with_options(**opts)
             except (LiarsDiceError, TypeError, ValueError) as e:
-                msg = e.message if isinstance(e, LiarsDiceError) else f"Bad rule option: {e}."
+                msg = e.message if isinstance(e, LiarsDiceError) else f"Bad rule option: {bounded(str(e), 120)}."
                 raise TableInvalid(msg) from None
             dpp = rules.dice_per_player
             if not isinstance(dpp, int) or not 1 <= dpp <= st.dice_per_player_max:
@@ -465,10 +467,38 @@ class TableService:
         return await asyncio.to_thread(self.store.games_of, name=name)
 
     async def games_of_tokens(self, tokens: Sequence[str]) -> list[dict[str, Any]]:
+        """``POST /api/my-games``: the tables these tokens took a seat at, newest
+        first, one entry per table, as a player expects them:
+
+        * a game they played is listed, also when they left it: a token
+          revoked during the game (``leave``) keeps the game on the list, with
+          ``"left": true`` while it is in play (the seat is a bot's for good:
+          the client offers to watch, and a ``hello`` with the token gets
+          ``auth/revoked``, never the seat);
+        * a seat given up before the start (``leave``, removed by the host, not
+          claimed within the grace period) is no game played: not listed, nor
+          is a table that closed before its start.
+        """
         hashes = [hash_token(t) for t in tokens]
         if not hashes:
             return []
-        return await asyncio.to_thread(self.store.games_of, token_hashes=hashes)
+        rows = await asyncio.to_thread(self.store.games_of, token_hashes=hashes)
+        out: list[dict[str, Any]] = []
+        seen: set[str] = set()
+        for g in rows:
+            th = g.pop("token_hash")
+            if g["code"] in seen or g["status"] == TableStatus.CLOSED.value:
+                continue
+            room = self.rooms.get(g["code"])
+            if g["status"] == TableStatus.OPEN.value:
+                if room is None or room.table.seat_of_token(th) is None:
+                    continue  # the seat was given up before the start
+            elif g["status"] == TableStatus.PLAYING.value and room is not None:
+                if room.table.revoked_by(th) is not None:
+                    g["left"] = True
+            seen.add(g["code"])
+            out.append(g)
+        return out
 
     async def _finished(self, code: str, what: str) -> Room:
         room = await self.get_room(code)

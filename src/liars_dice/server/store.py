@@ -200,11 +200,14 @@ class Store:
             return [(r[0], r[1], r[2]) for r in rows]
 
     def games_of(self, *, name: str | None = None, token_hashes: Sequence[str] = ()) -> list[dict[str, Any]]:
-        """Tables where a seat was taken by ``name`` (public, finished) or by one of
-        ``token_hashes`` (any), newest first."""
+        """Tables where a seat was taken by ``name`` (public, finished; one entry
+        per table) or by one of ``token_hashes`` (any status; one entry per seat
+        taken, with the ``token_hash`` that took it, for the caller to judge
+        and drop), newest first."""
         q = select(
             tables_t.c.code, tables_t.c.status, tables_t.c.private, tables_t.c.preset, tables_t.c.players,
             tables_t.c.winner, tables_t.c.finished_at, tables_t.c.created_at, seats_t.c.seat, seats_t.c.name,
+            seats_t.c.token_hash,
         ).join(seats_t, seats_t.c.table_id == tables_t.c.id)
         if name is not None:
             q = q.where(seats_t.c.name == name, tables_t.c.status == "finished", tables_t.c.private.is_(False))
@@ -220,15 +223,19 @@ class Store:
                     continue  # left the seat before the game started
                 if players is None and name is not None:
                     continue
-                if r.code in seen:
-                    continue
-                seen.add(r.code)
-                out.append({
+                if name is not None:
+                    if r.code in seen:
+                        continue
+                    seen.add(r.code)
+                entry = {
                     "code": r.code, "status": r.status, "rules": r.preset, "players": players or [],
                     "winner": r.winner, "seat": r.seat, "name": r.name,
                     "finished_at": r.finished_at.isoformat() if r.finished_at else None,
                     "created_at": r.created_at.isoformat() if r.created_at else None,
-                })
+                }
+                if name is None:
+                    entry["token_hash"] = r.token_hash
+                out.append(entry)
         return out
 
 

@@ -13,6 +13,7 @@ import json
 import time
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 from ..engine import (
@@ -27,6 +28,7 @@ from ..engine import (
     Rules,
     State,
     result_to_json,
+    view_bid_probabilities,
     view_bid_probability,
     view_exact_probability,
 )
@@ -73,12 +75,19 @@ def result_json(r: RoundResult, names: tuple[str, ...], rules: Rules) -> dict[st
     return out
 
 
+@lru_cache(maxsize=8192)
+def _worded(rules: Rules, bid: Bid) -> dict[str, Any]:
+    """:func:`bid_words`, kept: every table of a rule set words the same bids
+    at every move (read only: callers copy it before adding to it)."""
+    return bid_words(rules, bid)
+
 
 def _word_bids(rules: Rules, out: dict[str, Any]) -> None:
     """Add the engine's words to every bid of a view's ``bids``."""
     for entry in out["bids"]:
         b = entry["bid"]
-        entry.update({k: v for k, v in bid_words(rules, Bid(b["quantity"], b["face"])).items() if k in ("label", "words")})
+        w = _worded(rules, Bid(b["quantity"], b["face"]))
+        entry["label"], entry["words"] = w["label"], w["words"]
 
 
 def _results(room: Room) -> tuple[list[dict[str, Any]], str]:
@@ -117,10 +126,11 @@ def seat_view(room: Room, seat: int, with_results: bool = True) -> dict[str, Any
     rules = v.rules
     if v.my_turn:
         acts = v.legal_actions()
+        raises = [a for a in acts if isinstance(a, Bid)]
         out["legal"] = {
             "raises": [
-                {**bid_words(rules, a), "chance": _chance(view_bid_probability(v, a))}
-                for a in acts if isinstance(a, Bid)
+                {**_worded(rules, a), "chance": _chance(p)}
+                for a, p in zip(raises, view_bid_probabilities(v, raises))
             ],
             "challenge": any(isinstance(a, Challenge) for a in acts),
             "calza": any(isinstance(a, Calza) for a in acts),

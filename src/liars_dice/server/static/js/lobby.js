@@ -236,6 +236,7 @@ export function lobbyPage({ root, toast }) {
         h("div", { class: "muted small" }, [
           (g.players || []).filter(Boolean).join(", "),
           finished ? `winner ${g.winner || "?"}` : { open: "waiting for players", playing: "in play", closed: "closed" }[status] || status,
+          g.left ? "you left" : "",
           finished && g.finished_at ? dateTime(g.finished_at) : "",
         ].filter(Boolean).join(" · "))),
       h("div", { class: "list-actions" },
@@ -243,6 +244,7 @@ export function lobbyPage({ root, toast }) {
           ? [h("a", { class: "btn btn-small", href: `#/replay/${g.code}` }, "Replay"),
              h("a", { class: "btn btn-small", href: api.recordUrl(g.code), download: `liars-dice-${g.code}.json` }, "Record")]
           : status === "closed" ? null
+          : g.left ? h("a", { class: "btn btn-small", href: `#/table/${g.code}` }, "Watch")  // the seat is a bot's for good
           : h("a", { class: "btn btn-primary btn-small", href: `#/table/${g.code}` }, status === "open" ? "Open" : "Rejoin")));
   }
 
