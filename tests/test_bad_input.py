@@ -267,9 +267,14 @@ def test_every_readme_command_runs(cli, tmp_path) -> None:
     final, fair = play_fair("wild-stars", 3, 2)
     fair_record = tmp_path / "fair.json"
     fair_record.write_text(dumps_record(final, None, fair), encoding="utf-8")
+    # `model fit g1.json g2.json --player ann`: two watched games (ann sits at each).
+    second = tmp_path / "g2.json"
+    _run(cli, "play", "--watch", "--seed", "5", "--record", str(second), timeout=60)
+    files = {"g1.json": record, "g2.json": second, "ann.model.json": tmp_path / "ann.model.json"}
     for line in lines:
         args = shlex.split(line)[1:]
         args = [str(fair_record if args[0] == "verify" else record) if a == "game.json" else a for a in args]
+        args = [str(files[a]) if a in files else a for a in args]
         line = re.sub(r"--games \d+", "--games 20", " ".join(args))
         if args[0] == "serve":
             _check_serve_starts(cli, args, tmp_path)
