@@ -198,7 +198,8 @@ async def main(args: argparse.Namespace) -> None:
     db = args.db or f"sqlite:///{tmp / 'load.db'}"
     cli = str(Path(sys.executable).parent / "liars-dice")
     proc = subprocess.Popen(
-        [cli, "serve", "--port", "0", "--db", db, "--log-level", "error"],
+        [cli, "serve", "--port", "0", "--db", db, "--log-level", "error",
+         *[a for lim in args.limit for a in ("--limit", lim)]],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     try:
@@ -425,6 +426,8 @@ if __name__ == "__main__":
     ap.add_argument("--warmup", type=float, default=5.0)
     ap.add_argument("--setup-timeout", type=float, default=300.0)
     ap.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
+    ap.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
+                    help="passed to `liars-dice serve --limit` (e.g. finished_ttl=5: finished tables leave memory sooner)")
     ap.add_argument("--attack", action="store_true", help="measure before, during and after an attacker process")
     ap.add_argument("--attack-sockets", type=int, default=2000, help="websockets the attacker opens")
     ap.add_argument("--no-attacker", action="store_true",
