@@ -129,6 +129,9 @@ def _good() -> dict:
         (lambda d: d.update(extra=1), "unknown field 'extra'"),
         (lambda d: d.update(player=""), "player is a name"),
         (lambda d: d.update(player="x" * 201), "player is a name"),
+        # attack3: names reach terminals (`model show`): an ESC rewrote the screen, as the engine's player names
+        (lambda d: d.update(player="\x1b[2Jann"), "player may hold only printable characters"),
+        (lambda d: d.update(rules="classic\u202e"), "rules may hold only printable characters"),
         (lambda d: d.update(bids=[0] * 9), "bids is a list of 10 counts"),
         (lambda d: d.update(bids=[-1] + [0] * 9), "bids is a whole number"),
         (lambda d: d.update(bids=[10**10] + [0] * 9), "bids is a whole number"),
@@ -234,6 +237,48 @@ def test_model_fit_refuses_bad_input_with_one_sentence(cli, tmp_path: Path) -> N
         assert not out.exists()
     proc = subprocess.run([cli, "model", "show", str(rec)], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "This is not an opponent model" in proc.stderr
+
+
+def test_model_show_prints_names_as_text_not_markup(cli, tmp_path: Path) -> None:
+    """attack3: a model whose player was ``[/bold]x`` crashed `model show` with a
+    Rich MarkupError traceback, and ``[link=...]`` in its rules was read as markup."""
+    d = _good()
+    d.update(player="[/bold]x", rules="[link=http://example.com]classic[/link]")
+    p = tmp_path / "m.json"
+    p.write_text(json.dumps(d))
+    show = subprocess.run([cli, "model", "show", str(p)], capture_output=True, text=True, timeout=60)
+    assert show.returncode == 0, show.stderr
+    assert "[/bold]x ([link=http://example.com]classic[/link])" in show.stdout
+
+
+def test_model_fit_holds_one_record_at_a_time(tmp_path: Path) -> None:
+    """attack3: `model fit` read every file before fitting (up to 100,000 records of
+    32 MiB each: all of them in memory at once). It reads one at a time."""
+    import tracemalloc
+
+    from typer.testing import CliRunner
+
+    from liars_dice.cli import app
+
+    text = json.dumps(_records(1)[0])
+    paths = []
+    for i in range(12):
+        p = tmp_path / f"g{i}.json"
+        p.write_text(text + " " * 2_000_000)  # 2 MB each, as a long game's record
+        paths.append(str(p))
+
+    def peak(files: list[str]) -> int:
+        tracemalloc.start()
+        try:
+            result = CliRunner().invoke(app, ["model", "fit", *files, "--player", "ann", "-o", str(tmp_path / "m.json")])
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+            assert result.exit_code == 0, result.output
+
+    peak(paths[:1])  # imports and caches
+    one, twelve = peak(paths[:1]), peak(paths)
+    assert twelve - one < 8_000_000, (one, twelve)  # all twelve at once hold 11 x 2 MB more
 
 
 # -- strong with a model ------------------------------------------------------------------

@@ -356,6 +356,9 @@ class OpponentModel:
         rules = data.get("rules", "")
         if not isinstance(rules, str) or len(rules) > MAX_NAME:
             raise ModelError(f"The model's rules is a name of at most {MAX_NAME} characters.")
+        for what, text in (("player", player), ("rules", rules)):
+            if not text.isprintable():  # names reach terminals, as the engine's player names: no ESC, no bidi
+                raise ModelError(f"The model's {what} may hold only printable characters (no control, invisible or bidi characters).")
         prior_raw = data.get("prior", {})
         if not isinstance(prior_raw, Mapping) or set(prior_raw) - {"challenge_strength", "bid_alpha", "jump_alpha", "table_strength"}:
             raise ModelError("The model's prior holds only challenge_strength, bid_alpha, jump_alpha and table_strength.")
