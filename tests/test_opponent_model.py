@@ -239,6 +239,44 @@ def test_model_fit_refuses_bad_input_with_one_sentence(cli, tmp_path: Path) -> N
     assert proc.returncode == 2 and "This is not an opponent model" in proc.stderr
 
 
+def test_a_model_is_of_one_rule_set(cli, tmp_path: Path) -> None:
+    """attack3: a model fitted on perudo games was used for classic without a word
+    (the protocol's ``models``, ``arena --model``), and `model fit` mixed records of
+    several rule sets into one model named for the first."""
+    classic, perudo = _records(1)[0], _records(1, preset="perudo")[0]
+    with pytest.raises(ModelError, match="is a game of 'perudo', not 'classic' as the first; a model is of one rule set"):
+        fit([classic, perudo], "ann", labels=["a.json", "b.json"])
+    assert fit([classic, perudo], "ann", rules=Rules.preset("perudo")).rules == "perudo"
+    assert fit([classic, perudo], "ann", rules=Rules.preset("perudo")).records == 1
+    model = fit([perudo], "ann")
+    with pytest.raises(ModelError, match="of 'ann' playing 'perudo', not 'classic'"):
+        model.check_rules(Rules.preset("classic"))
+    OpponentModel("ann").check_rules(Rules.preset("classic"))  # no rules: for any
+    p = tmp_path / "ann.json"
+    p.write_text(model.dumps())
+    proc = subprocess.run([cli, "arena", "--rules", "classic", "--bots", "random,ann=random", "--games", "1",
+                           "--model", f"ann={p}"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and "playing 'perudo', not 'classic'" in proc.stderr, proc.stderr
+    from liars_dice.protocol import answer
+
+    request = {"rules": "classic", "players": ["ann", "bob"], "seat": "bob", "dice": {"ann": 1, "bob": 1},
+               "hand": [3], "models": {"ann": model.to_json()}}
+    reply = json.loads(answer(json.dumps(request).encode(), Rules.preset("classic"), StrongBot(seed=1)))
+    assert "playing 'perudo', not 'classic'" in reply["error"], reply
+
+
+def test_a_model_file_is_utf8(cli, tmp_path: Path) -> None:
+    """attack3: a UTF-16 model file was read (json.loads takes UTF-16 bytes) and then
+    `arena --model` failed with a UnicodeDecodeError traceback passing it on as text."""
+    p = tmp_path / "m16.json"
+    p.write_bytes(OpponentModel("ann").dumps().encode("utf-16"))
+    with pytest.raises(ModelError, match="not UTF-8 text"):
+        OpponentModel.loads(p.read_bytes())
+    proc = subprocess.run([cli, "arena", "--rules", "classic", "--bots", "random,ann=random", "--games", "1",
+                           "--model", f"ann={p}"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and proc.stderr.strip() == f"{p}: The model is not UTF-8 text.", proc.stderr
+
+
 def test_model_show_prints_names_as_text_not_markup(cli, tmp_path: Path) -> None:
     """attack3: a model whose player was ``[/bold]x`` crashed `model show` with a
     Rich MarkupError traceback, and ``[link=...]`` in its rules was read as markup."""
