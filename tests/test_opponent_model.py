@@ -129,6 +129,9 @@ def _good() -> dict:
         (lambda d: d.update(extra=1), "unknown field 'extra'"),
         (lambda d: d.update(player=""), "player is a name"),
         (lambda d: d.update(player="x" * 201), "player is a name"),
+        # attack3: names reach terminals (`model show`): an ESC rewrote the screen, as the engine's player names
+        (lambda d: d.update(player="\x1b[2Jann"), "player may hold only printable characters"),
+        (lambda d: d.update(rules="classic\u202e"), "rules may hold only printable characters"),
         (lambda d: d.update(bids=[0] * 9), "bids is a list of 10 counts"),
         (lambda d: d.update(bids=[-1] + [0] * 9), "bids is a whole number"),
         (lambda d: d.update(bids=[10**10] + [0] * 9), "bids is a whole number"),
@@ -234,6 +237,86 @@ def test_model_fit_refuses_bad_input_with_one_sentence(cli, tmp_path: Path) -> N
         assert not out.exists()
     proc = subprocess.run([cli, "model", "show", str(rec)], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "This is not an opponent model" in proc.stderr
+
+
+def test_a_model_is_of_one_rule_set(cli, tmp_path: Path) -> None:
+    """attack3: a model fitted on perudo games was used for classic without a word
+    (the protocol's ``models``, ``arena --model``), and `model fit` mixed records of
+    several rule sets into one model named for the first."""
+    classic, perudo = _records(1)[0], _records(1, preset="perudo")[0]
+    with pytest.raises(ModelError, match="is a game of 'perudo', not 'classic' as the first; a model is of one rule set"):
+        fit([classic, perudo], "ann", labels=["a.json", "b.json"])
+    assert fit([classic, perudo], "ann", rules=Rules.preset("perudo")).rules == "perudo"
+    assert fit([classic, perudo], "ann", rules=Rules.preset("perudo")).records == 1
+    model = fit([perudo], "ann")
+    with pytest.raises(ModelError, match="of 'ann' playing 'perudo', not 'classic'"):
+        model.check_rules(Rules.preset("classic"))
+    OpponentModel("ann").check_rules(Rules.preset("classic"))  # no rules: for any
+    p = tmp_path / "ann.json"
+    p.write_text(model.dumps())
+    proc = subprocess.run([cli, "arena", "--rules", "classic", "--bots", "random,ann=random", "--games", "1",
+                           "--model", f"ann={p}"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and "playing 'perudo', not 'classic'" in proc.stderr, proc.stderr
+    from liars_dice.protocol import answer
+
+    request = {"rules": "classic", "players": ["ann", "bob"], "seat": "bob", "dice": {"ann": 1, "bob": 1},
+               "hand": [3], "models": {"ann": model.to_json()}}
+    reply = json.loads(answer(json.dumps(request).encode(), Rules.preset("classic"), StrongBot(seed=1)))
+    assert "playing 'perudo', not 'classic'" in reply["error"], reply
+
+
+def test_a_model_file_is_utf8(cli, tmp_path: Path) -> None:
+    """attack3: a UTF-16 model file was read (json.loads takes UTF-16 bytes) and then
+    `arena --model` failed with a UnicodeDecodeError traceback passing it on as text."""
+    p = tmp_path / "m16.json"
+    p.write_bytes(OpponentModel("ann").dumps().encode("utf-16"))
+    with pytest.raises(ModelError, match="not UTF-8 text"):
+        OpponentModel.loads(p.read_bytes())
+    proc = subprocess.run([cli, "arena", "--rules", "classic", "--bots", "random,ann=random", "--games", "1",
+                           "--model", f"ann={p}"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and proc.stderr.strip() == f"{p}: The model is not UTF-8 text.", proc.stderr
+
+
+def test_model_show_prints_names_as_text_not_markup(cli, tmp_path: Path) -> None:
+    """attack3: a model whose player was ``[/bold]x`` crashed `model show` with a
+    Rich MarkupError traceback, and ``[link=...]`` in its rules was read as markup."""
+    d = _good()
+    d.update(player="[/bold]x", rules="[link=http://example.com]classic[/link]")
+    p = tmp_path / "m.json"
+    p.write_text(json.dumps(d))
+    show = subprocess.run([cli, "model", "show", str(p)], capture_output=True, text=True, timeout=60)
+    assert show.returncode == 0, show.stderr
+    assert "[/bold]x ([link=http://example.com]classic[/link])" in show.stdout
+
+
+def test_model_fit_holds_one_record_at_a_time(tmp_path: Path) -> None:
+    """attack3: `model fit` read every file before fitting (up to 100,000 records of
+    32 MiB each: all of them in memory at once). It reads one at a time."""
+    import tracemalloc
+
+    from typer.testing import CliRunner
+
+    from liars_dice.cli import app
+
+    text = json.dumps(_records(1)[0])
+    paths = []
+    for i in range(12):
+        p = tmp_path / f"g{i}.json"
+        p.write_text(text + " " * 2_000_000)  # 2 MB each, as a long game's record
+        paths.append(str(p))
+
+    def peak(files: list[str]) -> int:
+        tracemalloc.start()
+        try:
+            result = CliRunner().invoke(app, ["model", "fit", *files, "--player", "ann", "-o", str(tmp_path / "m.json")])
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+            assert result.exit_code == 0, result.output
+
+    peak(paths[:1])  # imports and caches
+    one, twelve = peak(paths[:1]), peak(paths)
+    assert twelve - one < 8_000_000, (one, twelve)  # all twelve at once hold 11 x 2 MB more
 
 
 # -- strong with a model ------------------------------------------------------------------

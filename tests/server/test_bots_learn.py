@@ -9,8 +9,8 @@ from fastapi.testclient import TestClient
 from .helpers import Player, create, is_state
 
 
-def _finished_game(client: TestClient, name: str) -> str:
-    t = create(client, name, seats=2, options={"dice_per_player": 2})
+def _finished_game(client: TestClient, name: str, dice: int = 2) -> str:
+    t = create(client, name, seats=2, options={"dice_per_player": dice})
     p = Player(client, t["code"], t["token"])
     p.send({"type": "add_bot", "bot": "random"})
     p.send({"type": "start", "id": "s"})
@@ -49,6 +49,17 @@ def test_bots_learn_fits_the_seated_persons_past_games(client: TestClient) -> No
     assert model.records == 1 and model.rounds >= 2
     bot = room.bot(1)
     assert bot.model_of("ann") is not None and bot.model_of("ann").records == 1
+    p.close()
+
+
+def test_bots_learn_only_from_games_under_the_tables_rules(client: TestClient) -> None:
+    """attack3: the fit read the person's last games under any rules (here 3 dice
+    each for a table of 2), one model mixing rule sets; a model is of one rule set."""
+    _finished_game(client, "ann", dice=3)
+    _finished_game(client, "ann", dice=2)
+    code, p = _table_with_strong(client, True)
+    room = client.app.state.service.rooms[code]  # type: ignore[attr-defined]
+    assert room.learned["ann"].records == 1
     p.close()
 
 

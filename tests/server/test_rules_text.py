@@ -86,3 +86,24 @@ def test_rules_summaries_are_rate_limited(db_url: str) -> None:
     with TestClient(create_app(Settings(db_url=db_url, lookup_rate="3/minute"))) as c:
         codes = [c.post("/api/rules/summary", json={"preset": "classic"}).status_code for _ in range(4)]
     assert codes == [200, 200, 200, 429], codes
+
+
+@pytest.mark.parametrize(
+    "options, words",
+    [
+        ({"name": "a" + "\u0301" * 30}, ["combining marks"]),
+        ({"name": "x\u200b"}, ["invisible"]),
+        ({"name": "x" * 60}, ["at most"]),
+    ],
+)
+def test_the_summary_refuses_what_the_table_refuses(client: TestClient, options: dict, words: list[str]) -> None:
+    """attack3: the create form's summary answered 200 for options that ``POST
+    /api/tables`` refuses (a zalgo or invisible rule set name): the form showed
+    rules that no table could have. Both now clean rule options by the same text rules."""
+    summary = client.post("/api/rules/summary", json={"preset": "classic", "options": options})
+    table = client.post("/api/tables", json={"nickname": "ann", "seats": 3, "preset": "classic", "options": options})
+    assert table.status_code == 400, table.text
+    assert summary.status_code == 400, summary.text
+    assert summary.json()["error"]["message"] == table.json()["error"]["message"]
+    for w in words:
+        assert w in summary.json()["error"]["message"]

@@ -356,6 +356,9 @@ class OpponentModel:
         rules = data.get("rules", "")
         if not isinstance(rules, str) or len(rules) > MAX_NAME:
             raise ModelError(f"The model's rules is a name of at most {MAX_NAME} characters.")
+        for what, text in (("player", player), ("rules", rules)):
+            if not text.isprintable():  # names reach terminals, as the engine's player names: no ESC, no bidi
+                raise ModelError(f"The model's {what} may hold only printable characters (no control, invisible or bidi characters).")
         prior_raw = data.get("prior", {})
         if not isinstance(prior_raw, Mapping) or set(prior_raw) - {"challenge_strength", "bid_alpha", "jump_alpha", "table_strength"}:
             raise ModelError("The model's prior holds only challenge_strength, bid_alpha, jump_alpha and table_strength.")
@@ -394,11 +397,27 @@ class OpponentModel:
         """
         if len(text) > MAX_MODEL_BYTES:
             raise ModelError(f"The model is {len(text):,} bytes; a model is at most {MAX_MODEL_BYTES:,}.")
+        if isinstance(text, bytes):
+            # json.loads would also take UTF-16 and UTF-32 bytes, which the arena then
+            # could not pass on as text: a model file is UTF-8, as `model fit` writes it
+            try:
+                text = text.decode("utf-8")
+            except UnicodeDecodeError:
+                raise ModelError("The model is not UTF-8 text.") from None
         try:
             data = json.loads(text)
         except (ValueError, RecursionError):
             raise ModelError("The model is not valid JSON.") from None
         return cls.from_json(data)
+
+    def check_rules(self, rules: Rules) -> None:
+        """Refuse a model fitted under other rules than ``rules`` (by the rules' name;
+        a model with no ``rules`` is for any).
+
+        :raises ModelError: naming both rule sets.
+        """
+        if self.rules and self.rules != rules.name:
+            raise ModelError(f"The model is of {_short(self.player)} playing {_short(self.rules)}, not {_short(rules.name)}.")
 
     def copy(self) -> "OpponentModel":
         return OpponentModel.from_json(self.to_json())
@@ -460,15 +479,23 @@ def _lowest_rank(rules: Rules, prev: Bid, total: int) -> int:
 
 
 def fit(
-    records: Iterable[Any], player: str, prior: Prior | None = None, labels: Sequence[str] | None = None
+    records: Iterable[Any],
+    player: str,
+    prior: Prior | None = None,
+    labels: Sequence[str] | None = None,
+    rules: Rules | None = None,
 ) -> OpponentModel:
     """Fit the model of ``player`` from game records (JSON text, bytes or parsed).
 
     :param records: records as :func:`liars_dice.records.replay` reads them.
     :param labels: names of the records for error sentences (e.g. file paths).
+    :param rules: when given, only records under these rules count (a model is
+        of one rule set: see :meth:`OpponentModel.check_rules`); otherwise every
+        record with the player must be under the rules of the first.
     :returns: the model, counting every round of every record in which the player held dice.
     :raises ModelError: for a record that does not replay (``"record N: ..."``,
-        1-based), or a player in none of the records.
+        1-based), a record under other rules than the first (``rules`` not given),
+        or a player in none of the records.
     """
     from ..records import replay
 
@@ -485,13 +512,22 @@ def fit(
         if player not in names:
             continue
         seat = names.index(player)
-        seen_in += 1
-        rules = state.game.rules
+        rec_rules = state.game.rules
+        if rules is not None and rec_rules != rules:
+            continue
         if not model.rules:
-            model.rules = rules.name
+            model.rules = rec_rules.name
+        elif rec_rules.name != model.rules:
+            where = labels[i - 1] if labels is not None and i <= len(labels) else f"Record {i}"
+            raise ModelError(
+                f"{where} is a game of {_short(rec_rules.name)}, not {_short(model.rules)} as the first; "
+                "a model is of one rule set."
+            )
+        seen_in += 1
         for res in state.results:
-            model.observe_round(rules, res, seat)
+            model.observe_round(rec_rules, res, seat)
     if seen_in == 0:
-        raise ModelError(f"No record has a player called {_short(player)}.")
+        where = f" under {_short(rules.name)}" if rules is not None else ""
+        raise ModelError(f"No record{where} has a player called {_short(player)}.")
     model.records = seen_in
     return model

@@ -21,7 +21,7 @@ def _fail(message: str) -> NoReturn:
     raise typer.Exit(2)
 
 
-def _read_models(specs: list[str], names: list[str]) -> tuple[tuple[str, str], ...]:
+def _read_models(specs: list[str], names: list[str], rules: Any = None) -> tuple[tuple[str, str], ...]:
     """``NAME=PATH`` options to ``(name, model text)``; one sentence and status 2 on a fault."""
     from pathlib import Path
 
@@ -39,7 +39,9 @@ def _read_models(specs: list[str], names: list[str]) -> tuple[tuple[str, str], .
         try:
             with Path(path).open("rb") as f:
                 raw = f.read(MAX_MODEL_BYTES + 1)
-            OpponentModel.loads(raw)
+            model = OpponentModel.loads(raw)
+            if rules is not None:
+                model.check_rules(rules)
         except OSError as e:
             _fail(f"Cannot read {path}: {e.strerror}.")
         except ModelError as e:
@@ -118,7 +120,7 @@ def arena_command(
             _fail(str(e))
     if seed is None:
         seed = secrets.randbelow(2**32)
-    models = _read_models(model, [e.name for e in entrants])
+    models = _read_models(model, [e.name for e in entrants], preset)
     config = ArenaConfig(preset, entrants, games, seed, timeout, models)
     err = Console(stderr=True)
     progress = Progress(

@@ -57,9 +57,8 @@ def fit_command(
 
     if len(records) > MAX_RECORDS:
         raise _fail(f"{len(records):,} records is more than one fit reads ({MAX_RECORDS:,}).")
-    raws = []
-    for path in records:
-        raws.append(_read(path, MAX_RECORD_BYTES, "a game record"))
+    # one record in memory at a time: 100,000 records of up to 32 MiB each must not all be held
+    raws = (_read(path, MAX_RECORD_BYTES, "a game record") for path in records)
     try:
         model = fit(raws, player, labels=records)
     except ModelError as e:
@@ -91,9 +90,11 @@ def show_command(model_path: str = typer.Argument(..., metavar="MODEL", help="An
     from rich.console import Console
     from rich.table import Table
 
+    from rich.markup import escape
+
     console = Console()
     console.print(
-        f"[bold]{model.player}[/bold] ({model.rules or 'any rules'}): {model.records} record(s), "
+        f"[bold]{escape(model.player)}[/bold] ({escape(model.rules or 'any rules')}): {model.records} record(s), "
         f"{model.rounds} round(s); bluff rate {model.bluff_rate():.2f}",
         highlight=False,
     )

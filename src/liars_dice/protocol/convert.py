@@ -129,9 +129,10 @@ def _play_round(
     return state
 
 
-def models_from_request(request: Request) -> dict[str, Any]:
+def models_from_request(request: Request, rules: Rules | None = None) -> dict[str, Any]:
     """The request's opponent models, by player name (``{}`` when it has none).
 
+    :param rules: the rules played: a model fitted under others is refused.
     :returns: name to :class:`~liars_dice.bots.opponent_model.OpponentModel`.
     :raises ProtocolError: for a name that is not another player of the
         request, or a model its reader refuses (one sentence, naming the player).
@@ -148,6 +149,8 @@ def models_from_request(request: Request) -> dict[str, Any]:
             raise ProtocolError(f"The request has a model of {name!r}, the seat to move; models are of opponents.")
         try:
             out[name] = OpponentModel.from_json(data)
+            if rules is not None:
+                out[name].check_rules(rules)
         except ModelError as e:
             raise ProtocolError(f"The model of {name!r} cannot be used: {e.message}") from None
     return out

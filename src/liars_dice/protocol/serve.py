@@ -53,7 +53,7 @@ def answer(line: bytes, rules: Rules, bot: Bot) -> str:
         if request.models is not None and set_models is None:
             return error_line(MODELS_UNSUPPORTED)
         if set_models is not None:
-            set_models(models_from_request(request))
+            set_models(models_from_request(request, rules))
     except ProtocolError as e:
         return error_line(e.message)
     try:

@@ -143,7 +143,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/rules/summary")
     async def summarize_rules(body: RulesQuery, request: Request) -> dict[str, Any]:
         """A preset with options in the engine's words, for the create form."""
-        guard(request).before_summary(request)
+        g = guard(request)
+        g.before_summary(request)
+        body = body.model_copy(update={"options": g.clean_options(body.options)})
         return svc(request).rules_summary(body)
 
     @app.post("/api/tables", status_code=201, response_model=Created)

@@ -6,7 +6,7 @@ never sees unchecked client text.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from starlette.requests import HTTPConnection
 
@@ -102,10 +102,7 @@ class RequestGuard:
         :raises NameInvalid: :raises TableInvalid: a string breaks the text rules.
         """
         lim = self.limits
-        options = check_json_strings(
-            body.options, "A rule option", lim.text_chars, lim.option_items,
-            error=TableInvalid, combining_run=lim.combining_run,
-        )
+        options = self.clean_options(body.options)
         if body.rules_text is not None:
             # A rules file's strings (face names...) obey the same text rules as options.
             try:
@@ -117,6 +114,20 @@ class RequestGuard:
                 error=TableInvalid, combining_run=lim.combining_run,
             )
         return body.model_copy(update={"nickname": self.clean_name(body.nickname), "options": options})
+
+    def clean_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """Rule options with every string cleaned, as for a new table (``POST
+        /api/tables``) and its form's summary (``POST /api/rules/summary``), so
+        the form never summarises rules that the table refuses.
+
+        :raises TableInvalid: a string breaks the text rules.
+        """
+        lim = self.limits
+        cleaned: dict[str, Any] = check_json_strings(
+            options, "A rule option", lim.text_chars, lim.option_items,
+            error=TableInvalid, combining_run=lim.combining_run,
+        )
+        return cleaned
 
     def clean_join(self, body: JoinTable) -> JoinTable:
         return body.model_copy(update={"nickname": self.clean_name(body.nickname)})

@@ -286,7 +286,8 @@ class TableService:
     async def _give_models(self, room: Room, seat: int, bot: Any) -> None:
         """The table option "bots learn from this player's past games": a bot that
         takes opponent models (``set_models``) gets one per seated person, fitted
-        on their last :data:`LEARN_GAMES` finished public games, once per seat."""
+        on their last :data:`LEARN_GAMES` finished public games under the table's
+        rules (a model is of one rule set), once per seat."""
         room.models_given.add(seat)
         set_models = getattr(bot, "set_models", None)
         if set_models is None:
@@ -307,7 +308,7 @@ class TableService:
                         continue
                 if records:
                     try:
-                        learned[s.name] = await asyncio.to_thread(fit, records, s.name)
+                        learned[s.name] = await asyncio.to_thread(fit, records, s.name, rules=room.table.rules)
                     except ModelError:
                         continue
             room.learned = learned
