@@ -94,3 +94,26 @@ def test_every_command_that_reads_a_record_bounds_its_size(cli, tmp_path, comman
     assert "over 32 MB" in said and "Traceback" not in said, said
     if command == ["replay"]:
         assert json.loads(proc.stdout)["error"]["message"].startswith("The record is over 32 MB")
+
+
+def test_reading_a_small_record_allocates_what_it_holds(tmp_path) -> None:
+    """A 2-byte record took 32 MiB of memory while read (``read(limit + 1)``
+    allocates the whole bound); chunked reading allocates what the file holds,
+    and a file past the bound is still cut one byte past it."""
+    import io
+    import tracemalloc
+
+    from liars_dice.records.reading import MAX_RECORD_BYTES, read_bounded, read_record_bytes
+
+    small = tmp_path / "small.json"
+    small.write_bytes(b"{}")
+    tracemalloc.start()
+    try:
+        assert read_record_bytes(str(small)) == b"{}"
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 * 1024 * 1024, peak
+    assert len(read_bounded(io.BytesIO(b"x" * 5000), 3000)) == 3001
+    assert read_bounded(io.BytesIO(b"x" * 3000), 3000) == b"x" * 3000
+    assert MAX_RECORD_BYTES == 32 * 1024 * 1024

@@ -33,8 +33,10 @@ def _fail(message: str, status: int = 2) -> typer.Exit:
 
 def _read(path: str, limit: int, what: str) -> bytes:
     try:
+        from ..records.reading import read_bounded
+
         with Path(path).open("rb") as f:
-            raw = f.read(limit + 1)
+            raw = read_bounded(f, limit)
     except OSError as e:
         raise _fail(f"Cannot read {path}: {e.strerror}.") from None
     if len(raw) > limit:

@@ -6,12 +6,35 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import BinaryIO
 
 from .replay import RecordError
 
 #: The largest record read, in bytes. A long game of six players is under 1 MB;
 #: a 100 MB file given to ``replay`` took 330 MB of memory before this bound.
 MAX_RECORD_BYTES = 32 * 1024 * 1024
+
+
+#: Bytes read at a time by :func:`read_bounded`.
+CHUNK_BYTES = 1024 * 1024
+
+
+def read_bounded(stream: BinaryIO, limit: int) -> bytes:
+    """At most ``limit + 1`` bytes of ``stream``, read in chunks of
+    :data:`CHUNK_BYTES`: memory follows the bytes there are, not the bound
+    (``read(limit + 1)`` allocated the whole 32 MiB for a record of 2 bytes).
+
+    :raises OSError: as the stream's ``read`` does.
+    """
+    parts: list[bytes] = []
+    size = 0
+    while size <= limit:
+        part = stream.read(min(CHUNK_BYTES, limit + 1 - size))
+        if not part:
+            break
+        parts.append(part)
+        size += len(part)
+    return b"".join(parts)
 
 
 def read_record_bytes(spec: str) -> bytes:
@@ -23,10 +46,10 @@ def read_record_bytes(spec: str) -> bytes:
     """
     try:
         if spec == "-":
-            raw = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
+            raw = read_bounded(sys.stdin.buffer, MAX_RECORD_BYTES)
         else:
             with Path(spec).open("rb") as f:
-                raw = f.read(MAX_RECORD_BYTES + 1)
+                raw = read_bounded(f, MAX_RECORD_BYTES)
     except OSError as e:
         raise RecordError(f"Cannot read {spec}: {e.strerror}.") from None
     if len(raw) > MAX_RECORD_BYTES:
