@@ -134,6 +134,9 @@ def test_interactive_count_and_losses_after_a_challenge(cli) -> None:
     child.expect(r"(You lose|ann loses) one die\.")
     child.expect(r"(You open|ann opens) the next round\.")
     child.expect(PAUSE_PROMPT)
+    child.sendline("?")  # anything but Enter or q is explained, and the pause stays
+    child.expect("Enter deals the next round; q quits the game.")
+    child.expect(PAUSE_PROMPT)
     child.sendline("q")
     child.expect("Game stopped before the end")
     child.expect(pexpect.EOF)

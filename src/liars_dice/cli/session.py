@@ -248,8 +248,13 @@ class PlaySession:
                 self._print("You are out; the bots play on to the end.", style="bold")
             return
         if self.pause and not self.state.is_over and not self._watching():
-            if self.ask("Press Enter for the next round (q quits). ").strip().lower() in _QUIT_WORDS:
-                raise Quit
+            while True:
+                text = self.ask("Press Enter for the next round (q quits). ").strip().lower()
+                if text in _QUIT_WORDS:
+                    raise Quit
+                if not text:
+                    return
+                self._print("Enter deals the next round; q quits the game.")
 
     def _out_choice(self) -> None:
         """The person is out: watch the rest at a readable pace, or skip to the result."""
