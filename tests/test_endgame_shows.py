@@ -91,7 +91,7 @@ def test_stored_show_tables_give_the_solved_moves(small_entries, tmp_path, monke
         for h0, h1 in _deals(dice, 3):
             state = game.initial_state(0).deal([list(h0), list(h1)])
             rng = random.Random(hash((h0, h1)))
-            while state.phase.value == "bid":
+            while state.phase.value in ("bid", "reroll"):  # a show hands the turn to its reroll
                 if state.phase.value == "reroll":
                     state = state.reroll([rng.randint(1, 3) for _ in state.hidden[state.to_move]])
                     continue
@@ -152,7 +152,7 @@ def test_strong_plays_the_tables_shows_included() -> None:
         state = Game.create(rules, ["a", "b"], list(dice)).initial_state(0).deal(
             [[rng.randint(1, 6) for _ in range(n)] for n in dice])
         bot = StrongBot(seed=seed)
-        while state.phase.value == "bid":
+        while state.phase.value in ("bid", "reroll"):  # a show hands the turn to its reroll
             if state.phase.value == "reroll":
                 state = state.reroll([rng.randint(1, 6) for _ in state.hidden[state.to_move]])
                 continue
