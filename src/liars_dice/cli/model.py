@@ -17,8 +17,6 @@ import typer
 
 from .app import Command, Group, app
 
-#: The largest record read (bytes), as ``verify`` and ``replay``.
-MAX_RECORD_BYTES = 32 * 1024 * 1024
 #: The most records one fit reads.
 MAX_RECORDS = 100_000
 
@@ -32,9 +30,9 @@ def _fail(message: str, status: int = 2) -> typer.Exit:
 
 
 def _read(path: str, limit: int, what: str) -> bytes:
-    try:
-        from ..records.reading import read_bounded
+    from ..records.reading import read_bounded
 
+    try:
         with Path(path).open("rb") as f:
             raw = read_bounded(f, limit)
     except OSError as e:
@@ -56,6 +54,7 @@ def fit_command(
     does not replay, or no record has the player.
     """
     from ..bots.opponent_model import ModelError, fit
+    from ..records.reading import MAX_RECORD_BYTES  # the bound of `replay` and `verify`
 
     if len(records) > MAX_RECORDS:
         raise _fail(f"{len(records):,} records is more than one fit reads ({MAX_RECORDS:,}).")
