@@ -50,7 +50,7 @@ def test_aces_wild_table_and_replay_say_aces(tmp_path: Path, new_page) -> None: 
         assert re.fullmatch(r"Bid (two|three|four|five|six) aces", words.strip()), words
         said = words.strip().removeprefix("Bid ")
         # The bot waits 2.5 s before it answers: the list shows the bid well before that.
-        page.wait_for_function("s => document.querySelector('#bid-list').innerText.includes(s)", arg=said, timeout=2000)
+        page.wait_for_function("s => (document.querySelector('#bid-list')?.innerText ?? '').includes(s)", arg=said, timeout=2000)
         assert said in page.inner_text("#bid-list"), "the bid list says aces"
         assert said in page.inner_text("#current-bid") or page.is_visible("#reveal-close"), "the table says aces"
         assert not re.search(r"\b\d+ 1s\b|\bone 1\b|\b(two|three|four|five|six) 1s\b", page.inner_text("body"))
