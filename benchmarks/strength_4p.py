@@ -55,8 +55,32 @@ def fitted_model(preset: str, opponent: str, records: int) -> object:
     return _MODELS[preset]
 
 
-def one_game(args: tuple[str, int, int, str, str, int]) -> int:
-    """1 if ``strong`` wins game ``g`` of ``preset``, else 0."""
+def breakdown(final: object, seat: int) -> dict[str, list[float]]:
+    """Where ``seat``'s dice went in one game: per kind of round (players with dice,
+    and for two players whether the endgame tables cover it: at most 4 dice in
+    play), ``[rounds, dice seat lost, fair share of the dice lost]``, the fair
+    share being the dice lost in the round divided by the players with dice;
+    plus ``final2`` ``[reached, won]``: whether the seat was one of the last two
+    players, and whether it then won."""
+    out: dict[str, list[float]] = {}
+    reached = 0
+    for res in final.results:  # type: ignore[attr-defined]
+        held = [len(h) for h in res.revealed]
+        if held[seat] == 0:
+            break
+        alive = sum(1 for d in held if d > 0)
+        kind = f"{alive}p" if alive > 2 else ("2p<=4" if sum(held) <= 4 else "2p>4")
+        reached |= alive == 2
+        row = out.setdefault(kind, [0.0, 0.0, 0.0])
+        row[0] += 1
+        row[1] += res.lost[seat] - (res.gained[seat] if res.gained else 0)
+        row[2] += (sum(res.lost) - sum(res.gained or ())) / alive
+    out["final2"] = [float(reached), float(reached and final.winner == seat)]  # type: ignore[attr-defined]
+    return out
+
+
+def one_game(args: tuple[str, int, int, str, str, int]) -> tuple[int, dict[str, list[float]]]:
+    """(1 if ``strong`` wins game ``g`` of ``preset`` else 0, :func:`breakdown` of the game)."""
     preset, g, seed, opponent, options, model_records = args
     rules = Rules.preset(preset)
     seat = g % 4
@@ -71,7 +95,7 @@ def one_game(args: tuple[str, int, int, str, str, int]) -> int:
         bots[seat] = StrongBot(seed + g, **kw)
     game = Game.create(rules, [f"p{s}" for s in range(4)])
     final = play_game(game, bots, SeededDice(seed + g), start=(g // 4) % 4)
-    return int(final.winner == seat)
+    return int(final.winner == seat), breakdown(final, seat)
 
 
 def main() -> None:
@@ -84,6 +108,8 @@ def main() -> None:
     ap.add_argument("--options", default="", help="StrongBot keyword options as JSON (tuning)")
     ap.add_argument("--model-records", type=int, default=0,
                     help="give strong an opponent model of --opponent fitted on this many of its self-play games")
+    ap.add_argument("--breakdown", action="store_true",
+                    help="also print where strong's dice went, by players with dice (and tables' reach)")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
     out = {}
@@ -95,14 +121,27 @@ def main() -> None:
                 res = pool.map(one_game, tasks, chunksize=8)
         else:
             res = [one_game(t) for t in tasks]
-        wins = sum(res)
+        wins = sum(w for w, _ in res)
         lo, hi = wilson(wins, a.games)
+        parts: dict[str, list[float]] = {}
+        for _, b in res:
+            for k, v in b.items():
+                row = parts.setdefault(k, [0.0] * len(v))
+                for i, x in enumerate(v):
+                    row[i] += x
         out[preset] = {"games": a.games, "wins": wins, "win_rate": wins / a.games, "ci95": [lo, hi],
-                       "seconds": time.perf_counter() - t0}
+                       "seconds": time.perf_counter() - t0, "breakdown": parts}
         if not a.json:
             print(f"{preset:11s} strong wins {wins}/{a.games} = {wins / a.games:.3f} "
                   f"(95% CI {lo:.3f}-{hi:.3f}) vs 3 x {a.opponent}; fair share 0.250; "
                   f"{time.perf_counter() - t0:.0f} s", flush=True)
+            if a.breakdown:
+                reached, won = parts.pop("final2", [0.0, 0.0])
+                print(f"  reached the last two {reached:.0f}/{a.games}, won {won:.0f} of those "
+                      f"({won / max(reached, 1):.3f})")
+                for k in sorted(parts, reverse=True):
+                    n, lost, fair = parts[k]
+                    print(f"  {k:6s} rounds {n:5.0f}  dice lost {lost / n:.3f}/round, fair share {fair / n:.3f}")
     if a.json:
         print(json.dumps(out, indent=2))
 
