@@ -5,6 +5,9 @@ the four seats (game ``g`` seats it at ``g % 4``; the first opener is seat
 ``(g // 4) % 4``, so seats and openers both rotate), each game from dice seed
 ``--seed + g``. Prints the win rate of ``strong``
 with a Wilson 95% confidence interval; the fair share is 25%.
+``--players 2`` (or 3, 5, 6) plays that many seats instead, rotated the same way.
+``--breakdown`` also prints where ``strong``'s dice went, by the players with
+dice in each round (and, for two, whether the endgame tables cover it).
 
     .venv/bin/python benchmarks/strength_4p.py --games 400 --jobs 2
 
@@ -38,21 +41,22 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
 _MODELS: dict[str, object] = {}
 
 
-def fitted_model(preset: str, opponent: str, records: int) -> object:
-    """The opponent model of ``opponent`` fitted on ``records`` games of four
+def fitted_model(preset: str, opponent: str, records: int, players: int = 4) -> object:
+    """The opponent model of ``opponent`` fitted on ``records`` games of ``players``
     ``opponent`` bots (seat ``p0``; dice ``SeededDice(10**6 + g)``, apart from the
-    evaluation's), made once per process and preset."""
-    if preset not in _MODELS:
+    evaluation's), made once per process, preset and table size."""
+    key = f"{preset}/{players}"
+    if key not in _MODELS:
         from liars_dice.bots.opponent_model import fit
         from liars_dice.records import record_from_state
 
         recs = []
         for g in range(records):
-            bots = [make_bot(opponent, 10**6 + 1000 * s + g) for s in range(4)]
-            game = Game.create(Rules.preset(preset), [f"p{s}" for s in range(4)])
-            recs.append(record_from_state(play_game(game, bots, SeededDice(10**6 + g), start=g % 4)))
-        _MODELS[preset] = fit(recs, "p0")
-    return _MODELS[preset]
+            bots = [make_bot(opponent, 10**6 + 1000 * s + g) for s in range(players)]
+            game = Game.create(Rules.preset(preset), [f"p{s}" for s in range(players)])
+            recs.append(record_from_state(play_game(game, bots, SeededDice(10**6 + g), start=g % players)))
+        _MODELS[key] = fit(recs, "p0")
+    return _MODELS[key]
 
 
 def breakdown(final: object, seat: int) -> dict[str, list[float]]:
@@ -79,22 +83,24 @@ def breakdown(final: object, seat: int) -> dict[str, list[float]]:
     return out
 
 
-def one_game(args: tuple[str, int, int, str, str, int]) -> tuple[int, dict[str, list[float]]]:
+def one_game(args: tuple[str, int, int, str, str, int, int]) -> tuple[int, dict[str, list[float]]]:
     """(1 if ``strong`` wins game ``g`` of ``preset`` else 0, :func:`breakdown` of the game)."""
-    preset, g, seed, opponent, options, model_records = args
+    preset, g, seed, opponent, options, model_records, players = args
     rules = Rules.preset(preset)
-    seat = g % 4
-    bots = [make_bot("strong", seed + g) if s == seat else make_bot(opponent, seed + 1000 * s + g) for s in range(4)]
+    seat = g % players
+    bots = [
+        make_bot("strong", seed + g) if s == seat else make_bot(opponent, seed + 1000 * s + g) for s in range(players)
+    ]
     if options or model_records:  # StrongBot keyword options, for tuning; an opponent model
         from liars_dice.bots.strong import StrongBot
 
         kw = json.loads(options) if options else {}
         if model_records:
-            model = fitted_model(preset, opponent, model_records)
-            kw["models"] = {f"p{s}": model for s in range(4) if s != seat}
+            model = fitted_model(preset, opponent, model_records, players)
+            kw["models"] = {f"p{s}": model for s in range(players) if s != seat}
         bots[seat] = StrongBot(seed + g, **kw)
-    game = Game.create(rules, [f"p{s}" for s in range(4)])
-    final = play_game(game, bots, SeededDice(seed + g), start=(g // 4) % 4)
+    game = Game.create(rules, [f"p{s}" for s in range(players)])
+    final = play_game(game, bots, SeededDice(seed + g), start=(g // players) % players)
     return int(final.winner == seat), breakdown(final, seat)
 
 
@@ -105,6 +111,7 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--presets", default=",".join(SEED_PRESETS))
     ap.add_argument("--opponent", default="probabilistic")
+    ap.add_argument("--players", type=int, default=4, help="seats at the table (strong and players - 1 opponents)")
     ap.add_argument("--options", default="", help="StrongBot keyword options as JSON (tuning)")
     ap.add_argument("--model-records", type=int, default=0,
                     help="give strong an opponent model of --opponent fitted on this many of its self-play games")
@@ -115,7 +122,7 @@ def main() -> None:
     out = {}
     for preset in a.presets.split(","):
         t0 = time.perf_counter()
-        tasks = [(preset, g, a.seed, a.opponent, a.options, a.model_records) for g in range(a.games)]
+        tasks = [(preset, g, a.seed, a.opponent, a.options, a.model_records, a.players) for g in range(a.games)]
         if a.jobs > 1:
             with mp.Pool(a.jobs) as pool:
                 res = pool.map(one_game, tasks, chunksize=8)
@@ -133,7 +140,7 @@ def main() -> None:
                        "seconds": time.perf_counter() - t0, "breakdown": parts}
         if not a.json:
             print(f"{preset:11s} strong wins {wins}/{a.games} = {wins / a.games:.3f} "
-                  f"(95% CI {lo:.3f}-{hi:.3f}) vs 3 x {a.opponent}; fair share 0.250; "
+                  f"(95% CI {lo:.3f}-{hi:.3f}) vs {a.players - 1} x {a.opponent}; fair share {1 / a.players:.3f}; "
                   f"{time.perf_counter() - t0:.0f} s", flush=True)
             if a.breakdown:
                 reached, won = parts.pop("final2", [0.0, 0.0])

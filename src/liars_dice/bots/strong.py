@@ -138,7 +138,9 @@ class StrongBot:
         their learned model in the search, step 5).
     :param search_model: whether the search uses the opponent models (step 5).
     :param model_half: evidence (counted moves) at which a model's terms weigh
-        one half in the search (:data:`~.likelihood.MODEL_HALF_BIDS`).
+        one half in the search, as ``(bids, faced)`` (default
+        :data:`~.likelihood.MODEL_HALF_BIDS`, :data:`~.likelihood.MODEL_HALF_FACED`;
+        tuning: a huge value leaves that part out).
     """
 
     name = "strong"
@@ -156,7 +158,7 @@ class StrongBot:
         learn: bool = True,
         exploit_learned: bool = False,
         search_model: bool = True,
-        model_half: float | None = None,
+        model_half: tuple[float, float] | None = None,
     ) -> None:
         self._search_model = search_model
         self._model_half = model_half
@@ -249,7 +251,7 @@ class StrongBot:
             if self._model_half is None:
                 terms = ModelTerms.of(model)
             else:
-                terms = ModelTerms.of(model, self._model_half, self._model_half)
+                terms = ModelTerms.of(model, *self._model_half)
             if not terms.inert:
                 out[s] = terms
         return out
