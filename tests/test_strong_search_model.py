@@ -164,3 +164,34 @@ def test_model_challenge_chance_is_the_models_rate_at_full_weight() -> None:
             chance = bid_probability(rules, bid, dice, 8, False)  # the engine's, as the model bins it
             assert p[i, h] == pytest.approx(rate[min(9, int(chance * 10))])
     assert p[2].max() == pytest.approx(rate[0])  # eight sixes: below 0.1 with any two dice
+
+
+def test_search_endgames_replaces_the_tables_only_above_one_die_each(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``search_endgames=True`` with a model: at two dice each the search moves
+    (the tables are not asked); at one die each the tables still play; with no
+    model the tables play everywhere."""
+    import liars_dice.bots.strong as strong_mod
+    from liars_dice.solver.endgame import endgame_moves
+
+    asked: list[int] = []
+
+    def counting(view: SeatView):  # type: ignore[no-untyped-def]
+        asked.append(view.dice_in_play)
+        return endgame_moves(view)
+
+    monkeypatch.setattr(strong_mod, "_endgame_moves", counting)
+    rules = Rules.preset("classic")
+    model = _never_challenges("p1")
+    for dice, searched in (([2, 2], True), ([1, 1], False)):
+        game = Game.create(rules, ["p0", "p1"], dice=dice)
+        for seed in range(4):
+            view = game.initial_state(0).roll(SeededDice(seed)).view(0)
+            asked.clear()
+            bot = StrongBot(seed=0, models={"p1": model}, learn=False, search_endgames=True)
+            d = bot.decide(view)
+            assert asked == ([] if searched else [sum(dice)])
+            if searched:
+                assert d == bot.analyse(view).decision
+            asked.clear()
+            StrongBot(seed=0, search_endgames=True).decide(view)
+            assert asked == [sum(dice)]

@@ -46,7 +46,12 @@ minimises the dice this seat expects to lose.
    (:class:`~.likelihood.ModelTerms`; a model of nothing changes nothing).
    Models used are the given ones (with what this game revealed), and with
    ``exploit_learned=True`` the ones learned in this game alone. With no
-   model, or ``search_model=False``, the search is the plain one.
+   model, or ``search_model=False``, the search is the plain one. With
+   ``search_endgames=True`` the bot also searches, with the model, in the
+   two-player positions the tables hold (not at one die each, where the
+   safe plan of step 4 lives): this exploits more, but nothing bounds what it
+   gives away against the equilibrium there (off by default; measured in
+   ``benchmarks/RESULTS.md``).
 
 Source of the rules: the seeds and ``shared/RULES.md``.
 """
@@ -137,6 +142,8 @@ class StrongBot:
         their learned model has :data:`LEARN_MIN_ROUNDS` rounds (and to use
         their learned model in the search, step 5).
     :param search_model: whether the search uses the opponent models (step 5).
+    :param search_endgames: whether to search with the model instead of playing
+        the tables in two-player positions above one die each (step 5).
     :param model_half: evidence (counted moves) at which a model's terms weigh
         one half in the search, as ``(bids, faced)`` (default
         :data:`~.likelihood.MODEL_HALF_BIDS`, :data:`~.likelihood.MODEL_HALF_FACED`;
@@ -159,7 +166,9 @@ class StrongBot:
         exploit_learned: bool = False,
         search_model: bool = True,
         model_half: tuple[float, float] | None = None,
+        search_endgames: bool = False,
     ) -> None:
+        self._search_endgames = search_endgames
         self._search_model = search_model
         self._model_half = model_half
         self._rng = random.Random(seed)
@@ -256,6 +265,15 @@ class StrongBot:
                 out[s] = terms
         return out
 
+    def _searches_endgame(self, view: SeatView) -> bool:
+        """Whether ``search_endgames`` puts the search in place of the tables here."""
+        if not self._search_endgames:
+            return False
+        alive = [s for s, d in enumerate(view.dice) if d > 0]
+        if len(alive) != 2 or view.dice_in_play <= 2:
+            return False
+        return bool(self._terms(view))
+
     def _analyser(self, view: SeatView) -> "_Analyser":
         an = _Analyser(view, self._params or params_for(view.rules), self._residual, self._terms(view))
         an.show_policy = self._show
@@ -270,7 +288,7 @@ class StrongBot:
             exploit = self._exploit(view)
             if exploit is not None:
                 return exploit
-        if self._use_endgame:
+        if self._use_endgame and not self._searches_endgame(view):
             policy = _endgame_moves(view)
             if policy:
                 moves = list(policy)
