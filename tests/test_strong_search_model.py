@@ -124,10 +124,15 @@ def test_a_bluffers_bids_are_challenged_more(preset: str, players: int, dice: li
     assert bluff >= max(2 * base, base + len(views) // 4), (base, bluff, len(views))
 
 
-@pytest.mark.parametrize("preset,players,dice", TABLES)
+#: Two-player searches (the model's challenge chance is used there only).
+DUELS = [("classic", 2, [5, 5]), ("wild-stars", 2, [4, 5]), ("aces-wild", 2, [5, 4])]
+
+
+@pytest.mark.parametrize("preset,players,dice", DUELS)
 def test_a_never_challenging_next_player_gets_bolder_bids(preset: str, players: int, dice: list[int] | None) -> None:
-    """The next player modelled as never challenging: ``strong`` challenges no
-    more often, and its raises go higher on average, than with no model."""
+    """The other player modelled as never challenging (two players, the whole-ladder
+    search): ``strong`` challenges no more often, and its raises go higher on
+    average, than with no model."""
     views = _facing(preset, players, dice)
     base_ch, base_ranks = _play(views, {})
     never_ch, never_ranks = _play(views, {"p1": _never_challenges("p1")})
@@ -141,7 +146,21 @@ def test_model_terms_weigh_by_evidence() -> None:
     few, many = _never_challenges("a"), _never_challenges("a")
     few.faced[:] = 1
     assert 0 < ModelTerms.of(few).w_challenge < 0.2 < 0.9 < ModelTerms.of(many).w_challenge < 1
-    assert ModelTerms.of(_bluffer("a")).w_raise > 0.9 and ModelTerms.of(_bluffer("a")).w_open > 0.9
+    assert ModelTerms.of(_bluffer("a")).w_raise == ModelTerms.of(_bluffer("a")).w_open == 0.5  # MODEL_MAX_BID_WEIGHT
+    assert ModelTerms.of(_bluffer("a"), max_bid_weight=1.0).w_raise > 0.9
+
+
+@pytest.mark.parametrize("preset,players,dice", [t for t in TABLES if t[1] > 2])
+def test_three_or_more_players_keep_the_logits_challenge_chance(preset: str, players: int, dice: list[int] | None) -> None:
+    """With three or more players the raise costs use the logit's challenge
+    chance (the model's enters only the posteriors): a model that only counts
+    bids faced, never challenged, changes no cost of a raise there."""
+    views = [v for v in _facing(preset, players, dice, range(100, 102)) if sum(d > 0 for d in v.dice) >= 3]
+    assert len(views) >= 10
+    for v in views:
+        plain = StrongBot(seed=0, use_endgame=False).analyse(v)
+        never = StrongBot(seed=0, use_endgame=False, learn=False, models={"p1": _never_challenges("p1")}).analyse(v)
+        assert never.costs == plain.costs
 
 
 def test_model_challenge_chance_is_the_models_rate_at_full_weight() -> None:

@@ -44,6 +44,11 @@ minimises the dice this seat expects to lose.
    posterior over their hand) and the chance that the next player challenges
    a raise, blended with the built-in likelihood by the model's evidence
    (:class:`~.likelihood.ModelTerms`; a model of nothing changes nothing).
+   The model's challenge chance enters only the two-player dynamic programme:
+   in the one-step lookahead of three or more players, whose constant
+   residual risk (:data:`RESIDUAL_RISK`) was tuned with the logit's smooth
+   challenge chance, the model's sharp one made ``strong`` lose more dice
+   (measured in ``benchmarks/RESULTS.md``).
    Models used are the given ones (with what this game revealed), and with
    ``exploit_learned=True`` the ones learned in this game alone. With no
    model, or ``search_model=False``, the search is the plain one. With
@@ -560,10 +565,11 @@ class _Analyser:
         return best_cost, best
 
     def _actor_tables(
-        self, x: _Opponent, wilds: bool, all_shown: list[int]
+        self, x: _Opponent, wilds: bool, all_shown: list[int], challenge: bool = True
     ) -> tuple[np.ndarray, ActorTables]:
         """The match table of ``x``'s possible hands and the likelihood model's
-        tables for ``x`` acting now (with ``all_shown`` dice in the open)."""
+        tables for ``x`` acting now (with ``all_shown`` dice in the open;
+        ``challenge=False`` leaves the chance of a challenge to the logit)."""
         rules, nt = self.rules, self.n_total
         mt = match_table(x.n, rules.faces, rules.wild_face, wilds)
         ctx = ActorContext(
@@ -573,7 +579,10 @@ class _Analyser:
             wilds=wilds,
             n_total=nt,
         )
-        return mt, ActorTables(rules, ctx, self.theta, self.terms.get(x.seat))
+        terms = self.terms.get(x.seat)
+        if terms is not None and not challenge:
+            terms = terms.without_challenge()
+        return mt, ActorTables(rules, ctx, self.theta, terms)
 
     def _duel(
         self, x: _Opponent, base: np.ndarray, wilds: bool, all_shown: list[int], my_dice: int, wild_modes: dict[int, bool]
@@ -695,7 +704,7 @@ class _Analyser:
             px = pmfs[x_idx]
             p_false = np.array([loss_k[i] @ px[b.face - 1] for i, b in enumerate(cands)])
             return p_false * 0.5 + 0.5 * self._residual_for(len(pmfs) + 1)
-        mt, tables = self._actor_tables(x, wilds, all_shown)
+        mt, tables = self._actor_tables(x, wilds, all_shown, challenge=False)
         p_ch = tables.response_challenge_prob(cands, mt)  # (B, H)
         face_idx = np.array([b.face - 1 for b in cands])
         lch = loss_k[np.arange(len(cands))[:, None], mt[:, face_idx].T]  # (B, H)
