@@ -83,9 +83,9 @@ def breakdown(final: object, seat: int) -> dict[str, list[float]]:
     return out
 
 
-def one_game(args: tuple[str, int, int, str, str, int, int]) -> tuple[int, dict[str, list[float]]]:
+def one_game(args: tuple[str, int, int, str, str, int, int, str, int]) -> tuple[int, dict[str, list[float]]]:
     """(1 if ``strong`` wins game ``g`` of ``preset`` else 0, :func:`breakdown` of the game)."""
-    preset, g, seed, opponent, options, model_records, players = args
+    preset, g, seed, opponent, options, model_records, players, model_of, dice = args
     rules = Rules.preset(preset)
     seat = g % players
     bots = [
@@ -96,10 +96,10 @@ def one_game(args: tuple[str, int, int, str, str, int, int]) -> tuple[int, dict[
 
         kw = json.loads(options) if options else {}
         if model_records:
-            model = fitted_model(preset, opponent, model_records, players)
+            model = fitted_model(preset, model_of or opponent, model_records, players)
             kw["models"] = {f"p{s}": model for s in range(players) if s != seat}
         bots[seat] = StrongBot(seed + g, **kw)
-    game = Game.create(rules, [f"p{s}" for s in range(players)])
+    game = Game.create(rules, [f"p{s}" for s in range(players)], dice=[dice] * players if dice else None)
     final = play_game(game, bots, SeededDice(seed + g), start=(g // players) % players)
     return int(final.winner == seat), breakdown(final, seat)
 
@@ -112,6 +112,9 @@ def main() -> None:
     ap.add_argument("--presets", default=",".join(SEED_PRESETS))
     ap.add_argument("--opponent", default="probabilistic")
     ap.add_argument("--players", type=int, default=4, help="seats at the table (strong and players - 1 opponents)")
+    ap.add_argument("--dice", type=int, default=0, help="starting dice per player (0: the preset's)")
+    ap.add_argument("--model-of", default="",
+                    help="fit the model on this bot's self-play instead of --opponent's (a wrong model: safety)")
     ap.add_argument("--options", default="", help="StrongBot keyword options as JSON (tuning)")
     ap.add_argument("--model-records", type=int, default=0,
                     help="give strong an opponent model of --opponent fitted on this many of its self-play games")
@@ -122,7 +125,8 @@ def main() -> None:
     out = {}
     for preset in a.presets.split(","):
         t0 = time.perf_counter()
-        tasks = [(preset, g, a.seed, a.opponent, a.options, a.model_records, a.players) for g in range(a.games)]
+        tasks = [(preset, g, a.seed, a.opponent, a.options, a.model_records, a.players, a.model_of, a.dice)
+                 for g in range(a.games)]
         if a.jobs > 1:
             with mp.Pool(a.jobs) as pool:
                 res = pool.map(one_game, tasks, chunksize=8)
