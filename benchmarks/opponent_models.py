@@ -47,14 +47,17 @@ _MODEL: OpponentModel | None = None
 _SETTINGS: dict = {"p_max": P_MAX, "n0": N0, "budget": PlanBudget()}
 
 
-def record_round(args: tuple[int, int]) -> str:
-    """Record round ``r`` of the networks (seat name ``dudo``) against plain ``strong``."""
-    d, r = args
+def record_round(args: tuple[int, int, str]) -> str:
+    """Record round ``r`` of the networks (seat name ``dudo``) against ``who``
+    (plain ``strong``, or any registered bot; ``strong+random``: ``random`` in
+    odd rounds)."""
+    d, r, who = args
     me, start = r % 2, (r // 2) % 2
     names = ["strong", "dudo"] if me == 0 else ["dudo", "strong"]
     game = Game.create(Rules.preset("joker"), names, dice=(d, d))
     bots: list = [None, None]
-    bots[me] = make_bot("strong", 10**6 + r)
+    name = who if "+" not in who else who.split("+")[r % 2]
+    bots[me] = make_bot(name, 10**6 + r)
     bots[1 - me] = DudoBot(first=start, seed=10**6 + r)
     final = play_game(game, bots, SeededDice(10**6 + r), start=start)
     return json.dumps(record_from_state(final))
@@ -189,12 +192,15 @@ def main() -> None:
     ap.add_argument("--out", default="", help="folder for the records and the model (default: none kept)")
     ap.add_argument("--ceiling", action="store_true", help="only print the exact best response to the networks (1v1)")
     ap.add_argument("--exact", default="", help="a model file: print the exact expected win rates at 1v1 (no sampling)")
+    ap.add_argument("--record-against", default="strong",
+                    help="who plays the networks in the records: a bot name, or A+B alternating")
     ap.add_argument("--model", default="", help="a fitted model file to use instead of recording and fitting")
     ap.add_argument("--p-max", type=float, default=P_MAX)
     ap.add_argument("--n0", type=float, default=N0)
     ap.add_argument("--plan-iterations", type=int, default=PlanBudget().iterations)
     ap.add_argument("--plan-seconds", type=float, default=PlanBudget().seconds)
     ap.add_argument("--plan-cells", type=int, default=PlanBudget().max_cells)
+    ap.add_argument("--plan-cache", default="", help="a file keeping the plans between runs (pickle; trusted input only)")
     ap.add_argument("--sweep", default="", help="a model file: the p_max table at 1v1 (exact, on the tree)")
     ap.add_argument("--sweep-p-max", default="0.2,0.4,0.6,0.7,0.8,0.9,1.0")
     ap.add_argument("--sweep-n0", default="")
@@ -231,15 +237,23 @@ def main() -> None:
             model = OpponentModel.loads(Path(a.model).read_text())
         else:
             with mp.Pool(a.jobs) as pool:
-                recs = pool.map(record_round, [(d, r) for r in range(a.records)], chunksize=16)
+                recs = pool.map(record_round, [(d, r, a.record_against) for r in range(a.records)], chunksize=16)
             model = fit(recs, "dudo")
         if a.out and not a.model:
-            folder = Path(a.out) / f"{d}v{d}-{a.records}"
+            folder = Path(a.out) / (f"{d}v{d}-{a.records}" + ("" if a.record_against == "strong" else f"-{a.record_against}"))
             folder.mkdir(parents=True, exist_ok=True)
             (folder / "dudo.model.json").write_text(model.dumps())
         rules = Rules.preset("joker")
+        import pickle
+
+        import liars_dice.bots.exploit as ex
+
+        if a.plan_cache and Path(a.plan_cache).exists():  # plans of an earlier run (same model, settings)
+            ex._CACHE.update(pickle.loads(Path(a.plan_cache).read_bytes()))
         plans = [plan_for(rules, model, (d, d), role, a.epsilon, _SETTINGS["budget"], a.p_max, a.n0) for role in (0, 1)]
-        info = {
+        if a.plan_cache:
+            Path(a.plan_cache).write_bytes(pickle.dumps(dict(ex._CACHE)))
+        info = {} if a.p_max <= 0 else {
             f"role{p.role}": {"lambda": round(p.lam, 4), "value_vs_restricted": round(p.value, 4),
                               "loss_vs_eq": round(p.loss, 4), "worst": round(p.worst, 4),
                               "observed": p.observed, "iterations": p.result.iterations,
@@ -248,7 +262,7 @@ def main() -> None:
         }
         print(f"{d}v{d}: model of {model.records} records ({model.rounds} rounds), bluff rate "
               f"{model.bluff_rate():.3f}; plans {json.dumps(info)}; {time.perf_counter() - t0:.0f} s", flush=True)
-        for opp in a.against.split(","):
+        for opp in [x for x in a.against.split(",") if x]:
             t1 = time.perf_counter()
             tasks = [(d, r, a.seed, opp, a.epsilon) for r in range(a.rounds)]
             with mp.Pool(a.jobs, initializer=_init, initargs=(model.dumps(), dict(_SETTINGS))) as pool:
