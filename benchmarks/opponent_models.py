@@ -129,7 +129,7 @@ def exact(model_path: str, epsilon: float) -> None:
         print(f"against the {opp_name}: " + ", ".join(f"{k} {v:.4f}" for k, v in rates.items()), flush=True)
 
 
-def sweep(model_path: str, p_maxes: list[float], n0s: list[float], epsilon: float) -> None:
+def sweep(model_path: str, p_maxes: list[float], n0s: list[float], epsilon: float, oracle: bool = False) -> None:
     """Per ``p_max`` and ``n0``, at one die each, exact on the round's tree: the
     plan's value against its model, against the networks and its loss against
     the equilibrium tables (an upper bound), as seat-balanced win rates; the
@@ -178,6 +178,24 @@ def sweep(model_path: str, p_maxes: list[float], n0s: list[float], epsilon: floa
             print(f"| {p} | {n0} | {vals['model']:.4f} | {vals['networks']:.4f} | {0.5 - sum(loss) / 4:.4f} | "
                   f"{loss[0]:.4f}, {loss[1]:.4f} | {plans[0].worst:.4f}, {plans[1].worst:.4f} | "  # type: ignore[union-attr]
                   f"{plans[0].lam:.2f}, {plans[1].lam:.2f} |", flush=True)  # type: ignore[union-attr]
+    if not oracle:
+        return
+    # The oracle: the networks' exact distributions as the model, trusted at the
+    # situations the records saw (the model's counts), or everywhere.
+    from liars_dice.bots.exploit import model_counts
+    from liars_dice.solver.restricted import restricted_response
+
+    for where in ("observed", "everywhere"):
+        for n0 in n0s:
+            for p in p_maxes:
+                vals = []
+                for role in (0, 1):
+                    counts = model_counts(model, (1, 1), role) if where == "observed" else None
+                    res = restricted_response(rules, net.probabilities, (1, 1), role, p_max=p, counts=counts, n0=n0,
+                                              iterations=_SETTINGS["budget"].iterations, max_depth=tables.max_depth[(1, 1)],
+                                              leaf_value=leaf_value_for(tables.values), game_value=tables.values[(1, 1)])
+                    vals.append(value(res.policy.strategy, role, opponents["networks"][1 - role]))
+                print(f"oracle trusted {where}, p_max {p}, n0 {n0}: {rate(vals):.4f} against the networks", flush=True)
 
 
 def main() -> None:
@@ -204,6 +222,7 @@ def main() -> None:
     ap.add_argument("--sweep", default="", help="a model file: the p_max table at 1v1 (exact, on the tree)")
     ap.add_argument("--sweep-p-max", default="0.2,0.4,0.6,0.7,0.8,0.9,1.0")
     ap.add_argument("--sweep-n0", default="")
+    ap.add_argument("--oracle", action="store_true", help="with --sweep: also the networks' own distributions as the model")
     a = ap.parse_args()
     out: dict[str, object] = {}
     _SETTINGS.update(p_max=a.p_max, n0=a.n0,
@@ -213,7 +232,7 @@ def main() -> None:
     ex.P_MAX, ex.N0 = a.p_max, a.n0  # the defaults StrongBot's plans use
     if a.sweep:
         sweep(a.sweep, [float(x) for x in a.sweep_p_max.split(",")],
-              [float(x) for x in (a.sweep_n0 or str(a.n0)).split(",")], a.epsilon)
+              [float(x) for x in (a.sweep_n0 or str(a.n0)).split(",")], a.epsilon, a.oracle)
         return
     if a.exact:
         exact(a.exact, a.epsilon)
