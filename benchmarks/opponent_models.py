@@ -86,6 +86,16 @@ def one_round(args: tuple[int, int, int, str, float]) -> int:
     return int(final.winner == me)
 
 
+def _plan_job(args: tuple[str, int, int, float, dict]) -> dict:
+    """One role's plan in a worker; returns that worker's plan cache."""
+    model_json, d, role, eps, settings = args
+    import liars_dice.bots.exploit as ex
+
+    plan_for(Rules.preset("joker"), OpponentModel.loads(model_json), (d, d), role, eps, settings["budget"],
+             settings["p_max"], settings["n0"])
+    return dict(ex._CACHE)
+
+
 def _cached(fn):  # type: ignore[no-untyped-def]
     memo: dict = {}
 
@@ -269,6 +279,10 @@ def main() -> None:
 
         if a.plan_cache and Path(a.plan_cache).exists():  # plans of an earlier run (same model, settings)
             ex._CACHE.update(pickle.loads(Path(a.plan_cache).read_bytes()))
+        if a.jobs >= 2 and a.p_max > 0:  # the two roles' plans side by side; the parent keeps both
+            with mp.Pool(2) as pool:
+                for cache in pool.map(_plan_job, [(model.dumps(), d, role, a.epsilon, dict(_SETTINGS)) for role in (0, 1)]):
+                    ex._CACHE.update(cache)
         plans = [plan_for(rules, model, (d, d), role, a.epsilon, _SETTINGS["budget"], a.p_max, a.n0) for role in (0, 1)]
         if a.plan_cache:
             Path(a.plan_cache).write_bytes(pickle.dumps(dict(ex._CACHE)))
