@@ -141,3 +141,13 @@ def test_backward_best_responds_where_a_mask_says() -> None:
         some[2][0] = True
         v = game.hands[p].weights @ backward(game, p, pol, r[1 - p], best_response=some)
         assert game.hands[p].weights @ backward(game, p, pol, r[1 - p]) <= v + 1e-12
+
+
+def test_a_target_stops_early_and_its_gap_falls() -> None:
+    """``target`` stops CFR+ at the first check where the restricted game's NashConv / 2
+    is at most it; a tighter target runs longer."""
+    loose = restricted_response(SMALL, lazy, (2, 1), 1, p_max=0.5, iterations=4000, target=0.02, check_every=10,
+                                game_value=0.0)
+    tight = restricted_response(SMALL, lazy, (2, 1), 1, p_max=0.5, iterations=4000, target=0.002, check_every=10,
+                                game_value=0.0)
+    assert loose.iterations < tight.iterations < 4000
