@@ -116,3 +116,38 @@ def test_the_packaged_tables_are_found(preset: str) -> None:
 
     assert tables_for(Rules.preset(preset)) is not None
     assert tables_for(Rules.preset(preset).with_options(faces=5)) is None
+
+
+@pytest.mark.parametrize("preset", ["classic", "wild-stars"])
+def test_the_bid_cap_of_a_capped_position_is_left_to_the_search(preset: str) -> None:
+    # The 4-dice positions are solved with at most 6 bids per history; at the
+    # cap the capped tree forces a challenge, which is the abstraction's move,
+    # not equilibrium play: the tables decline there (docs/solver.md "Capped
+    # histories for 4 dice in play") and the bot's own search decides. Take a
+    # stored node at the cap (one equilibrium play reaches) so only the cap can
+    # be why the tables decline; one bid earlier they answer.
+    from liars_dice.solver.endgame import endgame_moves
+
+    rules = Rules.preset(preset)
+    tables = tables_for(rules)
+    assert tables is not None
+    pos = tables.position((2, 2))
+    assert pos is not None
+    tree = pos.tree
+    cap = tree.max_depth
+    assert cap < tree.n_bids
+    row = int(pos.nodes[cap][0])
+    mask = int(tree.depths[cap].masks[row])
+    history = [b for j, b in enumerate(tree.bids) if mask >> j & 1]
+    assert len(history) == cap
+    hands = {0: [1, 2], 1: [3, 4]}
+    for made, declines in ((cap - 1, False), (cap, True)):
+        state = _two_left(rules, 0, hands)
+        for bid in history[:made]:
+            state = state.apply(bid)
+        view = state.view(state.to_move)
+        got = endgame_moves(view)
+        if declines:
+            assert got is None
+        else:
+            assert got is not None and sum(got.values()) == pytest.approx(1.0)

@@ -98,11 +98,15 @@ def test_stored_show_tables_give_the_solved_moves(small_entries, tmp_path, monke
                 view = state.view(state.to_move)
                 got = endgame_moves(view)
                 assert got is not None  # every node is stored at min_reach 0
-                want = {m: p for m, p in pol.action_probabilities(
-                    view.hand, [(b, s) for _, b, s in view.bids]).items() if p > 0}
+                # Stored as bytes (round(p * 255)) and normalized again over the legal moves.
+                exact = pol.action_probabilities(view.hand, [(b, s) for _, b, s in view.bids])
+                stored = {m: round(p * 255) for m, p in exact.items()}
+                want = {m: q / sum(stored.values()) for m, q in stored.items() if q > 0}
+                assert set(got) == set(want)
                 for m, p in got.items():
                     assert m[1] in view.legal_shows() and m[0] in view.legal_actions()
-                    assert p == pytest.approx(want.get(m, 0.0), abs=0.01)  # stored as bytes, 1/255
+                    assert p == pytest.approx(want[m], abs=1e-9)
+                    assert p == pytest.approx(exact[m], abs=len(exact) / 255)
                 assert sum(got.values()) == pytest.approx(1.0)
                 merged = endgame_policy(view)
                 assert merged is not None and sum(merged.values()) == pytest.approx(1.0)

@@ -16,7 +16,7 @@ from .hands import enumerate_hands
 from .passes import RoundGame
 from .payoff import LeafValue, single_round_value, terminal_payoffs
 from .policy import Policy
-from .shows import ShowCFRPlus, ShowGame, ShowPolicy, ShowTree
+from .shows import ShowDCFR, ShowGame, ShowPolicy, ShowTree
 from .tree import BidTree, SolverError
 
 
@@ -141,7 +141,7 @@ def _solve_shows(rules: Rules, dice: tuple[int, int], target: float, max_iterati
                  leaf_value: LeafValue, max_depth: int | None, start: float,
                  on_check: Callable[[int, float], None] | None = None) -> SolveResult:
     game = ShowGame(ShowTree(rules, dice, max_depth), leaf_value)
-    cfr = ShowCFRPlus(game)
+    cfr = ShowDCFR(game)
     expl = _run(cfr, game.exploitability, target, max_iterations, check_every, on_check)
     avg = cfr.average_policy()
     return SolveResult(game.expected_value(avg), expl, cfr.iterations, time.perf_counter() - start,
