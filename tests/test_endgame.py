@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import pytest
 
 from liars_dice.engine import CHALLENGE, SEED_PRESETS, Bid, Game, Rules
 from liars_dice.solver import solve
 from liars_dice.solver.endgame import endgame_policy, positions, solve_tables, tables_for
+
+from endgame_helpers import whole_game_values
 
 
 @pytest.mark.parametrize("preset", SEED_PRESETS)
@@ -36,32 +36,7 @@ def test_backward_induction_matches_an_engine_walk_of_the_whole_game(preset: str
     # exact expectation with each table value. Three-faced dice keep it small.
     rules = Rules.preset(preset).with_options(faces=3)
     entries = {e.dice: e for e in solve_tables(rules, max_total=3, target_exploitability=0.02)}
-
-    @lru_cache(maxsize=None)
-    def value(a: int, b: int) -> float:
-        """Expected result for the opener holding a dice against b."""
-        from itertools import product
-
-        pol = entries[(a, b)].result.policy
-        game = Game.create(rules.with_options(max_players=2), ["p0", "p1"], [a, b])
-
-        def walk(state, prob: float) -> float:
-            if state.phase.value != "bid":
-                res = state.results[-1]
-                if state.is_over:
-                    return prob * (1.0 if state.winner == 0 else -1.0)
-                na, nb = state.dice
-                return prob * (value(na, nb) if res.next_opener == 0 else -value(nb, na))
-            bids = [bid for _, bid, _ in state.bids]
-            probs = pol.action_probabilities(state.hidden[state.to_move], bids)
-            return sum(walk(state.apply_unchecked(x), prob * p) for x, p in probs.items() if p > 0)
-
-        total = 0.0
-        deals = list(product(product(range(1, 4), repeat=a), product(range(1, 4), repeat=b)))
-        for h0, h1 in deals:
-            total += walk(game.initial_state(0).deal([list(h0), list(h1)]), 1 / len(deals))
-        return total
-
+    value = whole_game_values(rules, {d: e.result.policy for d, e in entries.items()})
     for (a, b), e in entries.items():
         assert value(a, b) == pytest.approx(e.value, abs=1e-9)
 
