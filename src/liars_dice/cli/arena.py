@@ -26,6 +26,7 @@ def _read_models(specs: list[str], names: list[str], rules: Any = None) -> tuple
     from pathlib import Path
 
     from ..bots.opponent_model import MAX_MODEL_BYTES, ModelError, OpponentModel
+    from ..records.reading import read_bounded
 
     out: list[tuple[str, str]] = []
     for spec in specs:
@@ -38,7 +39,7 @@ def _read_models(specs: list[str], names: list[str], rules: Any = None) -> tuple
             _fail(f"--model gives {name!r} twice.")
         try:
             with Path(path).open("rb") as f:
-                raw = f.read(MAX_MODEL_BYTES + 1)
+                raw = read_bounded(f, MAX_MODEL_BYTES)  # in chunks: memory follows the file, not the bound
             model = OpponentModel.loads(raw)
             if rules is not None:
                 model.check_rules(rules)
