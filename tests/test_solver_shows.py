@@ -183,3 +183,22 @@ def test_dcfr_discounts_regrets_and_the_average() -> None:
     assert (plain.regret[0] >= 0).all() and (dcfr.regret[0] < 0).any()
     assert np.allclose(np.maximum(dcfr.regret[0], 0) * 2, plain.regret[0])
     assert np.allclose(dcfr.cumulative[0], r[0][0][g0.edge_node] * start[0])
+
+
+def test_a_capped_policy_embedded_in_the_full_round_plays_the_same() -> None:
+    # The capped tree forces a challenge at the cap; embedded in the full round
+    # the policy challenges there and beyond (scripts/show_cap_full_check.py).
+    # Same play, same value; and against an opponent free to bid past the cap
+    # the policy can only be exploited as much or more than a full-round solve.
+    from liars_dice.solver.shows import ShowDCFR, embed_capped
+
+    full = ShowGame(ShowTree(SMALL, (2, 1)))
+    capped = ShowGame(ShowTree(SMALL, (2, 1), 3))
+    cfr = ShowDCFR(capped)
+    cfr.iterate(60)
+    pol = ShowPolicy(capped.tree, cfr.average_policy())
+    strategy = embed_capped(pol, full.tree)
+    assert full.expected_value(strategy) == pytest.approx(capped.expected_value(pol.strategy), abs=1e-12)
+    assert full.exploitability(strategy) > capped.exploitability(pol.strategy) + 0.05  # three faces: 3 of 9 bids
+    with pytest.raises(SolverError):
+        embed_capped(pol, ShowTree(SMALL, (1, 2)))

@@ -330,6 +330,35 @@ def history_size(rules: Rules, dice: tuple[int, int], max_depth: int | None) -> 
     return sum(comb(k, d) for d in range(cap + 1))
 
 
+def embed_capped(pol: "ShowPolicy", full: ShowTree) -> list[np.ndarray]:
+    """A policy solved with histories capped at ``pol.tree.max_depth`` bids, on the
+    tree ``full`` of the same round with a higher cap or none: the policy's own
+    play below the cap, a challenge at and beyond it (what the capped tree
+    forces). Per group of ``full``, ``(n_edges_g, n_hands_actor)`` float64.
+
+    Both trees are built depth by depth alike, so below the cap their groups,
+    nodes and edges are the same in the same order.
+
+    :raises SolverError: when ``full`` is not that round with at least as many bids.
+    """
+    cap = pol.tree.max_depth
+    if full.dice != pol.tree.dice or full.rules.to_dict() != pol.rules.to_dict() or full.max_depth < cap:
+        raise SolverError(f"The tree is not the round {pol.tree.dice} of this policy with at least {cap} bids.")
+    out = []
+    for gi, g in enumerate(full.groups):
+        if g.depth < cap:
+            cg = pol.tree.groups[gi]
+            if (cg.depth, cg.hidden) != (g.depth, g.hidden) or not np.array_equal(cg.edge_bid, g.edge_bid) \
+                    or not np.array_equal(cg.edge_show, g.edge_show):
+                raise SolverError(f"The trees differ below the cap at group {gi}.")  # pragma: no cover - a bug
+            out.append(pol.strategy[gi])
+        else:
+            p = np.zeros(g.legal.shape)
+            p[g.edge_bid == full.n_bids] = 1.0  # the challenge, the last edge of every node past the root
+            out.append(p)
+    return out
+
+
 class ShowGame:
     """A show-and-reroll round ready to solve: tree and terminal payoffs.
 
