@@ -559,7 +559,8 @@ class ShowDCFR(ShowCFRPlus):
         return 1.0
 
     def _positive(self, block: int) -> np.ndarray:
-        return np.maximum(self.regret[block], 0.0)
+        positive: np.ndarray = np.maximum(self.regret[block], 0.0)
+        return positive
 
     def _accumulate(self, block: int, edge_node: np.ndarray, edge_values: np.ndarray, node_values: np.ndarray,
                     weighted_reach: np.ndarray, legal: np.ndarray | None = None) -> None:
