@@ -87,7 +87,9 @@ def test_the_packaged_wild_stars_tables_hold_shows_at_three_dice() -> None:
     assert tables is not None
     assert tables.shows == frozenset({(1, 2), (2, 1)})
     for dice in tables.shows:
-        assert tables.exploitability[dice] <= 0.0021
+        # Issue 11: exploitability at most 0.001 (within the capped round; docs/solver.md
+        # "What the show is worth" gives the cap's cost in the full round).
+        assert tables.exploitability[dice] <= 0.001
         assert 1 <= tables.max_depth[dice] <= 8
     # Shown dice do not stop a position stored with shows ...
     state = Game.create(STARS, ["a", "b"], [2, 1]).initial_state(0).deal([[2, 2], [5]])
@@ -106,8 +108,8 @@ def test_the_bid_cap_of_a_show_position_is_left_to_the_search() -> None:
     assert tables is not None
     cap = tables.max_depth[(2, 1)]
     state = Game.create(STARS, ["a", "b"], [2, 1]).initial_state(0).deal([[3, 4], [5]])
-    for i in range(cap):
-        state = state.apply(Bid(1, 2 + i))
+    for _ in range(cap):  # the lowest raise each time, no shows
+        state = state.apply(next(a for a in state.view(state.to_move).legal_actions() if isinstance(a, Bid)))
     assert len(state.bids) == cap
     assert endgame_moves(state.view(state.to_move)) is None
 
