@@ -548,7 +548,7 @@ class ShowDCFR(ShowCFRPlus):
 
     On the ``wild-stars`` show trees it reaches exploitability 0.001 in a
     third to a half of CFR+'s iterations at the same cost per iteration
-    (benchmarks/RESULTS.md "Show-and-reroll: DCFR against CFR+").
+    (``benchmarks/show_dcfr.py``; benchmarks/RESULTS.md "Show-and-reroll solves to 0.001").
     """
 
     def __init__(self, game: ShowGame, alpha: float = 1.5, beta: float = 0.0, gamma: float = 2.0):

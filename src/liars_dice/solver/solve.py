@@ -80,7 +80,9 @@ def solve(
     ``max_iterations``. Player 0 holds ``dice[0]`` dice and opens, as in
     OpenSpiel. Show-and-reroll (``rules.show_and_reroll``) is modelled
     (:mod:`liars_dice.solver.shows`): where a player hides two dice or more the
-    solve runs on the tree of bids and shows, and the policy is a
+    solve runs on the tree of bids and shows with Discounted CFR
+    (:class:`~liars_dice.solver.shows.ShowDCFR`, Brown & Sandholm 2019: fewer
+    iterations than CFR+ there), and the policy is a
     :class:`~liars_dice.solver.shows.ShowPolicy`.
 
     :param rules: a :class:`Rules` value or a preset name.
