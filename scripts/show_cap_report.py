@@ -74,7 +74,8 @@ def main() -> None:
         plain = json.loads(plain_file.read_text()) if plain_file.exists() else None
         tail = (f"{plain['value']:+.5f} | {plain['exploitability']:.5f} | {value - plain['value']:+.5f}"
                 if plain else "| |")
-        print(f"| {dice[0]} vs {dice[1]} | at most {cap} | {pol.tree.n_states:,} | {value:+.5f} | {expl:.5f} "
+        unfinished = "" if stats.get("done", True) else " (unfinished)"
+        print(f"| {dice[0]} vs {dice[1]} | at most {cap} | {pol.tree.n_states:,} | {value:+.5f} | {expl:.5f}{unfinished} "
               f"| {stats['iterations']} | {reach:.4f} | {tail} |", flush=True)
     if a.sample:
         sample_shows()
