@@ -34,7 +34,7 @@ from dudo_adapter import DudoBot  # noqa: E402
 from strength_4p import wilson  # noqa: E402
 
 from liars_dice.bots import make_bot  # noqa: E402
-from liars_dice.bots.exploit import plan_for  # noqa: E402
+from liars_dice.bots.exploit import N0, P_MAX, PlanBudget, plan_for  # noqa: E402
 from liars_dice.bots.opponent_model import OpponentModel, fit  # noqa: E402
 from liars_dice.bots.strong import StrongBot  # noqa: E402
 from liars_dice.engine import Game, Rules, SeededDice  # noqa: E402
@@ -42,24 +42,34 @@ from liars_dice.match import play_game  # noqa: E402
 from liars_dice.records import record_from_state  # noqa: E402
 
 _MODEL: OpponentModel | None = None
+#: The plans' settings, the same in the parent (which plans before the pool forks,
+#: so workers inherit the cached plans) and in the workers.
+_SETTINGS: dict = {"p_max": P_MAX, "n0": N0, "budget": PlanBudget()}
 
 
-def record_round(args: tuple[int, int]) -> str:
-    """Record round ``r`` of the networks (seat name ``dudo``) against plain ``strong``."""
-    d, r = args
+def record_round(args: tuple[int, int, str]) -> str:
+    """Record round ``r`` of the networks (seat name ``dudo``) against ``who``
+    (plain ``strong``, or any registered bot; ``strong+random``: ``random`` in
+    odd rounds)."""
+    d, r, who = args
     me, start = r % 2, (r // 2) % 2
     names = ["strong", "dudo"] if me == 0 else ["dudo", "strong"]
     game = Game.create(Rules.preset("joker"), names, dice=(d, d))
     bots: list = [None, None]
-    bots[me] = make_bot("strong", 10**6 + r)
+    name = who if "+" not in who else who.split("+")[r % 2]
+    bots[me] = make_bot(name, 10**6 + r)
     bots[1 - me] = DudoBot(first=start, seed=10**6 + r)
     final = play_game(game, bots, SeededDice(10**6 + r), start=start)
     return json.dumps(record_from_state(final))
 
 
-def _init(model_json: str) -> None:
+def _init(model_json: str, settings: dict) -> None:
     global _MODEL
     _MODEL = OpponentModel.loads(model_json)
+    _SETTINGS.update(settings)
+    import liars_dice.bots.exploit as ex
+
+    ex.P_MAX, ex.N0 = settings["p_max"], settings["n0"]
 
 
 def one_round(args: tuple[int, int, int, str, float]) -> int:
@@ -70,10 +80,20 @@ def one_round(args: tuple[int, int, int, str, float]) -> int:
     game = Game.create(Rules.preset("joker"), names, dice=(d, d))
     assert _MODEL is not None
     bots: list = [None, None]
-    bots[me] = StrongBot(seed + r, models={"dudo": _MODEL}, epsilon=eps)
+    bots[me] = StrongBot(seed + r, models={"dudo": _MODEL}, epsilon=eps, plan_budget=_SETTINGS["budget"])
     bots[1 - me] = DudoBot(first=start, seed=seed * 7919 + r) if opponent == "dudo" else make_bot("strong", seed * 7919 + r)
     final = play_game(game, bots, SeededDice(seed + r), start=start)
     return int(final.winner == me)
+
+
+def _plan_job(args: tuple[str, int, int, float, dict]) -> dict:
+    """One role's plan in a worker; returns that worker's plan cache."""
+    model_json, d, role, eps, settings = args
+    import liars_dice.bots.exploit as ex
+
+    plan_for(Rules.preset("joker"), OpponentModel.loads(model_json), (d, d), role, eps, settings["budget"],
+             settings["p_max"], settings["n0"])
+    return dict(ex._CACHE)
 
 
 def _cached(fn):  # type: ignore[no-untyped-def]
@@ -92,21 +112,19 @@ def exact(model_path: str, epsilon: float) -> None:
     """Exact expected results at one die each (every deal and move walked,
     ``bots.exploit.evaluate``): the equilibrium tables, the plan's best response
     and the safe mixture, against the networks and against the equilibrium."""
-    from liars_dice.bots.exploit import _table_fn, evaluate
+    from liars_dice.bots.exploit import _table_fn, evaluate, plan_fn
 
     rules = Rules.preset("joker")
     model = OpponentModel.loads(Path(model_path).read_text())
     eq = _cached(_table_fn(rules))
     rows = {}
     for opp_name in ("networks", "equilibrium"):
-        rates = {"equilibrium": 0.0, "best response": 0.0, "safe mixture": 0.0}
+        rates = {"equilibrium": 0.0, "plan": 0.0, "safe mixture": 0.0}
         for role in (0, 1):
             opp = _cached(DudoBot(first=0).probabilities) if opp_name == "networks" else eq
-            plan = plan_for(rules, model, (1, 1), role, epsilon)
+            plan = plan_for(rules, model, (1, 1), role, epsilon, p_max=_SETTINGS["p_max"], n0=_SETTINGS["n0"])
             assert plan is not None
-
-            def br(view, plan=plan):  # type: ignore[no-untyped-def]
-                return {plan.br.policy[(tuple(sorted(view.hand)), view.shown, view.bids)]: 1.0}
+            br = _cached(plan_fn(plan, rules))
 
             sign = 1.0 if role == 0 else -1.0
             pair = [opp, opp]
@@ -115,10 +133,79 @@ def exact(model_path: str, epsilon: float) -> None:
             pair[role] = br
             v_br = sign * evaluate(rules, (pair[0], pair[1]), (1, 1))
             v_mix = plan.lam * v_br + (1 - plan.lam) * v_eq
-            for k, v in (("equilibrium", v_eq), ("best response", v_br), ("safe mixture", v_mix)):
+            for k, v in (("equilibrium", v_eq), ("plan", v_br), ("safe mixture", v_mix)):
                 rates[k] += (1 + v) / 4  # seat-balanced: half the rounds in each role
         rows[opp_name] = rates
         print(f"against the {opp_name}: " + ", ".join(f"{k} {v:.4f}" for k, v in rates.items()), flush=True)
+
+
+def sweep(model_path: str, p_maxes: list[float], n0s: list[float], epsilon: float, oracle: bool = False) -> None:
+    """Per ``p_max`` and ``n0``, at one die each, exact on the round's tree: the
+    plan's value against its model, against the networks and its loss against
+    the equilibrium tables (an upper bound), as seat-balanced win rates; the
+    equilibrium's own rates first (``p_max`` 0)."""
+    import numpy as np
+
+    from liars_dice.bots.exploit import equilibrium_loss, table_strategy
+    from liars_dice.solver.best_response import tabulate
+    from liars_dice.solver.endgame import leaf_value_for, tables_for
+    from liars_dice.solver.passes import RoundGame, backward, reach
+    from liars_dice.solver.payoff import terminal_payoffs
+    from liars_dice.solver.solve import build_game
+
+    rules = Rules.preset("joker")
+    model = OpponentModel.loads(Path(model_path).read_text())
+    tables = tables_for(rules)
+    assert tables is not None
+    game = build_game(rules, (1, 1), leaf_value_for(tables.values), tables.max_depth[(1, 1)])
+    game = RoundGame(game.tree, game.hands, terminal_payoffs(game.tree, game.hands, leaf_value_for(tables.values)))
+    eq, _ = table_strategy(tables, game)
+    net = DudoBot(first=0)
+    opponents = {"model": [tabulate(game.tree, game.hands, model.policy, a) for a in (0, 1)],
+                 "networks": [tabulate(game.tree, game.hands, net.probabilities, a) for a in (0, 1)]}
+
+    def value(mine: list[np.ndarray], role: int, theirs: dict[int, np.ndarray]) -> float:
+        pol = [theirs[d] if d % 2 != role else mine[d] for d in range(len(mine))]
+        r = reach(game, pol)
+        return float(game.hands[role].weights @ backward(game, role, pol, r[1 - role]))
+
+    def rate(values: list[float]) -> float:
+        return sum((1 + v) / 2 for v in values) / 2
+
+    print("| p_max | n0 | vs model | vs networks | vs equilibrium (bound) | loss (roles 0, 1) | exploitability (roles 0, 1) | lambda (roles 0, 1) |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    base = {k: rate([value(eq, role, opp[1 - role]) for role in (0, 1)]) for k, opp in opponents.items()}
+    print(f"| 0 (equilibrium) | | {base['model']:.4f} | {base['networks']:.4f} | 0.5000 | | | |", flush=True)
+    for n0 in n0s:
+        for p in p_maxes:
+            plans = [plan_for(rules, model, (1, 1), role, epsilon, _SETTINGS["budget"], p, n0) for role in (0, 1)]
+            if any(pl is None for pl in plans):
+                print(f"| {p} | {n0} | no plan |")
+                continue
+            vals = {k: rate([value(pl.result.policy.strategy, pl.role, opp[1 - pl.role]) for pl in plans])  # type: ignore[union-attr]
+                    for k, opp in opponents.items()}
+            loss = [equilibrium_loss(tables, pl.result) for pl in plans]  # type: ignore[union-attr]
+            print(f"| {p} | {n0} | {vals['model']:.4f} | {vals['networks']:.4f} | {0.5 - sum(loss) / 4:.4f} | "
+                  f"{loss[0]:.4f}, {loss[1]:.4f} | {plans[0].worst:.4f}, {plans[1].worst:.4f} | "  # type: ignore[union-attr]
+                  f"{plans[0].lam:.2f}, {plans[1].lam:.2f} |", flush=True)  # type: ignore[union-attr]
+    if not oracle:
+        return
+    # The oracle: the networks' exact distributions as the model, trusted at the
+    # situations the records saw (the model's counts), or everywhere.
+    from liars_dice.bots.exploit import model_counts
+    from liars_dice.solver.restricted import restricted_response
+
+    for where in ("observed", "everywhere"):
+        for n0 in n0s:
+            for p in p_maxes:
+                vals = []
+                for role in (0, 1):
+                    counts = model_counts(model, (1, 1), role) if where == "observed" else None
+                    res = restricted_response(rules, net.probabilities, (1, 1), role, p_max=p, counts=counts, n0=n0,
+                                              iterations=_SETTINGS["budget"].iterations, max_depth=tables.max_depth[(1, 1)],
+                                              leaf_value=leaf_value_for(tables.values), game_value=tables.values[(1, 1)])
+                    vals.append(value(res.policy.strategy, role, opponents["networks"][1 - role]))
+                print(f"oracle trusted {where}, p_max {p}, n0 {n0}: {rate(vals):.4f} against the networks", flush=True)
 
 
 def main() -> None:
@@ -133,8 +220,30 @@ def main() -> None:
     ap.add_argument("--out", default="", help="folder for the records and the model (default: none kept)")
     ap.add_argument("--ceiling", action="store_true", help="only print the exact best response to the networks (1v1)")
     ap.add_argument("--exact", default="", help="a model file: print the exact expected win rates at 1v1 (no sampling)")
+    ap.add_argument("--record-against", default="strong",
+                    help="who plays the networks in the records: a bot name, or A+B alternating")
+    ap.add_argument("--model", default="", help="a fitted model file to use instead of recording and fitting")
+    ap.add_argument("--p-max", type=float, default=P_MAX)
+    ap.add_argument("--n0", type=float, default=N0)
+    ap.add_argument("--plan-iterations", type=int, default=PlanBudget().iterations)
+    ap.add_argument("--plan-seconds", type=float, default=PlanBudget().seconds)
+    ap.add_argument("--plan-cells", type=int, default=PlanBudget().max_cells)
+    ap.add_argument("--plan-cache", default="", help="a file keeping the plans between runs (pickle; trusted input only)")
+    ap.add_argument("--sweep", default="", help="a model file: the p_max table at 1v1 (exact, on the tree)")
+    ap.add_argument("--sweep-p-max", default="0.2,0.4,0.6,0.7,0.8,0.9,1.0")
+    ap.add_argument("--sweep-n0", default="")
+    ap.add_argument("--oracle", action="store_true", help="with --sweep: also the networks' own distributions as the model")
     a = ap.parse_args()
     out: dict[str, object] = {}
+    _SETTINGS.update(p_max=a.p_max, n0=a.n0,
+                     budget=PlanBudget(a.plan_iterations, a.plan_seconds, a.plan_cells))
+    import liars_dice.bots.exploit as ex
+
+    ex.P_MAX, ex.N0 = a.p_max, a.n0  # the defaults StrongBot's plans use
+    if a.sweep:
+        sweep(a.sweep, [float(x) for x in a.sweep_p_max.split(",")],
+              [float(x) for x in (a.sweep_n0 or str(a.n0)).split(",")], a.epsilon, a.oracle)
+        return
     if a.exact:
         exact(a.exact, a.epsilon)
         return
@@ -153,26 +262,43 @@ def main() -> None:
         return
     for d in (int(x) for x in a.dice.split(",")):
         t0 = time.perf_counter()
-        with mp.Pool(a.jobs) as pool:
-            recs = pool.map(record_round, [(d, r) for r in range(a.records)], chunksize=16)
-        model = fit(recs, "dudo")
-        if a.out:
-            folder = Path(a.out) / f"{d}v{d}-{a.records}"
+        if a.model:
+            model = OpponentModel.loads(Path(a.model).read_text())
+        else:
+            with mp.Pool(a.jobs) as pool:
+                recs = pool.map(record_round, [(d, r, a.record_against) for r in range(a.records)], chunksize=16)
+            model = fit(recs, "dudo")
+        if a.out and not a.model:
+            folder = Path(a.out) / (f"{d}v{d}-{a.records}" + ("" if a.record_against == "strong" else f"-{a.record_against}"))
             folder.mkdir(parents=True, exist_ok=True)
             (folder / "dudo.model.json").write_text(model.dumps())
         rules = Rules.preset("joker")
-        plans = [plan_for(rules, model, (d, d), role, a.epsilon) for role in (0, 1)]
-        info = {
-            f"role{p.role}": {"lambda": round(p.lam, 4), "br_value_vs_model": round(p.value, 4),
-                              "loss_vs_eq": round(p.loss, 4), "worst": round(p.worst, 4)}
+        import pickle
+
+        import liars_dice.bots.exploit as ex
+
+        if a.plan_cache and Path(a.plan_cache).exists():  # plans of an earlier run (same model, settings)
+            ex._CACHE.update(pickle.loads(Path(a.plan_cache).read_bytes()))
+        if a.jobs >= 2 and a.p_max > 0:  # the two roles' plans side by side; the parent keeps both
+            with mp.Pool(2) as pool:
+                for cache in pool.map(_plan_job, [(model.dumps(), d, role, a.epsilon, dict(_SETTINGS)) for role in (0, 1)]):
+                    ex._CACHE.update(cache)
+        plans = [plan_for(rules, model, (d, d), role, a.epsilon, _SETTINGS["budget"], a.p_max, a.n0) for role in (0, 1)]
+        if a.plan_cache:
+            Path(a.plan_cache).write_bytes(pickle.dumps(dict(ex._CACHE)))
+        info = {} if a.p_max <= 0 else {
+            f"role{p.role}": {"lambda": round(p.lam, 4), "value_vs_restricted": round(p.value, 4),
+                              "loss_vs_eq": round(p.loss, 4), "worst": round(p.worst, 4),
+                              "observed": p.observed, "iterations": p.result.iterations,
+                              "seconds": round(p.result.seconds, 1)}
             for p in plans if p is not None
         }
         print(f"{d}v{d}: model of {model.records} records ({model.rounds} rounds), bluff rate "
               f"{model.bluff_rate():.3f}; plans {json.dumps(info)}; {time.perf_counter() - t0:.0f} s", flush=True)
-        for opp in a.against.split(","):
+        for opp in [x for x in a.against.split(",") if x]:
             t1 = time.perf_counter()
             tasks = [(d, r, a.seed, opp, a.epsilon) for r in range(a.rounds)]
-            with mp.Pool(a.jobs, initializer=_init, initargs=(model.dumps(),)) as pool:
+            with mp.Pool(a.jobs, initializer=_init, initargs=(model.dumps(), dict(_SETTINGS))) as pool:
                 res = pool.map(one_round, tasks, chunksize=16)
             wins = sum(res)
             lo, hi = wilson(wins, a.rounds)

@@ -322,32 +322,60 @@ def test_model_fit_holds_one_record_at_a_time(tmp_path: Path) -> None:
 # -- strong with a model ------------------------------------------------------------------
 
 
-def _always_bluffing(rules: Rules) -> OpponentModel:
+def _always_bluffing(rules: Rules, observed: int = 100) -> OpponentModel:
+    """A bluffer who never challenges; with ``observed`` > 0, its situation
+    table holds that many moves of its policy at every one-die situation of up
+    to two bids (a data-biased plan trusts the model only where data exist)."""
     m = OpponentModel("opp", rules=rules.name)
     m.bids[0] = m.openings[0] = 500  # bids with no chance given their own dice
     m.faced[:] = 100  # never challenges
+    if observed and rules.name == "joker":
+        from liars_dice.engine.state import Phase
+        from liars_dice.bots.opponent_model import situation_key
+        from liars_dice.solver.tree import BidTree
+
+        tree = BidTree(rules, (1, 1))
+        for d in (0, 1, 2):
+            for mask in tree.depths[d].masks:
+                bids = [b for j, b in enumerate(tree.bids) if int(mask) >> j & 1]
+                seen = tuple((i % 2, b, ()) for i, b in enumerate(bids))
+                for face in range(1, 7):
+                    view = SeatView(rules, ("p0", "p1"), d % 2, (1, 1), (face,), ((), ()), seen, Phase.BID, d % 2,
+                                    True, (), None)
+                    probs = m.generic_policy(view)
+                    entry = {str(a): round(observed * p) for a, p in probs.items() if round(observed * p) > 0}
+                    if entry:
+                        m.table[situation_key((1, 1), d % 2, (face,), bids)] = entry
     return m
 
 
 def test_the_plan_is_safe_against_the_equilibrium() -> None:
     """The mixing weight keeps the loss against the equilibrium within epsilon
-    (checked by evaluating the mixture exactly), and the best response does
-    better against the model than the equilibrium does."""
+    (checked by evaluating the mixture exactly), and the data-biased plan does
+    better against the model than the equilibrium does; a model with no
+    observation of the position gets no plan (nothing is trusted)."""
+    from liars_dice.bots.exploit import _table_fn, plan_fn
+
     rules = Rules.preset("joker")
     model = _always_bluffing(rules)
+    eq = _table_fn(rules)
     for role in (0, 1):
         plan = plan_for(rules, model, (1, 1), role)
-        assert plan is not None and 0 < plan.lam <= 1
+        assert plan is not None and 0 < plan.lam <= 1 and plan.observed > 0
         assert plan.lam * plan.loss <= EPSILON + 1e-12
-        assert plan.loss <= plan.worst + 1e-9
+        assert plan.loss <= plan.worst + 0.01  # the loss against one policy is at most the loss against the worst
         sign = 1 if role == 0 else -1
-        from liars_dice.bots.exploit import _table_fn
-
-        eq = _table_fn(rules)
         fns = [eq, eq]
         fns[1 - role] = model.policy
         v_eq_vs_model = sign * evaluate(rules, (fns[0], fns[1]), (1, 1))
-        assert plan.value > v_eq_vs_model + 0.05
+        fns[role] = plan_fn(plan, rules)
+        v_plan_vs_model = sign * evaluate(rules, (fns[0], fns[1]), (1, 1))
+        assert v_plan_vs_model > v_eq_vs_model + 0.03
+        fns[1 - role] = eq  # the loss against the equilibrium, exactly: within the bound
+        v_plan_vs_eq = sign * evaluate(rules, (fns[0], fns[1]), (1, 1))
+        v_eq = sign * evaluate(rules, (eq, eq), (1, 1))
+        assert v_eq - v_plan_vs_eq <= plan.loss + 1e-4  # (uint8 tables: both read the same rounded policy)
+    assert plan_for(rules, _always_bluffing(rules, observed=0), (1, 1), 0) is None
 
 
 def test_strong_with_a_model_plays_legal_moves_and_its_plan() -> None:

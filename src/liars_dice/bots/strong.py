@@ -30,14 +30,16 @@ minimises the dice this seat expects to lose.
    three dice in play; :func:`~liars_dice.solver.endgame.endgame_moves`).
 4. **Opponent models.** Given an :class:`~.opponent_model.OpponentModel` of a
    player (``models``, by name), and where the tables apply, each round the
-   bot plays the exact best response to the model with the safe probability
+   bot plays the data-biased response to the model (:mod:`.exploit`: trusting
+   the model where its records saw the situation) with the safe probability
    of :mod:`.exploit` (it never gives away more than ``epsilon`` against the
    equilibrium), else the equilibrium. Within a game it counts every revealed
    round of each opponent into that opponent's model (a copy; the given
    models are not changed), as ``liars-dice model fit`` counts records. An
    opponent with no given model is exploited only with ``exploit_learned=True``,
    once :data:`LEARN_MIN_ROUNDS` of their rounds are counted (off by default: a
-   plan costs 2-3 s of best-response computation).
+   plan costs about a second of CFR+ at one die each, more above; ``plan_budget``
+   bounds it, :class:`~.exploit.PlanBudget`).
 
 Source of the rules: the seeds and ``shared/RULES.md``.
 """
@@ -68,6 +70,7 @@ from .inference import convolve_all, count_pmf, hands, log_prior, match_table
 from .likelihood import ActorContext, ActorTables, LikelihoodParams, lowest_raises, params_for
 
 if TYPE_CHECKING:
+    from .exploit import PlanBudget
     from .opponent_model import OpponentModel
 
 
@@ -126,6 +129,8 @@ class StrongBot:
     :param learn: whether to count revealed rounds into the opponents' models.
     :param exploit_learned: whether to exploit opponents with no given model once
         their learned model has :data:`LEARN_MIN_ROUNDS` rounds.
+    :param plan_budget: what one plan against a model may cost (default
+        :data:`~.exploit.DEFAULT_BUDGET`: one die each only).
     """
 
     name = "strong"
@@ -142,6 +147,7 @@ class StrongBot:
         epsilon: float | None = None,
         learn: bool = True,
         exploit_learned: bool = False,
+        plan_budget: "PlanBudget | None" = None,
     ) -> None:
         self._rng = random.Random(seed)
         self._given = dict(models or {})
@@ -150,6 +156,7 @@ class StrongBot:
         self._epsilon = epsilon
         self._learn = learn
         self._exploit_learned = exploit_learned
+        self._plan_budget = plan_budget
         self._round_mode: tuple[object, bool] | None = None
         self._params = params
         self._use_endgame = use_endgame
@@ -199,12 +206,13 @@ class StrongBot:
             return None
         if view.players[other] not in self._given and (not self._exploit_learned or model.rounds < LEARN_MIN_ROUNDS):
             return None
-        from .exploit import EPSILON, plan_for, planned_action
+        from .exploit import DEFAULT_BUDGET, EPSILON, plan_for, planned_action
 
         opener = view.bids[0][0] if view.bids else view.seat
         role = 0 if opener == view.seat else 1
         dice = (view.dice[opener], view.dice[other if opener == view.seat else view.seat])
-        plan = plan_for(view.rules, model, dice, role, EPSILON if self._epsilon is None else self._epsilon)
+        plan = plan_for(view.rules, model, dice, role, EPSILON if self._epsilon is None else self._epsilon,
+                        self._plan_budget or DEFAULT_BUDGET)
         if plan is None:
             return None
         round_id = (len(view.results), view.dice, opener)
@@ -212,7 +220,7 @@ class StrongBot:
             self._round_mode = (round_id, self._rng.random() < plan.lam)
         if not self._round_mode[1]:
             return None
-        action = planned_action(plan, view)
+        action = planned_action(plan, view, self._rng)
         if action is None or action not in view.legal_actions():
             return None
         return Decision(action)

@@ -13,7 +13,8 @@ Modules: :mod:`.hands` (chance), :mod:`.tree` (public bid tree),
 :mod:`.outcome` and :mod:`.payoff` (terminal payoffs), :mod:`.passes` (reach and
 value sweeps), :mod:`.cfr` (CFR+), :mod:`.exploitability`, :mod:`.policy`
 (lookup and files), :mod:`.best_response` (exact best response to any fixed
-policy), :mod:`.solve`, :mod:`.endgame` (whole-game tables).
+policy), :mod:`.restricted` (data-biased / restricted Nash response to a
+model), :mod:`.solve`, :mod:`.endgame` (whole-game tables).
 
 Layer: solver, above records; imports the engine and records only.
 """
@@ -21,11 +22,12 @@ Layer: solver, above records; imports the engine and records only.
 from .best_response import BestResponse, PolicyFn, best_response, policy_fn_of
 from .exploitability import best_response_values, expected_value, exploitability, nash_conv
 from .policy import Policy
+from .restricted import RestrictedResult, restricted_response
 from .solve import SolveResult, build_game, solve
 from .tree import MAX_NODES, BidTree, SolverError
 
 __all__ = [
     "BestResponse", "PolicyFn", "best_response", "policy_fn_of",
     "BidTree", "MAX_NODES", "Policy", "SolveResult", "SolverError", "best_response_values", "build_game",
-    "expected_value", "exploitability", "nash_conv", "solve",
+    "expected_value", "exploitability", "nash_conv", "RestrictedResult", "restricted_response", "solve",
 ]

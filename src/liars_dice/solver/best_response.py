@@ -38,7 +38,7 @@ import numpy as np
 from ..engine import CHALLENGE, Action, Bid, Challenge, Game, Hand, Rules
 from ..engine.state import Phase, State, legal_shows
 from ..engine.view import SeatView
-from .hands import enumerate_hands
+from .hands import Hands, enumerate_hands
 from .passes import RoundGame, backward, reach
 from .payoff import terminal_payoffs
 from .tree import BidTree, SolverError
@@ -167,36 +167,8 @@ def _public_tree(
     game = RoundGame(tree, hands, terminal_payoffs(tree, hands))
     other = 1 - player
     policy = game.uniform_policy()
-    players = ("p0", "p1")
-    for d in range(other, len(tree.depths), 2):
-        dep = tree.depths[d]
-        arr = policy[d]
-        arr[:] = 0.0
-        for row in range(dep.n_nodes):
-            history = _history(tree, int(dep.masks[row]))
-            s, n = int(dep.starts[row]), int(dep.n_actions[row])
-            actions = tree.actions(d, row)
-            index = {a: s + i for i, a in enumerate(actions)}
-            bids = tuple((i % 2, b, ()) for i, b in enumerate(history))
-            wilds = rules.wilds_active_after_opening(history[0].face) if history else True
-            capped = d == tree.max_depth and d < tree.n_bids
-            for col, hand in enumerate(hands[other].hands):
-                view = SeatView(
-                    rules, players, other, dice, hand, ((), ()), bids, Phase.BID, other, wilds, (), None
-                )
-                probs = policy_fn(view)
-                _check(probs, f"bids {[str(b) for b in history]} with hand {hand}")
-                if capped:
-                    arr[s + n - 1, col] = 1.0
-                    continue
-                for move, p in probs.items():
-                    action, show = _split(move)
-                    e = index.get(action)
-                    if e is None or show:
-                        if p == 0:
-                            continue
-                        raise SolverError(f"The policy gave the illegal move {move} after bids {[str(b) for b in history]}.")
-                    arr[e, col] += p
+    for d, arr in tabulate(tree, hands, policy_fn, other).items():
+        policy[d] = arr
     chosen: dict[int, np.ndarray] = {}
 
     def hook(d: int, ve: np.ndarray, v: np.ndarray) -> None:
@@ -222,6 +194,63 @@ def _public_tree(
                 a = int(dep.edge_action[e])
                 out[(hand, ((), ()), bids)] = tree.bids[a] if a < tree.n_bids else CHALLENGE
     return BestResponse(value, player, "public tree", len(out), out)
+
+
+def tabulate(
+    tree: BidTree,
+    hands: tuple[Hands, Hands],
+    policy_fn: PolicyFn,
+    actor: int,
+    only: dict[int, np.ndarray] | None = None,
+) -> dict[int, np.ndarray]:
+    """``policy_fn`` of seat ``actor`` at every information set of ``tree``
+    (one call per node and hand of the actor).
+
+    :param only: per depth, ``(n_nodes_d, n_hands_actor)`` bool: call the
+        policy only there (the other columns of a node stay 0); ``None``: everywhere.
+    :returns: per depth ``d`` where ``actor`` moves, ``(n_edges_d,
+        n_hands_actor)`` float64: the probability of each edge (at the tree's
+        cap, the forced challenge has 1).
+    :raises SolverError: for an illegal move or probabilities that do not sum to 1.
+    """
+    rules = tree.rules
+    dice = tree.dice
+    players = ("p0", "p1")
+    out: dict[int, np.ndarray] = {}
+    for d in range(actor, len(tree.depths), 2):
+        dep = tree.depths[d]
+        arr = np.zeros((dep.n_edges, hands[actor].n_hands))
+        out[d] = arr
+        rows = range(dep.n_nodes) if only is None else np.nonzero(only[d].any(axis=1))[0]
+        for row in rows:
+            row = int(row)
+            history = _history(tree, int(dep.masks[row]))
+            s, n = int(dep.starts[row]), int(dep.n_actions[row])
+            actions = tree.actions(d, row)
+            index = {a: s + i for i, a in enumerate(actions)}
+            bids = tuple((i % 2, b, ()) for i, b in enumerate(history))
+            wilds = rules.wilds_active_after_opening(history[0].face) if history else True
+            capped = d == tree.max_depth and d < tree.n_bids
+            for col, hand in enumerate(hands[actor].hands):
+                if only is not None and not only[d][row, col]:
+                    continue
+                if capped:
+                    arr[s + n - 1, col] = 1.0
+                    continue
+                view = SeatView(
+                    rules, players, actor, dice, hand, ((), ()), bids, Phase.BID, actor, wilds, (), None
+                )
+                probs = policy_fn(view)
+                _check(probs, f"bids {[str(b) for b in history]} with hand {hand}")
+                for move, p in probs.items():
+                    action, show = _split(move)
+                    e = index.get(action)
+                    if e is None or show:
+                        if p == 0:
+                            continue
+                        raise SolverError(f"The policy gave the illegal move {move} after bids {[str(b) for b in history]}.")
+                    arr[e, col] += p
+    return out
 
 
 def _history(tree: BidTree, mask: int) -> list[Bid]:

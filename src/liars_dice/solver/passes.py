@@ -111,14 +111,16 @@ def backward(
     player: int,
     policy: list[np.ndarray],
     other_reach: list[np.ndarray],
-    best_response: bool = False,
+    best_response: bool | list[np.ndarray] = False,
     on_own_node: OwnNodeHook | None = None,
 ) -> np.ndarray:
     """Counterfactual values of ``player`` at the root, ``(n_hands_player,)``.
 
     :param other_reach: the other player's reach per depth (from :func:`reach`).
     :param best_response: at ``player``'s nodes take the best edge per hand
-        instead of following ``policy``.
+        instead of following ``policy``; or, per depth, a ``(n_nodes_d,)`` bool
+        mask of the nodes where to (``policy`` elsewhere; entries at the other
+        player's depths are ignored).
     :param on_own_node: called at each depth where ``player`` acts with
         ``(depth, edge_values (n_edges, n), node_values (n_nodes, n))``.
     """
@@ -142,7 +144,13 @@ def backward(
             ch = dep.challenge_edges
             for s, e, wild, last in dep.type_slices:
                 ve[ch[s:e]] = rho[s:e] @ a_mat[bidder, wild, last].T
-        v = node_values(ve, dep.starts, policy[d] if actor == player else None, best_response)
+        if isinstance(best_response, list):
+            v = node_values(ve, dep.starts, policy[d] if actor == player else None)
+            mask = best_response[d]
+            if actor == player and mask.any():
+                v[mask] = node_values(ve, dep.starts, policy[d], True)[mask]
+        else:
+            v = node_values(ve, dep.starts, policy[d] if actor == player else None, best_response)
         if actor == player and on_own_node is not None:
             on_own_node(d, ve, v)
         v_next = v

@@ -71,6 +71,17 @@ class Depth:
     def n_edges(self) -> int:
         return len(self.edge_node)
 
+    def edges_of(self, nodes: np.ndarray) -> np.ndarray:
+        """``(sum of n_actions[nodes],)`` int64: the edges of ``nodes`` (rows of
+        this depth), node by node in the order given."""
+        if len(nodes) == 0:
+            return np.zeros(0, dtype=np.int64)
+        counts = self.n_actions[nodes]
+        first = np.repeat(self.starts[nodes], counts)
+        offset = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
+        edges: np.ndarray = (first + offset).astype(np.int64)
+        return edges
+
 
 def round_bids(rules: Rules, dice: tuple[int, ...]) -> tuple[list[Bid], set[Bid]]:
     """Every bid of a two-player round with ``dice`` in bid order, and the
