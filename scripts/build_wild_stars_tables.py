@@ -6,13 +6,14 @@ the 4-dice positions are kept from the file as they are (no-show strategies,
 solved with the no-show values of the 3-dice positions as leaves: their show
 trees at any useful cap are beyond this machine's budget, docs/solver.md).
 
-    .venv/bin/python scripts/build_wild_stars_tables.py --show-depth-cap 4
-    .venv/bin/python scripts/build_wild_stars_tables.py --show-depth-cap 4 --solved DIR
+    .venv/bin/python scripts/build_wild_stars_tables.py --show-depth-cap 6
+    .venv/bin/python scripts/build_wild_stars_tables.py --show-depth-cap 6 --solved /tmp/shows-runs/table
 
-``--solved DIR`` reuses policies saved by ``liars-dice solve --save`` (or this
-script's ``--save-dir``) as ``DIR/show_<a><b>_d<cap>.npz``; their value and
-exploitability are computed again here, against this file's leaf values, so a
-reused policy is checked, not trusted.
+``--solved DIR`` reuses policies saved by ``scripts/solve_show.py --leaf table``
+(or ``liars-dice solve --save``, or this script's ``--save-dir``) as
+``DIR/show_<a><b>_d<cap>.npz``; their value and exploitability are computed
+again here, against this file's leaf values, so a reused policy is checked,
+not trusted (and refused above ``--target``).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ SHOW_POSITIONS = [(1, 2), (2, 1)]
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--show-depth-cap", type=int, default=4, help="most bids in a history of a show position")
-    ap.add_argument("--target", type=float, default=2e-3, help="target exploitability of each show position")
+    ap.add_argument("--target", type=float, default=1e-3, help="target exploitability of each show position")
     ap.add_argument("--solved", type=Path, help="reuse saved show policies from this folder")
     ap.add_argument("--save-dir", type=Path, help="also save each new show policy here")
     ap.add_argument("--out", type=Path, default=OUT)
@@ -56,9 +57,11 @@ def main() -> None:
             iterations = int(json.loads(stats.read_text())["iterations"]) if stats.exists() else 0
             res = SolveResult(game.expected_value(pol.strategy), game.exploitability(pol.strategy), iterations,
                               time.perf_counter() - start, pol, show_and_reroll=True)
+            if res.exploitability > a.target:
+                raise SystemExit(f"{saved} is {res.exploitability:.5f} from equilibrium here, above the target {a.target}.")
             how = f"reused {saved}"
         else:
-            res = solve(rules, pos, a.target, 1000, leaf_value=leaf, max_depth=a.show_depth_cap)
+            res = solve(rules, pos, a.target, 2000, leaf_value=leaf, max_depth=a.show_depth_cap)
             how = f"{res.iterations} iterations"
             if a.save_dir:
                 res.policy.save(a.save_dir / f"show_{pos[0]}{pos[1]}_d{a.show_depth_cap}.npz")

@@ -1,22 +1,27 @@
-"""How much of a 3-dice ``wild-stars`` round the bid cap of the show solve cuts
-off (issue 11; docs/solver.md "Show-and-reroll: sizes and caps").
+"""What the show is worth, per position and bid cap, from the solves of
+``scripts/solve_show.py`` (issue 11; docs/solver.md "Show-and-reroll: what the
+show is worth").
 
-For each saved show policy (``show_<a><b>_d<cap>.npz`` as written by
-``scripts/build_wild_stars_tables.py --save-dir``) prints its public states,
-value, exploitability within the capped game, and the probability that
-equilibrium play reaches each number of bids, the cap last (where the capped
-tree forces a challenge); then the no-show values of the same positions
-(full rounds) from the tables before shows. Reach includes chance (deals and
-rerolls). Values are whole-game, to the round's opener, as in the tables.
-Last, how often the packaged tables show, over seeded sample rounds.
+Reads ``FOLDER/show_<a><b>_d<cap>.npz`` (a show policy) with the
+``noshow_<a><b>_d<cap>.json`` of the same round solved with ``show_and_reroll``
+off, and prints one markdown row per round and cap: the value with shows (the
+opener's, computed again here from the policy, so a saved policy is checked,
+not trusted), its exploitability within the capped round, the probability that
+its play reaches the cap (deals and rerolls included: there the capped tree
+forces a challenge), the value and exploitability without shows, and the
+show's worth (with minus without, to the opener). ``--leaf table`` reads the
+values as whole-game ones with the packaged tables' ``(1, 1)`` value as leaf;
+``--leaf round``, +1/-1 per round. ``--sample`` also plays seeded 3-dice rounds
+with the packaged tables and counts their shows.
 
-    git show e352e5d:src/liars_dice/data/endgame-wild-stars.npz > /tmp/noshow.npz
-    .venv/bin/python scripts/show_cap_report.py /tmp/srt --before /tmp/noshow.npz
+    .venv/bin/python scripts/show_cap_report.py /tmp/shows-runs/table --leaf table --sample
+    .venv/bin/python scripts/show_cap_report.py /tmp/shows-runs/round --leaf round
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import re
 from pathlib import Path
@@ -24,8 +29,11 @@ from pathlib import Path
 import numpy as np
 
 from liars_dice.engine import Game, Rules
-from liars_dice.solver.endgame import EndgameTables, endgame_moves, leaf_value_for
+from liars_dice.solver.endgame import endgame_moves, leaf_value_for, read_entries
+from liars_dice.solver.payoff import single_round_value
 from liars_dice.solver.shows import ShowGame, ShowPolicy
+
+TABLES = Path(__file__).resolve().parent.parent / "src" / "liars_dice" / "data" / "endgame-wild-stars.npz"
 
 
 def depth_reach_shows(pol: ShowPolicy) -> np.ndarray:
@@ -40,26 +48,37 @@ def depth_reach_shows(pol: ShowPolicy) -> np.ndarray:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("folder", type=Path)
-    ap.add_argument("--before", type=Path, required=True,
-                    help="the no-show wild-stars tables: git show e352e5d:src/liars_dice/data/endgame-wild-stars.npz > FILE")
+    ap.add_argument("--leaf", choices=["round", "table"], required=True)
+    ap.add_argument("--sample", action="store_true", help="also count the packaged tables' shows in sample rounds")
     a = ap.parse_args()
-    before = EndgameTables.load(a.before)
-    leaf = leaf_value_for({(1, 1): before.values[(1, 1)]})
-    for f in sorted(a.folder.glob("show_*_d*.npz")):
+    rules = Rules.preset("wild-stars")
+    if a.leaf == "table":
+        leaf = leaf_value_for({(1, 1): read_entries(TABLES, rules)[(1, 1)].value})
+    else:
+        leaf = single_round_value
+    print("| round | bids per history | public states | V with shows | exploitability | iterations "
+          "| play reaching the cap | V without shows | exploitability | show's worth |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    found = []
+    for f in a.folder.glob("show_*_d*.npz"):
         m = re.match(r"show_(\d)(\d)_d(\d+)\.npz", f.name)
-        if not m:
-            continue
+        if m:
+            found.append(((int(m[1]), int(m[2])), int(m[3]), f))
+    for dice, cap, f in sorted(found, key=lambda x: (-x[0][0], x[1])):
         pol = ShowPolicy.load(f)
         game = ShowGame(pol.tree, leaf)
-        dr = depth_reach_shows(pol)
-        print(f"{pol.dice[0]} vs {pol.dice[1]} with shows, at most {pol.tree.max_depth} bids: "
-              f"{pol.tree.n_states:,} states, value {game.expected_value(pol.strategy):+.5f}, exploitability "
-              f"{game.exploitability(pol.strategy):.5f}, P(reach the cap) {dr[-1]:.4f}, "
-              f"P(reach d bids) {np.round(dr, 4).tolist()}")
-    for dice in ((2, 1), (1, 2)):
-        print(f"{dice[0]} vs {dice[1]} no shows, full round (the tables before issue 11): value "
-              f"{before.values[dice]:+.5f}, exploitability {before.exploitability[dice]:.5f}")
-    sample_shows()
+        value, expl = game.expected_value(pol.strategy), game.exploitability(pol.strategy)
+        stats = json.loads(f.with_suffix(".json").read_text())
+        reach = depth_reach_shows(pol)[-1]
+        plain_file = f.with_name(f"noshow_{dice[0]}{dice[1]}_d{cap}.json")
+        plain = json.loads(plain_file.read_text()) if plain_file.exists() else None
+        tail = (f"{plain['value']:+.5f} | {plain['exploitability']:.5f} | {value - plain['value']:+.5f}"
+                if plain else "| |")
+        unfinished = "" if stats.get("done", True) else " (unfinished)"
+        print(f"| {dice[0]} vs {dice[1]} | at most {cap} | {pol.tree.n_states:,} | {value:+.5f} | {expl:.5f}{unfinished} "
+              f"| {stats['iterations']} | {reach:.4f} | {tail} |", flush=True)
+    if a.sample:
+        sample_shows()
 
 
 def sample_shows(rounds: int = 300, seed: int = 0) -> None:

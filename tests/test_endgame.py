@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import pytest
 
 from liars_dice.engine import CHALLENGE, SEED_PRESETS, Bid, Game, Rules
 from liars_dice.solver import solve
 from liars_dice.solver.endgame import endgame_policy, positions, solve_tables, tables_for
+
+from endgame_helpers import whole_game_values
 
 
 @pytest.mark.parametrize("preset", SEED_PRESETS)
@@ -36,32 +36,7 @@ def test_backward_induction_matches_an_engine_walk_of_the_whole_game(preset: str
     # exact expectation with each table value. Three-faced dice keep it small.
     rules = Rules.preset(preset).with_options(faces=3)
     entries = {e.dice: e for e in solve_tables(rules, max_total=3, target_exploitability=0.02)}
-
-    @lru_cache(maxsize=None)
-    def value(a: int, b: int) -> float:
-        """Expected result for the opener holding a dice against b."""
-        from itertools import product
-
-        pol = entries[(a, b)].result.policy
-        game = Game.create(rules.with_options(max_players=2), ["p0", "p1"], [a, b])
-
-        def walk(state, prob: float) -> float:
-            if state.phase.value != "bid":
-                res = state.results[-1]
-                if state.is_over:
-                    return prob * (1.0 if state.winner == 0 else -1.0)
-                na, nb = state.dice
-                return prob * (value(na, nb) if res.next_opener == 0 else -value(nb, na))
-            bids = [bid for _, bid, _ in state.bids]
-            probs = pol.action_probabilities(state.hidden[state.to_move], bids)
-            return sum(walk(state.apply_unchecked(x), prob * p) for x, p in probs.items() if p > 0)
-
-        total = 0.0
-        deals = list(product(product(range(1, 4), repeat=a), product(range(1, 4), repeat=b)))
-        for h0, h1 in deals:
-            total += walk(game.initial_state(0).deal([list(h0), list(h1)]), 1 / len(deals))
-        return total
-
+    value = whole_game_values(rules, {d: e.result.policy for d, e in entries.items()})
     for (a, b), e in entries.items():
         assert value(a, b) == pytest.approx(e.value, abs=1e-9)
 
@@ -116,3 +91,38 @@ def test_the_packaged_tables_are_found(preset: str) -> None:
 
     assert tables_for(Rules.preset(preset)) is not None
     assert tables_for(Rules.preset(preset).with_options(faces=5)) is None
+
+
+@pytest.mark.parametrize("preset", ["classic", "wild-stars"])
+def test_the_bid_cap_of_a_capped_position_is_left_to_the_search(preset: str) -> None:
+    # The 4-dice positions are solved with at most 6 bids per history; at the
+    # cap the capped tree forces a challenge, which is the abstraction's move,
+    # not equilibrium play: the tables decline there (docs/solver.md "Capped
+    # histories for 4 dice in play") and the bot's own search decides. Take a
+    # stored node at the cap (one equilibrium play reaches) so only the cap can
+    # be why the tables decline; one bid earlier they answer.
+    from liars_dice.solver.endgame import endgame_moves
+
+    rules = Rules.preset(preset)
+    tables = tables_for(rules)
+    assert tables is not None
+    pos = tables.position((2, 2))
+    assert pos is not None
+    tree = pos.tree
+    cap = tree.max_depth
+    assert cap < tree.n_bids
+    row = int(pos.nodes[cap][0])
+    mask = int(tree.depths[cap].masks[row])
+    history = [b for j, b in enumerate(tree.bids) if mask >> j & 1]
+    assert len(history) == cap
+    hands = {0: [1, 2], 1: [3, 4]}
+    for made, declines in ((cap - 1, False), (cap, True)):
+        state = _two_left(rules, 0, hands)
+        for bid in history[:made]:
+            state = state.apply(bid)
+        view = state.view(state.to_move)
+        got = endgame_moves(view)
+        if declines:
+            assert got is None
+        else:
+            assert got is not None and sum(got.values()) == pytest.approx(1.0)

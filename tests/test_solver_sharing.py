@@ -2,7 +2,8 @@
 policy files with the plain round solver (the ``duplicates`` report on
 solver/shows.py, issue 11). Sharing must not change a result: these are the
 values and exploitabilities of 30 CFR+ iterations recorded before the code was
-shared (commit e352e5d), to 1e-12."""
+shared (commit e352e5d), to 1e-12. (``solve`` runs show trees with Discounted
+CFR since; the show rows run the CFR+ loop, ``ShowCFRPlus``, directly.)"""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from liars_dice.engine import Rules
 from liars_dice.solver import solve
 from liars_dice.solver.policy import Policy
-from liars_dice.solver.shows import ShowPolicy
+from liars_dice.solver.shows import ShowCFRPlus, ShowGame, ShowPolicy, ShowTree
 
 SMALL = Rules.preset("wild-stars").with_options(faces=3, single_round=True)
 
@@ -26,13 +27,24 @@ RECORDED = [
 @pytest.mark.parametrize(("rules", "dice", "value", "expl"), RECORDED, ids=["shows-2v1", "shows-1v2", "classic-1v1", "no-show-2v1"])
 def test_thirty_iterations_give_the_recorded_results(rules: Rules, dice: tuple[int, int], value: float, expl: float,
                                                      tmp_path) -> None:
-    r = solve(rules, dice, target_exploitability=0.0, max_iterations=30, check_every=10)
-    assert r.iterations == 30
-    assert r.value == pytest.approx(value, abs=1e-12)
-    assert r.exploitability == pytest.approx(expl, abs=1e-12)
+    policy: Policy | ShowPolicy
+    if rules.show_and_reroll:
+        game = ShowGame(ShowTree(rules, dice))
+        cfr = ShowCFRPlus(game)
+        cfr.iterate(30)
+        avg = cfr.average_policy()
+        got = (game.expected_value(avg), game.exploitability(avg))
+        policy = ShowPolicy(game.tree, avg)
+    else:
+        r = solve(rules, dice, target_exploitability=0.0, max_iterations=30, check_every=10)
+        assert r.iterations == 30
+        got = (r.value, r.exploitability)
+        policy = r.policy
+    assert got[0] == pytest.approx(value, abs=1e-12)
+    assert got[1] == pytest.approx(expl, abs=1e-12)
     # The shared file code writes and reads both kinds of policy unchanged.
     path = tmp_path / "p.npz"
-    r.policy.save(path)
-    back = (ShowPolicy if isinstance(r.policy, ShowPolicy) else Policy).load(path)
-    assert len(back.strategy) == len(r.policy.strategy)
-    assert all((a == b).all() for a, b in zip(back.strategy, r.policy.strategy))
+    policy.save(path)
+    back = (ShowPolicy if isinstance(policy, ShowPolicy) else Policy).load(path)
+    assert len(back.strategy) == len(policy.strategy)
+    assert all((a == b).all() for a, b in zip(back.strategy, policy.strategy))

@@ -143,3 +143,62 @@ def test_huge_show_rounds_are_refused_at_once() -> None:
     for dice, depth in (((1000, 1000), None), ((1000, 1000), 1), ((3, 3), None)):
         with pytest.raises(SolverError, match="public states"):
             ShowTree(stars, dice, depth)
+
+
+def test_dcfr_and_cfr_plus_reach_the_same_equilibrium_value() -> None:
+    # Discounted CFR (Brown & Sandholm 2019), which `solve` runs on show trees,
+    # against the CFR+ loop on the same three-faced tree: both average policies
+    # are epsilon-equilibria, so their values lie within the sum of twice their
+    # exploitabilities (NashConv / 2) of each other; no hand shows a face it lacks.
+    from liars_dice.solver.shows import ShowCFRPlus, ShowDCFR, ShowGame, ShowTree
+
+    game = ShowGame(ShowTree(SMALL, (2, 1)))
+    results = []
+    for algo in (ShowCFRPlus(game), ShowDCFR(game)):
+        algo.iterate(150)
+        avg = algo.average_policy()
+        results.append((game.expected_value(avg), game.exploitability(avg)))
+        for g, p in zip(game.tree.groups, avg):
+            assert not (p * ~g.legal).any()
+            assert np.allclose(np.add.reduceat(p, g.starts, axis=0), 1.0)
+    (v0, e0), (v1, e1) = results
+    assert e1 < 0.002
+    assert abs(v0 - v1) <= 2 * (e0 + e1)
+
+
+def test_dcfr_discounts_regrets_and_the_average() -> None:
+    # One iteration (t = 1): positive and negative regrets are both halved
+    # (t**1.5 / (t**1.5 + 1) = t**0 / (t**0 + 1) = 1/2), and the average holds
+    # that iteration's strategy weighted by own reach (the previous sum, zero,
+    # times (1/2)**2). Regrets may stay negative, unlike CFR+.
+    from liars_dice.solver.shows import ShowCFRPlus, ShowDCFR, ShowGame, ShowTree
+
+    game = ShowGame(ShowTree(SMALL, (2, 1), 3))
+    plain, dcfr = ShowCFRPlus(game), ShowDCFR(game)
+    start = [p.copy() for p in dcfr.policy]
+    r = game.reach(start)
+    plain.iterate(1)
+    dcfr.iterate(1)
+    g0 = game.tree.groups[0]  # the root: player 0's first update, from the uniform policy in both
+    assert (plain.regret[0] >= 0).all() and (dcfr.regret[0] < 0).any()
+    assert np.allclose(np.maximum(dcfr.regret[0], 0) * 2, plain.regret[0])
+    assert np.allclose(dcfr.cumulative[0], r[0][0][g0.edge_node] * start[0])
+
+
+def test_a_capped_policy_embedded_in_the_full_round_plays_the_same() -> None:
+    # The capped tree forces a challenge at the cap; embedded in the full round
+    # the policy challenges there and beyond (scripts/show_cap_full_check.py).
+    # Same play, same value; and against an opponent free to bid past the cap
+    # the policy can only be exploited as much or more than a full-round solve.
+    from liars_dice.solver.shows import ShowDCFR, embed_capped
+
+    full = ShowGame(ShowTree(SMALL, (2, 1)))
+    capped = ShowGame(ShowTree(SMALL, (2, 1), 3))
+    cfr = ShowDCFR(capped)
+    cfr.iterate(60)
+    pol = ShowPolicy(capped.tree, cfr.average_policy())
+    strategy = embed_capped(pol, full.tree)
+    assert full.expected_value(strategy) == pytest.approx(capped.expected_value(pol.strategy), abs=1e-12)
+    assert full.exploitability(strategy) > capped.exploitability(pol.strategy) + 0.05  # three faces: 3 of 9 bids
+    with pytest.raises(SolverError):
+        embed_capped(pol, ShowTree(SMALL, (1, 2)))

@@ -382,7 +382,8 @@ def endgame_moves(view: SeatView) -> dict[tuple[Action, Hand], float] | None:
     tables for these rules, a position outside the tables, dice shown this
     round in a position stored without shows, a history that equilibrium play
     reaches too rarely to be stored, or one at the bid cap of a position
-    solved with shows (its forced challenge is the abstraction's, not play).
+    solved with capped histories, with or without shows (its forced challenge
+    is the abstraction's, not play).
     """
     if view.phase is not Phase.BID or view.to_move != view.seat:
         return None
@@ -409,6 +410,8 @@ def endgame_moves(view: SeatView) -> dict[tuple[Action, Hand], float] | None:
         return None
     if depth % 2 != me or len(view.hand) != pos.dice[me]:
         return None
+    if depth == pos.tree.max_depth and pos.tree.max_depth < pos.tree.n_bids:
+        return None  # the capped tree's forced challenge: the abstraction's, not play
     block = pos.stored(depth, row)
     if block is None:
         return None

@@ -16,7 +16,7 @@ from .hands import enumerate_hands
 from .passes import RoundGame
 from .payoff import LeafValue, single_round_value, terminal_payoffs
 from .policy import Policy
-from .shows import ShowCFRPlus, ShowGame, ShowPolicy, ShowTree
+from .shows import ShowDCFR, ShowGame, ShowPolicy, ShowTree
 from .tree import BidTree, SolverError
 
 
@@ -80,7 +80,9 @@ def solve(
     ``max_iterations``. Player 0 holds ``dice[0]`` dice and opens, as in
     OpenSpiel. Show-and-reroll (``rules.show_and_reroll``) is modelled
     (:mod:`liars_dice.solver.shows`): where a player hides two dice or more the
-    solve runs on the tree of bids and shows, and the policy is a
+    solve runs on the tree of bids and shows with Discounted CFR
+    (:class:`~liars_dice.solver.shows.ShowDCFR`, Brown & Sandholm 2019: fewer
+    iterations than CFR+ there), and the policy is a
     :class:`~liars_dice.solver.shows.ShowPolicy`.
 
     :param rules: a :class:`Rules` value or a preset name.
@@ -141,7 +143,7 @@ def _solve_shows(rules: Rules, dice: tuple[int, int], target: float, max_iterati
                  leaf_value: LeafValue, max_depth: int | None, start: float,
                  on_check: Callable[[int, float], None] | None = None) -> SolveResult:
     game = ShowGame(ShowTree(rules, dice, max_depth), leaf_value)
-    cfr = ShowCFRPlus(game)
+    cfr = ShowDCFR(game)
     expl = _run(cfr, game.exploitability, target, max_iterations, check_every, on_check)
     avg = cfr.average_policy()
     return SolveResult(game.expected_value(avg), expl, cfr.iterations, time.perf_counter() - start,
