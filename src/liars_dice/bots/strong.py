@@ -40,6 +40,25 @@ minimises the dice this seat expects to lose.
    once :data:`LEARN_MIN_ROUNDS` of their rounds are counted (off by default: a
    plan costs about a second of CFR+ at one die each, more above; ``plan_budget``
    bounds it, :class:`~.exploit.PlanBudget`).
+5. **Models in the search.** Wherever the bot searches (every position the
+   tables do not play: three or more players, and larger two-player rounds),
+   the model of each opponent enters the likelihood of their bids (the
+   posterior over their hand) and the chance that the next player challenges
+   a raise, blended with the built-in likelihood by the model's evidence
+   (:class:`~.likelihood.ModelTerms`; a model of nothing changes nothing).
+   The model's challenge chance enters only the two-player dynamic programme:
+   in the one-step lookahead of three or more players, whose constant
+   residual risk (:data:`RESIDUAL_RISK`) was tuned with the logit's smooth
+   challenge chance, the model's sharp one made ``strong`` lose more dice
+   (measured in ``benchmarks/RESULTS.md``).
+   Models used are the given ones (with what this game revealed), and with
+   ``exploit_learned=True`` the ones learned in this game alone. With no
+   model, or ``search_model=False``, the search is the plain one. With
+   ``search_endgames=True`` the bot also searches, with the model, in the
+   two-player positions the tables hold (not at one die each, where the
+   safe plan of step 4 lives): this exploits more, but nothing bounds what it
+   gives away against the equilibrium there (off by default; measured in
+   ``benchmarks/RESULTS.md``).
 
 Source of the rules: the seeds and ``shared/RULES.md``.
 """
@@ -67,7 +86,7 @@ from ..engine import (
 from ..solver.endgame import endgame_moves as _endgame_moves
 from .base import Decision, register
 from .inference import convolve_all, count_pmf, hands, log_prior, match_table
-from .likelihood import ActorContext, ActorTables, LikelihoodParams, lowest_raises, params_for
+from .likelihood import ActorContext, ActorTables, LikelihoodParams, ModelTerms, lowest_raises, params_for
 
 if TYPE_CHECKING:
     from .exploit import PlanBudget
@@ -128,7 +147,15 @@ class StrongBot:
     :param epsilon: the safety margin of :mod:`.exploit`, round payoff (+1 / -1).
     :param learn: whether to count revealed rounds into the opponents' models.
     :param exploit_learned: whether to exploit opponents with no given model once
-        their learned model has :data:`LEARN_MIN_ROUNDS` rounds.
+        their learned model has :data:`LEARN_MIN_ROUNDS` rounds (and to use
+        their learned model in the search, step 5).
+    :param search_model: whether the search uses the opponent models (step 5).
+    :param search_endgames: whether to search with the model instead of playing
+        the tables in two-player positions above one die each (step 5).
+    :param model_half: evidence (counted moves) at which a model's terms weigh
+        one half in the search, as ``(bids, faced)`` (default
+        :data:`~.likelihood.MODEL_HALF_BIDS`, :data:`~.likelihood.MODEL_HALF_FACED`;
+        tuning: a huge value leaves that part out).
     :param plan_budget: what one plan against a model may cost (default
         :data:`~.exploit.DEFAULT_BUDGET`: one die each only).
     """
@@ -147,8 +174,14 @@ class StrongBot:
         epsilon: float | None = None,
         learn: bool = True,
         exploit_learned: bool = False,
+        search_model: bool = True,
+        model_half: tuple[float, float] | None = None,
+        search_endgames: bool = False,
         plan_budget: "PlanBudget | None" = None,
     ) -> None:
+        self._search_endgames = search_endgames
+        self._search_model = search_model
+        self._model_half = model_half
         self._rng = random.Random(seed)
         self._given = dict(models or {})
         self._models: dict[str, OpponentModel] = {k: m.copy() for k, m in self._given.items()}
@@ -225,6 +258,40 @@ class StrongBot:
             return None
         return Decision(action)
 
+    def _terms(self, view: SeatView) -> dict[int, ModelTerms]:
+        """The model terms of each opponent seat the search should use (step 5)."""
+        if not self._search_model or not (self._given or self._exploit_learned):
+            return {}
+        out = {}
+        for s, d in enumerate(view.dice):
+            if s == view.seat or d == 0:
+                continue
+            name = view.players[s]
+            model = self._models.get(name)
+            if model is None or (name not in self._given and not self._exploit_learned):
+                continue
+            if self._model_half is None:
+                terms = ModelTerms.of(model)
+            else:
+                terms = ModelTerms.of(model, *self._model_half)
+            if not terms.inert:
+                out[s] = terms
+        return out
+
+    def _searches_endgame(self, view: SeatView) -> bool:
+        """Whether ``search_endgames`` puts the search in place of the tables here."""
+        if not self._search_endgames:
+            return False
+        alive = [s for s, d in enumerate(view.dice) if d > 0]
+        if len(alive) != 2 or view.dice_in_play <= 2:
+            return False
+        return bool(self._terms(view))
+
+    def _analyser(self, view: SeatView) -> "_Analyser":
+        an = _Analyser(view, self._params or params_for(view.rules), self._residual, self._terms(view))
+        an.show_policy = self._show
+        return an
+
     def decide(self, view: SeatView) -> Decision:
         if self._learn:
             self._update_models(view)
@@ -234,7 +301,7 @@ class StrongBot:
             exploit = self._exploit(view)
             if exploit is not None:
                 return exploit
-        if self._use_endgame:
+        if self._use_endgame and not self._searches_endgame(view):
             policy = _endgame_moves(view)
             if policy:
                 moves = list(policy)
@@ -258,22 +325,18 @@ class StrongBot:
                         view.wilds_active if view.bids or view.palifico
                         else view.rules.wilds_active_after_opening(action.face)
                     )
-                    shower = _Analyser(view, self._params or params_for(view.rules), self._residual)
-                    shower.show_policy = self._show
-                    dec = shower._maybe_show(dec, wilds)
+                    dec = self._analyser(view)._maybe_show(dec, wilds)
                 return dec
         return an.decision
 
     def analyse(self, view: SeatView) -> "Analysis":
         """The full reasoning for the seat to move: posteriors, costs, decision."""
-        an = _Analyser(view, self._params or params_for(view.rules), self._residual)
-        an.show_policy = self._show
-        return an.run()
+        return self._analyser(view).run()
 
     def posteriors(self, view: SeatView) -> dict[int, np.ndarray]:
         """Posterior mean count of each face per opponent seat, shape ``(faces,)``
         (the mean of each face's own dice in their hidden hand)."""
-        an = _Analyser(view, self._params or params_for(view.rules), self._residual)
+        an = self._analyser(view)
         out = {}
         for opp in an.opponents():
             if opp.weights is None:
@@ -296,8 +359,15 @@ class Analysis:
 
 
 class _Analyser:
-    def __init__(self, view: SeatView, theta: LikelihoodParams, residual: dict[int, float]):
+    def __init__(
+        self,
+        view: SeatView,
+        theta: LikelihoodParams,
+        residual: dict[int, float],
+        terms: dict[int, ModelTerms] | None = None,
+    ):
         self.view, self.rules, self.theta = view, view.rules, theta
+        self.terms = terms or {}
         self.residual = residual
         self.n_total = view.dice_in_play
         self.me = view.seat
@@ -344,7 +414,7 @@ class _Analyser:
             logw = np.array(log_prior(n, faces), dtype=np.float64)
             for t, (ctx, cur, bid) in enumerate(obs.get(s, [])):
                 mt = match_table(n, faces, wild, ctx.wilds)
-                logw = logw + ActorTables(rules, ctx, self.theta).log_likelihood(cur, bid, mt)
+                logw = logw + ActorTables(rules, ctx, self.theta, self.terms.get(s)).log_likelihood(cur, bid, mt)
             w = np.exp(logw - logw.max())
             out.append(_Opponent(s, n, w / w.sum()))
         self._opps = out
@@ -503,10 +573,11 @@ class _Analyser:
         return best_cost, best
 
     def _actor_tables(
-        self, x: _Opponent, wilds: bool, all_shown: list[int]
+        self, x: _Opponent, wilds: bool, all_shown: list[int], challenge: bool = True
     ) -> tuple[np.ndarray, ActorTables]:
         """The match table of ``x``'s possible hands and the likelihood model's
-        tables for ``x`` acting now (with ``all_shown`` dice in the open)."""
+        tables for ``x`` acting now (with ``all_shown`` dice in the open;
+        ``challenge=False`` leaves the chance of a challenge to the logit)."""
         rules, nt = self.rules, self.n_total
         mt = match_table(x.n, rules.faces, rules.wild_face, wilds)
         ctx = ActorContext(
@@ -516,7 +587,10 @@ class _Analyser:
             wilds=wilds,
             n_total=nt,
         )
-        return mt, ActorTables(rules, ctx, self.theta)
+        terms = self.terms.get(x.seat)
+        if terms is not None and not challenge:
+            terms = terms.without_challenge()
+        return mt, ActorTables(rules, ctx, self.theta, terms)
 
     def _duel(
         self, x: _Opponent, base: np.ndarray, wilds: bool, all_shown: list[int], my_dice: int, wild_modes: dict[int, bool]
@@ -560,7 +634,18 @@ class _Analyser:
         boost = float(np.exp(self.theta.minimal))
         w = x.weights
         assert w is not None
-        mu = w[:, None] * g
+        terms = tables.terms
+        g_reply = g  # the replies' weights (blended with x's model, step 5)
+        pch_model = None  # x's model's chance of challenging each bid, (H, M)
+        wc = 0.0
+        if terms is not None:
+            bl = tables.blended_bid()
+            mxb = float(np.max(bl))
+            g_reply = np.exp(bl[fi[None, :], k, qi[None, :] - 1] - mxb)
+            if terms.w_challenge > 0.0:
+                wc = terms.w_challenge
+                pch_model = np.stack([tables.model_challenge_prob(b)[k[:, j]] for j, b in enumerate(bids)], axis=1)
+        mu = w[:, None] * g_reply
         mu = mu / np.maximum(mu.sum(axis=0, keepdims=True), 1e-300)
         rr = np.zeros_like(g)  # R: loss after this seat bids j
         vv = np.zeros_like(g)  # V: loss when facing j
@@ -583,7 +668,18 @@ class _Analyser:
                     mult[t - i - 1] = boost
             gi = g[:, i + 1 :] * mult[None, :]
             z = gi.sum(axis=1) + chw[:, i]
-            rr[:, i] = (chw[:, i] * lbid[:, i] + (gi * vv[:, i + 1 :]).sum(axis=1)) / z
+            if terms is None:
+                rr[:, i] = (chw[:, i] * lbid[:, i] + (gi * vv[:, i + 1 :]).sum(axis=1)) / z
+                continue
+            if i + 1 == m_b:  # the top bid: nothing left but to challenge
+                rr[:, i] = lbid[:, i]
+                continue
+            pch = chw[:, i] / z
+            if pch_model is not None:
+                pch = (1.0 - wc) * pch + wc * pch_model[:, i]
+            gr = g_reply[:, i + 1 :] * mult[None, :]
+            reply = (gr * vv[:, i + 1 :]).sum(axis=1) / np.maximum(gr.sum(axis=1), 1e-300)
+            rr[:, i] = pch * lbid[:, i] + (1.0 - pch) * reply
         start = 1 if cur is not None else 0
         root = w @ rr[:, start:]
         return {b: float(c) for b, c in zip(bids[start:], root)}
@@ -616,7 +712,7 @@ class _Analyser:
             px = pmfs[x_idx]
             p_false = np.array([loss_k[i] @ px[b.face - 1] for i, b in enumerate(cands)])
             return p_false * 0.5 + 0.5 * self._residual_for(len(pmfs) + 1)
-        mt, tables = self._actor_tables(x, wilds, all_shown)
+        mt, tables = self._actor_tables(x, wilds, all_shown, challenge=False)
         p_ch = tables.response_challenge_prob(cands, mt)  # (B, H)
         face_idx = np.array([b.face - 1 for b in cands])
         lch = loss_k[np.arange(len(cands))[:, None], mt[:, face_idx].T]  # (B, H)

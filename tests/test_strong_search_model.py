@@ -1,0 +1,216 @@
+"""``strong``'s search with opponent models (issue 11, module docstring step 5 of
+``bots/strong.py``): the model of each opponent enters the likelihood of their
+bids and the chance that the next player challenges a raise.
+
+Positions come from seeded games of ``probabilistic`` bots (seat 0's turns
+facing a bid); the equilibrium tables are off so that every decision is the search's.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from liars_dice.bots import make_bot
+from liars_dice.bots.inference import hands, match_table
+from liars_dice.bots.likelihood import ActorContext, ActorTables, ModelTerms, params_for
+from liars_dice.bots.opponent_model import OpponentModel
+from liars_dice.bots.strong import StrongBot
+from liars_dice.engine import CHALLENGE, Bid, Game, Rules, SeatView, SeededDice, bid_probability
+from liars_dice.match import play_game
+
+#: (preset, players, dice per player or None for the preset's)
+TABLES = [("classic", 4, None), ("wild-stars", 4, None), ("aces-wild", 4, None), ("classic", 3, None), ("classic", 2, [5, 5])]
+
+
+def _views(preset: str, players: int, seed: int, dice: list[int] | None = None, limit: int = 30) -> list[SeatView]:
+    """Seat 0's views at its turns in a game of ``players`` ``probabilistic`` bots."""
+    game = Game.create(Rules.preset(preset), [f"p{i}" for i in range(players)], dice=dice)
+    out: list[SeatView] = []
+
+    def grab(state):  # type: ignore[no-untyped-def]
+        if len(out) < limit and not state.is_over and not state.is_chance and state.to_move == 0:
+            out.append(state.view(0))
+
+    play_game(game, [make_bot("probabilistic", seed + i) for i in range(players)], SeededDice(seed), on_state=grab)
+    return out
+
+
+def _facing(preset: str, players: int, dice: list[int] | None, seeds: range = range(100, 106)) -> list[SeatView]:
+    return [v for s in seeds for v in _views(preset, players, s, dice) if v.current_bid is not None]
+
+
+def _bluffer(name: str) -> OpponentModel:
+    """A player whose raises and openings all have a chance below 1/2 given their dice."""
+    m = OpponentModel(name)
+    m.bids[:] = [300, 300, 300, 300, 300, 0, 0, 0, 0, 0]
+    m.openings[:] = [100, 100, 100, 100, 100, 0, 0, 0, 0, 0]
+    return m
+
+
+def _never_challenges(name: str) -> OpponentModel:
+    """A player who faced 2,000 bids, 200 in each bin, and challenged none."""
+    m = OpponentModel(name)
+    m.faced[:] = 200
+    return m
+
+
+def _play(views: list[SeatView], models: dict[str, OpponentModel], **kw: object) -> tuple[int, list[int]]:
+    """Challenges, and the ranks of the raises, of ``strong`` (tables off) over ``views``."""
+    challenges, ranks = 0, []
+    for v in views:
+        d = StrongBot(seed=0, use_endgame=False, models=models, **kw).decide(v)  # type: ignore[arg-type]
+        if d.action == CHALLENGE:
+            challenges += 1
+        else:
+            assert isinstance(d.action, Bid)
+            ranks.append(v.rules.rank(d.action.quantity, d.action.face))
+    return challenges, ranks
+
+
+def test_no_model_decisions_are_pinned() -> None:
+    """With no model, the search plays as before models entered it (decisions
+    recorded from main at c18979e, before this change)."""
+    pinned = {
+        ("classic", 4, 3, None): ["4x5", "7x6", "3x6", "liar", "6x6", "4x5"],
+        ("wild-stars", 4, 5, None): ["5x6", "7x5", "5x2", "5x2", "7x3+33", "6x4"],
+        ("aces-wild", 3, 7, None): ["1x1", "liar", "5x4", "7x4", "5x5", "5x5"],
+        ("classic", 2, 11, (5, 5)): ["2x6", "4x5", "liar", "4x6", "4x5", "5x5"],
+    }
+    for (preset, players, seed, dice), want in pinned.items():
+        got = []
+        for v in _views(preset, players, seed, list(dice) if dice else None)[: len(want)]:
+            d = StrongBot(seed=0, use_endgame=False).decide(v)
+            got.append(str(d.action) + ("+" + "".join(map(str, d.show)) if d.show else ""))
+        assert got == want, (preset, players, seed)
+
+
+@pytest.mark.parametrize("preset,players,dice", TABLES)
+def test_prior_model_plays_as_no_model(preset: str, players: int, dice: list[int] | None) -> None:
+    """A model of nothing (the prior, no counts) changes no decision of the search."""
+    views = _facing(preset, players, dice, range(100, 103))
+    names = [f"p{i}" for i in range(1, players)]
+    for v in views:
+        plain = StrongBot(seed=0, use_endgame=False).analyse(v)
+        prior = StrongBot(seed=0, use_endgame=False, learn=False, models={n: OpponentModel(n) for n in names}).analyse(v)
+        assert prior.decision == plain.decision
+        assert prior.costs == plain.costs
+
+
+def test_prior_model_learning_in_game_stays_close() -> None:
+    """With the prior model and learning from the game's revealed rounds, the
+    few rounds counted move the search little: nine decisions in ten unchanged."""
+    same = total = 0
+    for preset, players, dice in TABLES:
+        names = [f"p{i}" for i in range(1, players)]
+        for v in _facing(preset, players, dice, range(100, 103)):
+            a = StrongBot(seed=0, use_endgame=False).decide(v)
+            b = StrongBot(seed=0, use_endgame=False, models={n: OpponentModel(n) for n in names}).decide(v)
+            same += a == b
+            total += 1
+    assert total >= 60
+    assert same >= 0.9 * total
+
+
+@pytest.mark.parametrize("preset,players,dice", TABLES)
+def test_a_bluffers_bids_are_challenged_more(preset: str, players: int, dice: list[int] | None) -> None:
+    """Opponents modelled as always bluffing: ``strong`` challenges their bids
+    more often than with no model (here at least twice as often, and in at
+    least a quarter more of the positions)."""
+    views = _facing(preset, players, dice)
+    names = [f"p{i}" for i in range(1, players)]
+    base, _ = _play(views, {})
+    bluff, _ = _play(views, {n: _bluffer(n) for n in names})
+    assert bluff >= max(2 * base, base + len(views) // 4), (base, bluff, len(views))
+
+
+#: Two-player searches (the model's challenge chance is used there only).
+DUELS = [("classic", 2, [5, 5]), ("wild-stars", 2, [4, 5]), ("aces-wild", 2, [5, 4])]
+
+
+@pytest.mark.parametrize("preset,players,dice", DUELS)
+def test_a_never_challenging_next_player_gets_bolder_bids(preset: str, players: int, dice: list[int] | None) -> None:
+    """The other player modelled as never challenging (two players, the whole-ladder
+    search): ``strong`` challenges no more often, and its raises go higher on
+    average, than with no model."""
+    views = _facing(preset, players, dice)
+    base_ch, base_ranks = _play(views, {})
+    never_ch, never_ranks = _play(views, {"p1": _never_challenges("p1")})
+    assert never_ch <= base_ch
+    assert np.mean(never_ranks) > np.mean(base_ranks), (np.mean(base_ranks), np.mean(never_ranks))
+
+
+def test_model_terms_weigh_by_evidence() -> None:
+    """The prior has weight 0 (inert); weights grow with the counts toward 1."""
+    assert ModelTerms.of(OpponentModel("a")).inert
+    few, many = _never_challenges("a"), _never_challenges("a")
+    few.faced[:] = 1
+    assert 0 < ModelTerms.of(few).w_challenge < 0.2 < 0.9 < ModelTerms.of(many).w_challenge < 1
+    assert ModelTerms.of(_bluffer("a")).w_raise == ModelTerms.of(_bluffer("a")).w_open == 0.5  # MODEL_MAX_BID_WEIGHT
+    assert ModelTerms.of(_bluffer("a"), max_bid_weight=1.0).w_raise > 0.9
+
+
+@pytest.mark.parametrize("preset,players,dice", [t for t in TABLES if t[1] > 2])
+def test_three_or_more_players_keep_the_logits_challenge_chance(preset: str, players: int, dice: list[int] | None) -> None:
+    """With three or more players the raise costs use the logit's challenge
+    chance (the model's enters only the posteriors): a model that only counts
+    bids faced, never challenged, changes no cost of a raise there."""
+    views = [v for v in _facing(preset, players, dice, range(100, 102)) if sum(d > 0 for d in v.dice) >= 3]
+    assert len(views) >= 10
+    for v in views:
+        plain = StrongBot(seed=0, use_endgame=False).analyse(v)
+        never = StrongBot(seed=0, use_endgame=False, learn=False, models={"p1": _never_challenges("p1")}).analyse(v)
+        assert never.costs == plain.costs
+
+
+def test_model_challenge_chance_is_the_models_rate_at_full_weight() -> None:
+    """With the model's full weight, the actor's chance of challenging a bid is
+    the model's rate in the bin of the bid's chance given the actor's dice."""
+    rules = Rules.preset("classic")
+    model = _never_challenges("a")
+    model.challenged[:3] = 200  # challenges every bid of chance below 0.3, no other
+    terms = ModelTerms.of(model, half_faced=1e-9)
+    assert terms.w_challenge == pytest.approx(1.0)
+    ctx = ActorContext(n=2, unseen=8, shown_match=np.zeros(6, dtype=np.int64), wilds=False, n_total=10)
+    tables = ActorTables(rules, ctx, params_for(rules), terms)
+    mt = match_table(2, 6, rules.wild_face, False)
+    bids = [Bid(1, 6), Bid(3, 6), Bid(8, 6)]
+    p = tables.response_challenge_prob(bids, mt)
+    rate = model.challenge_rate()
+    for i, bid in enumerate(bids):
+        for h, counts in enumerate(hands(2, 6)):
+            dice = tuple(f + 1 for f in range(6) for _ in range(counts[f]))
+            chance = bid_probability(rules, bid, dice, 8, False)  # the engine's, as the model bins it
+            assert p[i, h] == pytest.approx(rate[min(9, int(chance * 10))])
+    assert p[2].max() == pytest.approx(rate[0])  # eight sixes: below 0.1 with any two dice
+
+
+def test_search_endgames_replaces_the_tables_only_above_one_die_each(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``search_endgames=True`` with a model: at two dice each the search moves
+    (the tables are not asked); at one die each the tables still play; with no
+    model the tables play everywhere."""
+    import liars_dice.bots.strong as strong_mod
+    from liars_dice.solver.endgame import endgame_moves
+
+    asked: list[int] = []
+
+    def counting(view: SeatView):  # type: ignore[no-untyped-def]
+        asked.append(view.dice_in_play)
+        return endgame_moves(view)
+
+    monkeypatch.setattr(strong_mod, "_endgame_moves", counting)
+    rules = Rules.preset("classic")
+    model = _never_challenges("p1")
+    for dice, searched in (([2, 2], True), ([1, 1], False)):
+        game = Game.create(rules, ["p0", "p1"], dice=dice)
+        for seed in range(4):
+            view = game.initial_state(0).roll(SeededDice(seed)).view(0)
+            asked.clear()
+            bot = StrongBot(seed=0, models={"p1": model}, learn=False, search_endgames=True)
+            d = bot.decide(view)
+            assert asked == ([] if searched else [sum(dice)])
+            if searched:
+                assert d == bot.analyse(view).decision
+            asked.clear()
+            StrongBot(seed=0, search_endgames=True).decide(view)
+            assert asked == [sum(dice)]
