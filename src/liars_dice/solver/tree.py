@@ -91,7 +91,8 @@ def round_bids(rules: Rules, dice: tuple[int, ...]) -> tuple[list[Bid], set[Bid]
     openings: the opening may be narrower (no opening on the wild face under
     ``wild_opening=false``, RULES.md perudo).
 
-    :raises SolverError: unless two players each hold at least one die.
+    :raises SolverError: unless two players each hold at least one die, or for
+        more than :data:`MAX_HAND_PAIRS` pairs of hands (checked before any bid is listed).
     """
     if len(dice) != 2 or min(dice) < 1:
         raise SolverError("The solver plays two players, each with at least one die.")
@@ -122,8 +123,8 @@ class BidTree:
     :ivar bids: the ``K`` bids with quantity up to the dice in play, in bid order.
     :ivar wild_of_first: ``(K,)`` bool, whether wilds count in a round opened by bid ``j``.
     :ivar depths: one :class:`Depth` per number of bids made, ``0 .. max_depth``.
-    :raises SolverError: for a tree of more than :data:`MAX_NODES` nodes, or a
-        player without dice.
+    :raises SolverError: for a tree of more than :data:`MAX_NODES` nodes, a
+        player without dice, too many dice (:func:`round_bids`), or ``max_depth`` below 1.
     """
 
     def __init__(self, rules: Rules, dice: tuple[int, int], max_depth: int | None = None):
