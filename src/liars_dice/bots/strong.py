@@ -56,9 +56,20 @@ minimises the dice this seat expects to lose.
    model, or ``search_model=False``, the search is the plain one. With
    ``search_endgames=True`` the bot also searches, with the model, in the
    two-player positions the tables hold (not at one die each, where the
-   safe plan of step 4 lives): this exploits more, but nothing bounds what it
-   gives away against the equilibrium there (off by default; measured in
-   ``benchmarks/RESULTS.md``).
+   safe plan of step 4 lives), but only once the opponent's revealed
+   decisions in this game favour the model (``endgame_gate``, on by default):
+   each time the opponent faced a bid in a revealed round (their hand known
+   at the reveal, rounds without a show), the log of the challenge chance,
+   or of its complement when they raised, under the search's likelihood (the
+   built-in one blended with the model, :class:`~.likelihood.ModelTerms`)
+   minus the same under the built-in likelihood alone; the sum must exceed
+   :data:`GATE_LLR` nats over at least :data:`GATE_MIN_DECISIONS` decisions
+   (at most :data:`GATE_MAX_DECISIONS_PER_ROUND` a round are scored; the
+   evidence starts again each game). Until then the tables play. Without the
+   gate nothing bounds what the search gives away against the equilibrium
+   there; with it the search needs the opponent to have shown the model's
+   challenge behaviour first (``search_endgames`` off by default; measured
+   in ``benchmarks/RESULTS.md``).
 
 Source of the rules: the seeds and ``shared/RULES.md``.
 """
@@ -271,24 +282,24 @@ class StrongBot:
         blend = ActorTables(rules, ctx, theta, terms)
         matches = np.array([[sum(1 for d in hand if rules.matches(d, f, wilds)) for f in range(1, rules.faces + 1)]],
                            dtype=np.int64)
-        decisions: list[tuple[Bid | None, Bid | None]] = []
+        faced: list[tuple[Bid, bool]] = []  # (the bid faced, whether they challenged it)
         prev: Bid | None = None
         for s, bid, _ in moves:
-            if s == seat:
-                decisions.append((prev, bid))
+            if s == seat and prev is not None:
+                faced.append((prev, False))
             prev = bid
         if res.challenger == seat and prev is not None and not res.calza:  # type: ignore[attr-defined]
-            decisions.append((prev, None))
-        decisions = [(cur, a) for cur, a in decisions if cur is not None][:GATE_MAX_DECISIONS_PER_ROUND]
+            faced.append((prev, True))
+        faced = faced[:GATE_MAX_DECISIONS_PER_ROUND]
         total_llr = 0.0
-        for cur, action in decisions:
+        for cur, challenged in faced:
             pb = float(plain.response_challenge_prob([cur], matches)[0, 0])
             pm = float(blend.response_challenge_prob([cur], matches)[0, 0])
-            if action is None:  # challenged
+            if challenged:
                 total_llr += float(np.log(max(pm, 1e-12)) - np.log(max(pb, 1e-12)))
             else:  # raised
                 total_llr += float(np.log(max(1.0 - pm, 1e-12)) - np.log(max(1.0 - pb, 1e-12)))
-        return total_llr, len(decisions)
+        return total_llr, len(faced)
 
     def _update_models(self, view: SeatView) -> None:
         """Count the rounds revealed since the last call into each opponent's model."""
