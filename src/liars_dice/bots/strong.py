@@ -175,7 +175,8 @@ class StrongBot:
         their learned model in the search, step 5).
     :param search_model: whether the search uses the opponent models (step 5).
     :param search_endgames: whether to search with the model instead of playing
-        the tables in two-player positions above one die each (step 5).
+        the tables in two-player positions above one die each, once the
+        evidence gate opens (step 5, ``endgame_gate``).
     :param model_half: evidence (counted moves) at which a model's terms weigh
         one half in the search, as ``(bids, faced)`` (default
         :data:`~.likelihood.MODEL_HALF_BIDS`, :data:`~.likelihood.MODEL_HALF_FACED`;
@@ -255,10 +256,11 @@ class StrongBot:
         return n >= GATE_MIN_DECISIONS and llr > GATE_LLR
 
     def _score_round(self, rules: Rules, res: object, seat: int, model: "OpponentModel") -> tuple[float, int]:
-        """Add ``seat``'s decisions in the revealed round ``res`` to the gate's evidence:
-        ``log P_search(move | hand) - log P_builtin(move | hand)`` per decision, the
-        search's likelihood being the built-in one blended with the model's terms
-        (:class:`~.likelihood.ModelTerms`) as the search uses them. Rounds with a
+        """The gate's evidence from ``seat``'s decisions in the revealed round ``res``:
+        for each bid they faced, ``log P_search(their reply | hand) - log
+        P_builtin(their reply | hand)``, the reply being challenge or raise and
+        the search's challenge chance the built-in one blended with the model's
+        (:class:`~.likelihood.ModelTerms`) as the search uses it. Rounds with a
         show-and-reroll are skipped (the hand at each decision is not known).
 
         :returns: ``(log-likelihood ratio in nats, decisions scored)``."""
