@@ -206,7 +206,7 @@ def test_search_endgames_replaces_the_tables_only_above_one_die_each(monkeypatch
         for seed in range(4):
             view = game.initial_state(0).roll(SeededDice(seed)).view(0)
             asked.clear()
-            bot = StrongBot(seed=0, models={"p1": model}, learn=False, search_endgames=True)
+            bot = StrongBot(seed=0, models={"p1": model}, learn=False, search_endgames=True, endgame_gate=False)
             d = bot.decide(view)
             assert asked == ([] if searched else [sum(dice)])
             if searched:

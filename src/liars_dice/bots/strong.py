@@ -56,9 +56,20 @@ minimises the dice this seat expects to lose.
    model, or ``search_model=False``, the search is the plain one. With
    ``search_endgames=True`` the bot also searches, with the model, in the
    two-player positions the tables hold (not at one die each, where the
-   safe plan of step 4 lives): this exploits more, but nothing bounds what it
-   gives away against the equilibrium there (off by default; measured in
-   ``benchmarks/RESULTS.md``).
+   safe plan of step 4 lives), but only once the opponent's revealed
+   decisions in this game favour the model (``endgame_gate``, on by default):
+   each time the opponent faced a bid in a revealed round (their hand known
+   at the reveal, rounds without a show), the log of the challenge chance,
+   or of its complement when they raised, under the search's likelihood (the
+   built-in one blended with the model, :class:`~.likelihood.ModelTerms`)
+   minus the same under the built-in likelihood alone; the sum must exceed
+   :data:`GATE_LLR` nats over at least :data:`GATE_MIN_DECISIONS` decisions
+   (at most :data:`GATE_MAX_DECISIONS_PER_ROUND` a round are scored; the
+   evidence starts again each game). Until then the tables play. Without the
+   gate nothing bounds what the search gives away against the equilibrium
+   there; with it the search needs the opponent to have shown the model's
+   challenge behaviour first (``search_endgames`` off by default; measured
+   in ``benchmarks/RESULTS.md``).
 
 Source of the rules: the seeds and ``shared/RULES.md``.
 """
@@ -112,6 +123,19 @@ SHOW_GAIN = 0.15
 #: learned from nothing else is exploited.
 LEARN_MIN_ROUNDS = 10
 
+#: The evidence gate of ``search_endgames`` (module docstring, step 5): the
+#: log-likelihood ratio (nats), summed over an opponent's decisions in this
+#: game's revealed rounds, of the search's model-blended likelihood against the
+#: built-in one that must be exceeded before the search replaces the tables.
+GATE_LLR = 1.0
+
+#: Least counted decisions of the opponent before the gate can open.
+GATE_MIN_DECISIONS = 6
+
+#: Most decisions of one opponent in one revealed round that the gate scores
+#: (the first ones; bounds its cost per round).
+GATE_MAX_DECISIONS_PER_ROUND = 32
+
 
 
 @dataclass
@@ -151,13 +175,18 @@ class StrongBot:
         their learned model in the search, step 5).
     :param search_model: whether the search uses the opponent models (step 5).
     :param search_endgames: whether to search with the model instead of playing
-        the tables in two-player positions above one die each (step 5).
+        the tables in two-player positions above one die each, once the
+        evidence gate opens (step 5, ``endgame_gate``).
     :param model_half: evidence (counted moves) at which a model's terms weigh
         one half in the search, as ``(bids, faced)`` (default
         :data:`~.likelihood.MODEL_HALF_BIDS`, :data:`~.likelihood.MODEL_HALF_FACED`;
         tuning: a huge value leaves that part out).
     :param plan_budget: what one plan against a model may cost (default
         :data:`~.exploit.DEFAULT_BUDGET`: one die each only).
+    :param endgame_gate: whether ``search_endgames`` waits for evidence (step 5:
+        the opponent's revealed decisions in this game must favour the model,
+        :data:`GATE_LLR`, :data:`GATE_MIN_DECISIONS`); ``False`` searches on
+        the model alone (unsafe, tuning).
     """
 
     name = "strong"
@@ -178,8 +207,12 @@ class StrongBot:
         model_half: tuple[float, float] | None = None,
         search_endgames: bool = False,
         plan_budget: "PlanBudget | None" = None,
+        endgame_gate: bool = True,
     ) -> None:
         self._search_endgames = search_endgames
+        self._endgame_gate = endgame_gate
+        #: per opponent name: (log-likelihood ratio, decisions counted) this game
+        self._evidence: dict[str, tuple[float, int]] = {}
         self._search_model = search_model
         self._model_half = model_half
         self._rng = random.Random(seed)
@@ -209,6 +242,66 @@ class StrongBot:
         self._models = {k: m.copy() for k, m in self._given.items()}
         self._seen_rounds = 0
         self._round_mode = None
+        self._evidence = {}
+
+    def evidence(self, player: str) -> tuple[float, int]:
+        """The gate's evidence on ``player`` this game: ``(log-likelihood ratio
+        in nats of the model-blended likelihood against the built-in one,
+        decisions counted)``; ``(0.0, 0)`` before any revealed round."""
+        return self._evidence.get(player, (0.0, 0))
+
+    def gate_open(self, player: str) -> bool:
+        """Whether the evidence on ``player`` lets the search replace the tables (step 5)."""
+        llr, n = self.evidence(player)
+        return n >= GATE_MIN_DECISIONS and llr > GATE_LLR
+
+    def _score_round(self, rules: Rules, res: object, seat: int, model: "OpponentModel") -> tuple[float, int]:
+        """The gate's evidence from ``seat``'s decisions in the revealed round ``res``:
+        for each bid they faced, ``log P_search(their reply | hand) - log
+        P_builtin(their reply | hand)``, the reply being challenge or raise and
+        the search's challenge chance the built-in one blended with the model's
+        (:class:`~.likelihood.ModelTerms`) as the search uses it. Rounds with a
+        show-and-reroll are skipped (the hand at each decision is not known).
+
+        :returns: ``(log-likelihood ratio in nats, decisions scored)``."""
+        revealed = res.revealed  # type: ignore[attr-defined]
+        if seat >= len(revealed) or not revealed[seat]:
+            return 0.0, 0
+        moves = list(res.bids)  # type: ignore[attr-defined]
+        if any(sh for _, _, sh in moves):
+            return 0.0, 0
+        terms = ModelTerms.of(model) if self._model_half is None else ModelTerms.of(model, *self._model_half)
+        if terms.inert:
+            return 0.0, 0
+        hand = revealed[seat]
+        total = sum(len(h) for h in revealed)
+        n = len(hand)
+        wilds = bool(res.wilds_active)  # type: ignore[attr-defined]
+        ctx = ActorContext(n=n, unseen=total - n, shown_match=np.zeros(rules.faces, dtype=np.int64),
+                           wilds=wilds, n_total=total)
+        theta = self._params or params_for(rules)
+        plain = ActorTables(rules, ctx, theta)
+        blend = ActorTables(rules, ctx, theta, terms)
+        matches = np.array([[sum(1 for d in hand if rules.matches(d, f, wilds)) for f in range(1, rules.faces + 1)]],
+                           dtype=np.int64)
+        faced: list[tuple[Bid, bool]] = []  # (the bid faced, whether they challenged it)
+        prev: Bid | None = None
+        for s, bid, _ in moves:
+            if s == seat and prev is not None:
+                faced.append((prev, False))
+            prev = bid
+        if res.challenger == seat and prev is not None and not res.calza:  # type: ignore[attr-defined]
+            faced.append((prev, True))
+        faced = faced[:GATE_MAX_DECISIONS_PER_ROUND]
+        total_llr = 0.0
+        for cur, challenged in faced:
+            pb = float(plain.response_challenge_prob([cur], matches)[0, 0])
+            pm = float(blend.response_challenge_prob([cur], matches)[0, 0])
+            if challenged:
+                total_llr += float(np.log(max(pm, 1e-12)) - np.log(max(pb, 1e-12)))
+            else:  # raised
+                total_llr += float(np.log(max(1.0 - pm, 1e-12)) - np.log(max(1.0 - pb, 1e-12)))
+        return total_llr, len(faced)
 
     def _update_models(self, view: SeatView) -> None:
         """Count the rounds revealed since the last call into each opponent's model."""
@@ -218,6 +311,7 @@ class StrongBot:
         if n < self._seen_rounds:  # a new game: start again from the given models
             self._models = {k: m.copy() for k, m in self._given.items()}
             self._seen_rounds = 0
+            self._evidence = {}
         for res in view.results[self._seen_rounds :]:
             for seat, name in enumerate(view.players):
                 if seat == view.seat:
@@ -225,8 +319,17 @@ class StrongBot:
                 model = self._models.get(name)
                 if model is None:
                     model = self._models[name] = OpponentModel(name, rules=view.rules.name)
+                if self._search_endgames and self._endgame_gate and self._scored(name):
+                    # scored with the model as it stood before this round (a prediction)
+                    d_llr, d_n = self._score_round(view.rules, res, seat, model)
+                    llr, count = self._evidence.get(name, (0.0, 0))
+                    self._evidence[name] = (llr + d_llr, count + d_n)
                 model.observe_round(view.rules, res, seat)
         self._seen_rounds = n
+
+    def _scored(self, name: str) -> bool:
+        """Whether the search would use a model of ``name`` (so the gate needs its evidence)."""
+        return self._search_model and (name in self._given or self._exploit_learned)
 
     def _exploit(self, view: SeatView) -> Decision | None:
         """The safe best response to the opponent's model (module docstring, step 4), or ``None``."""
@@ -285,6 +388,10 @@ class StrongBot:
         alive = [s for s, d in enumerate(view.dice) if d > 0]
         if len(alive) != 2 or view.dice_in_play <= 2:
             return False
+        if self._endgame_gate:
+            other = alive[1] if alive[0] == view.seat else alive[0]
+            if not self.gate_open(view.players[other]):
+                return False
         return bool(self._terms(view))
 
     def _analyser(self, view: SeatView) -> "_Analyser":

@@ -1,0 +1,114 @@
+"""The evidence gate of ``search_endgames`` (issue 11; ``bots/strong.py`` module
+docstring, step 5): in a two-player table position ``strong`` searches with the
+model instead of playing the equilibrium tables only when the opponent's
+revealed decisions in this game favour the model's challenge chance over the
+built-in likelihood's (log-likelihood ratio above ``GATE_LLR`` over at least
+``GATE_MIN_DECISIONS`` decisions)."""
+
+from __future__ import annotations
+
+import pytest
+
+import liars_dice.bots.strong as strong_mod
+from liars_dice.bots.base import Decision
+from liars_dice.bots.opponent_model import OpponentModel
+from liars_dice.bots.strong import GATE_LLR, GATE_MIN_DECISIONS, StrongBot
+from liars_dice.engine import CHALLENGE, Bid, Game, Rules, SeatView, SeededDice
+from liars_dice.match import play_game
+
+
+def _always_challenges(name: str) -> OpponentModel:
+    """A player who faced 2,000 bids, 200 in each bin, and challenged every one."""
+    m = OpponentModel(name)
+    m.faced[:] = 200
+    m.challenged[:] = 200
+    return m
+
+
+class _Scripted:
+    """Challenges every bid it faces (``challenger``) or never does; opens and
+    raises with the first legal bid."""
+
+    name = "scripted"
+
+    def __init__(self, challenger: bool) -> None:
+        self.challenger = challenger
+
+    def decide(self, view: SeatView) -> Decision:
+        if self.challenger and view.current_bid is not None:
+            return Decision(CHALLENGE)
+        return Decision(next(a for a in view.legal_actions() if isinstance(a, Bid)))
+
+
+def _evidence_after_game(challenger: bool, seed: int) -> tuple[StrongBot, list[tuple[float, int]]]:
+    """``strong`` (seat 0, the model of an always-challenger for seat 1) against a
+    scripted seat 1, five against nine dice; the gate's evidence at each of its turns."""
+    bot = StrongBot(seed=seed, models={"p1": _always_challenges("p1")}, search_endgames=True)
+    seen: list[tuple[float, int]] = []
+
+    def grab(state):  # type: ignore[no-untyped-def]
+        if not state.is_over and not state.is_chance and state.to_move == 0:
+            seen.append(bot.evidence("p1"))
+
+    game = Game.create(Rules.preset("classic"), ["p0", "p1"], dice=[5, 9])
+    play_game(game, [bot, _Scripted(challenger)], SeededDice(seed), on_state=grab)
+    return bot, seen
+
+
+def test_gate_closed_without_revealed_rounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No revealed round: no evidence, the gate is closed and the tables play
+    (the search does not replace them) at two dice each, model or not."""
+    asked: list[int] = []
+    real = strong_mod._endgame_moves
+
+    def counting(view: SeatView):  # type: ignore[no-untyped-def]
+        asked.append(view.dice_in_play)
+        return real(view)
+
+    monkeypatch.setattr(strong_mod, "_endgame_moves", counting)
+    game = Game.create(Rules.preset("classic"), ["p0", "p1"], dice=[2, 2])
+    for seed in range(4):
+        view = game.initial_state(0).roll(SeededDice(seed)).view(0)
+        bot = StrongBot(seed=0, models={"p1": _always_challenges("p1")}, search_endgames=True)
+        asked.clear()
+        bot.decide(view)
+        assert bot.evidence("p1") == (0.0, 0)
+        assert not bot.gate_open("p1")
+        assert asked == [4]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_gate_opens_for_an_opponent_who_plays_as_the_model_says(seed: int) -> None:
+    """The opponent challenges every bid, as the model says and the built-in
+    likelihood (which expects sound bids to stand) does not: the evidence grows
+    with each revealed round and the gate opens."""
+    bot, seen = _evidence_after_game(True, seed)
+    assert seen[0] == (0.0, 0)
+    llrs = [llr for llr, _ in seen]
+    assert llrs == sorted(llrs)  # every challenge is evidence for the model
+    llr, n = seen[-1]
+    assert n >= GATE_MIN_DECISIONS and llr > GATE_LLR
+    assert bot.gate_open("p1")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_gate_stays_closed_for_an_opponent_who_contradicts_the_model(seed: int) -> None:
+    """The opponent never challenges, where the model says it always does: the
+    evidence goes against the model and the gate stays closed however many
+    decisions are counted."""
+    bot, seen = _evidence_after_game(False, seed)
+    llr, n = seen[-1]
+    assert n >= GATE_MIN_DECISIONS
+    assert llr < -GATE_LLR
+    assert not bot.gate_open("p1")
+    assert all(v[0] <= GATE_LLR for v in seen)
+
+
+def test_gate_evidence_starts_again_each_game() -> None:
+    """A new game (fewer results than seen) forgets the last game's evidence."""
+    bot, seen = _evidence_after_game(True, 1)
+    assert bot.gate_open("p1")
+    game = Game.create(Rules.preset("classic"), ["p0", "p1"], dice=[2, 2])
+    bot.decide(game.initial_state(0).roll(SeededDice(9)).view(0))
+    assert bot.evidence("p1") == (0.0, 0)
+    assert not bot.gate_open("p1")
