@@ -38,6 +38,10 @@ def main() -> None:
     ap.add_argument("--dice", type=int, nargs=2, required=True)
     ap.add_argument("--faces", type=int, default=6, help="dice faces (3: a quick check of the embedding)")
     a = ap.parse_args()
+    if not a.folder.is_dir():
+        ap.error(f"{a.folder} is not a folder of solve_show.py results.")
+    if not any(a.folder.glob(f"show_{a.dice[0]}{a.dice[1]}_d*.npz")):  # before building the full tree (13 s, 1 GB)
+        ap.error(f"{a.folder} holds no solve_show.py results of {a.dice[0]} vs {a.dice[1]}.")
     rules = Rules.preset("wild-stars").with_options(faces=a.faces)
     if a.leaf == "table":
         leaf = leaf_value_for({(1, 1): read_entries(TABLES, Rules.preset("wild-stars"))[(1, 1)].value})
@@ -66,4 +70,11 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    from liars_dice.engine import LiarsDiceError
+
+    try:  # attack4: bad sizes and files gave tracebacks; one sentence instead
+        main()
+    except (LiarsDiceError, OSError, ValueError, KeyError) as e:
+        sys.exit(f"error: {e}")

@@ -51,6 +51,10 @@ def main() -> None:
     ap.add_argument("--leaf", choices=["round", "table"], required=True)
     ap.add_argument("--sample", action="store_true", help="also count the packaged tables' shows in sample rounds")
     a = ap.parse_args()
+    if not a.folder.is_dir():
+        ap.error(f"{a.folder} is not a folder of solve_show.py results.")
+    if not any(a.folder.glob("show_*_d*.npz")):
+        ap.error(f"{a.folder} holds no solve_show.py results (show_*_d*.npz).")
     rules = Rules.preset("wild-stars")
     if a.leaf == "table":
         leaf = leaf_value_for({(1, 1): read_entries(TABLES, rules)[(1, 1)].value})
@@ -107,4 +111,11 @@ def sample_shows(rounds: int = 300, seed: int = 0) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    from liars_dice.engine import LiarsDiceError
+
+    try:  # attack4: bad sizes and files gave tracebacks; one sentence instead
+        main()
+    except (LiarsDiceError, OSError, ValueError, KeyError) as e:
+        sys.exit(f"error: {e}")

@@ -43,6 +43,8 @@ def main() -> None:
     ap.add_argument("--algorithm", choices=["dcfr", "cfr+"], default="dcfr")
     ap.add_argument("--out", type=Path, required=True)
     a = ap.parse_args()
+    if a.cap < 1 or a.check_every < 1 or a.save_every < 1 or a.max_iterations < 0 or not a.target >= 0:
+        ap.error("--cap, --check-every and --save-every are at least 1, --max-iterations and --target at least 0.")
     rules = Rules.preset("wild-stars")
     if a.no_shows:
         rules = rules.with_options(show_and_reroll=False)
@@ -87,4 +89,11 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    from liars_dice.engine import LiarsDiceError
+
+    try:  # attack4: bad sizes and files gave tracebacks; one sentence instead
+        main()
+    except (LiarsDiceError, OSError, ValueError, KeyError) as e:
+        sys.exit(f"error: {e}")

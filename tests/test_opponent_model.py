@@ -506,3 +506,30 @@ def test_a_model_learned_from_nothing_is_exploited_only_when_asked() -> None:
     assert eager.model_of("bob").rounds == LEARN_MIN_ROUNDS
     assert eager._round_mode is not None  # a plan was made for this round
     assert plain._round_mode is None
+
+
+def test_a_model_at_the_maximum_counts_keeps_learning_without_error() -> None:
+    """attack4: a model read with counts at MAX_COUNT (valid) made ``observe_round``
+    raise ModelError at the next revealed round, so ``strong`` learning it crashed
+    mid-game; counts now stop at the maximum, as the table's do."""
+    from liars_dice.bots import make_bot
+    from liars_dice.bots.opponent_model import MAX_COUNT
+    from liars_dice.bots.strong import StrongBot
+    from liars_dice.engine import Game, SeededDice
+    from liars_dice.match import play_game
+
+    rules = Rules.preset("classic")
+    m = OpponentModel("p1", rules="classic")
+    for a in (m.bids, m.openings, m.faced, m.challenged, m.jumps):
+        a[:] = MAX_COUNT
+    m = OpponentModel.loads(m.dumps())  # a valid file
+    game = Game.create(rules, ["p0", "p1"], dice=[2, 2])
+    play_game(game, [StrongBot(seed=1, models={"p1": m}, search_endgames=True), make_bot("probabilistic", 1)],
+              SeededDice(7))
+    m2 = OpponentModel("p1", rules="classic")
+    m2.faced[:] = MAX_COUNT
+    m2.challenged[:] = MAX_COUNT
+    m2.rounds = MAX_COUNT
+    m2._check_bounds()
+    assert int(m2.faced.max()) == MAX_COUNT and m2.rounds == MAX_COUNT
+    assert OpponentModel.loads(m2.dumps()).faced.max() == MAX_COUNT

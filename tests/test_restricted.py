@@ -151,3 +151,44 @@ def test_a_target_stops_early_and_its_gap_falls() -> None:
     tight = restricted_response(SMALL, lazy, (2, 1), 1, p_max=0.5, iterations=4000, target=0.002, check_every=10,
                                 game_value=0.0)
     assert loose.iterations < tight.iterations < 4000
+
+
+def test_hostile_limits_and_counts_are_refused_in_one_sentence() -> None:
+    """attack4: NaN iterations ran 0 iterations and returned a policy; NaN, inf, text or
+    negative counts were ignored, gave a wrong sentence, or a ValueError/TypeError;
+    malformed count keys a TypeError; a negative max_depth was silently taken as 1."""
+    nan = float("nan")
+    for kwargs, words in (
+        ({"iterations": nan}, "whole numbers"),
+        ({"iterations": 2.5}, "whole numbers"),
+        ({"check_every": nan}, "whole numbers"),
+        ({"seconds": nan}, "seconds"),
+        ({"seconds": -1.0}, "seconds"),
+        ({"game_value": nan}, "game_value"),
+        ({"counts": {((1,), ()): nan}}, "count is a finite number"),
+        ({"counts": {((1,), ()): float("inf")}}, "count is a finite number"),
+        ({"counts": {((1,), ()): -5}}, "count is a finite number"),
+        ({"counts": {((1,), ()): "x"}}, "count is a finite number"),
+        ({"counts": {(3, 4): 1}}, "count's key"),
+        ({"counts": {None: 1}}, "count's key"),
+        ({"max_depth": 0}, "max_depth"),
+        ({"max_depth": -1}, "max_depth"),
+    ):
+        with pytest.raises(SolverError, match=words):
+            restricted_response(SMALL, lazy, (1, 1), **kwargs)  # type: ignore[arg-type]
+
+
+def test_huge_dice_are_refused_at_once() -> None:
+    """attack4: (10**6, 10**6) dice enumerated 12 million bids for 40 s before the
+    tree's size check; (100000, 1) with max_depth 1 passed it and took 17 GB."""
+    import time
+
+    from liars_dice.solver.tree import BidTree
+
+    start = time.perf_counter()
+    for dice, cap in (((10**6, 10**6), None), ((100_000, 1), 1)):
+        with pytest.raises(SolverError, match="pairs of hands"):
+            restricted_response(SMALL, lazy, dice)
+        with pytest.raises(SolverError, match="pairs of hands"):
+            BidTree(Rules.preset("classic"), dice, cap)
+    assert time.perf_counter() - start < 5  # a bound on refusing, not a benchmark

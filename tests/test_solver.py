@@ -251,7 +251,7 @@ def test_solve_command_bad_input(cli: str) -> None:
     assert "16,777,216 public histories" in out.stderr
     # attack2: --dice 1000 1000 summed comb(12000, d) for 43 s before saying no; now at once
     out = subprocess.run([cli, "solve", "--dice", "1000", "1000"], capture_output=True, text=True, timeout=30)
-    assert out.returncode == 2 and "more than 2^64 public histories" in out.stderr, out.stderr
+    assert out.returncode == 2 and "pairs of hands; the solver handles at most" in out.stderr, out.stderr
 
 
 def test_capped_tree_forces_a_challenge_at_the_cap() -> None:
@@ -273,3 +273,21 @@ def test_solve_command_max_depth(cli: str) -> None:
     )
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["exploitability"] <= 0.05
+
+
+def test_solve_command_refuses_hostile_sizes_at_once(cli: str) -> None:
+    """attack4: --dice 100000 1 --max-depth 1 grew to 17 GB; --tables --max-total 1000000
+    listed every position first (12 GB in 30 s); --max-depth -3 solved a 1-bid cap;
+    --show-depth-cap -1 and --depth-cap 0 were taken. Each is now one sentence, exit 2."""
+    for args, words in (
+        (["--rules", "classic", "--dice", "100000", "1", "--max-depth", "1"], "pairs of hands"),
+        (["--rules", "classic", "--max-depth", "-3"], "at least 1, not -3"),
+        (["--rules", "wild-stars", "--tables", "--max-total", "1000000"], "pairs of hands"),
+        (["--rules", "wild-stars", "--tables", "--max-total", "12"], "lower --max-total or --depth-cap"),
+        (["--rules", "wild-stars", "--tables", "--depth-cap", "0"], "at least 1, not 0"),
+        (["--rules", "classic", "--tables", "--max-total", "1"], "at least 2 dice"),
+    ):
+        out = subprocess.run([cli, "solve", *args, "--out", "/nonexistent/t.npz"], capture_output=True, text=True,
+                             timeout=30)
+        assert out.returncode == 2 and words in out.stderr and "Traceback" not in out.stderr, (args, out.stderr)
+        assert len(out.stderr.strip().splitlines()) == 1, out.stderr

@@ -141,7 +141,7 @@ def test_huge_show_rounds_are_refused_at_once() -> None:
     # the suite's per-test timeout is what a regression meets).
     stars = Rules.preset("wild-stars")
     for dice, depth in (((1000, 1000), None), ((1000, 1000), 1), ((3, 3), None)):
-        with pytest.raises(SolverError, match="public states"):
+        with pytest.raises(SolverError, match="public states|pairs of hands"):
             ShowTree(stars, dice, depth)
 
 
@@ -202,3 +202,28 @@ def test_a_capped_policy_embedded_in_the_full_round_plays_the_same() -> None:
     assert full.exploitability(strategy) > capped.exploitability(pol.strategy) + 0.05  # three faces: 3 of 9 bids
     with pytest.raises(SolverError):
         embed_capped(pol, ShowTree(SMALL, (1, 2)))
+
+
+def test_show_scripts_refuse_bad_arguments_in_one_sentence(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """attack4: solve_show.py looped for ever at --check-every 0 and gave tracebacks
+    for huge dice or a negative cap; show_cap_report.py printed an empty table for a
+    missing folder; show_cap_full_check.py built the 7-million-state full round (13 s,
+    1 GB) before finding no results. Each now stops with one sentence."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    scripts = Path(__file__).resolve().parent.parent / "scripts"
+    out = str(tmp_path / "o")
+    for args, words in (
+        (["solve_show.py", "--dice", "1", "2", "--cap", "3", "--leaf", "round", "--check-every", "0", "--out", out],
+         "at least 1"),
+        (["solve_show.py", "--dice", "1", "2", "--cap", "-1", "--leaf", "round", "--out", out], "at least 1"),
+        (["solve_show.py", "--dice", "1000000", "1", "--cap", "3", "--leaf", "round", "--out", out], "pairs of hands"),
+        (["show_cap_report.py", "--leaf", "round", str(tmp_path / "none")], "is not a folder"),
+        (["show_cap_report.py", "--leaf", "round", str(tmp_path)], "holds no solve_show.py results"),
+        (["show_cap_full_check.py", "--leaf", "round", "--dice", "1", "2", str(tmp_path)], "holds no solve_show.py"),
+    ):
+        proc = subprocess.run([sys.executable, str(scripts / args[0]), *args[1:]], capture_output=True, text=True,
+                              timeout=30)
+        assert proc.returncode != 0 and words in proc.stderr and "Traceback" not in proc.stderr, (args, proc.stderr)

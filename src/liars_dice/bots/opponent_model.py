@@ -239,9 +239,11 @@ class OpponentModel:
             entry[action] = min(MAX_COUNT, entry.get(action, 0) + 1)
 
     def _check_bounds(self) -> None:
+        # Counts stop at MAX_COUNT, as the table's do (attack4: a model read at the
+        # maximum made strong raise ModelError mid-game at the next revealed round).
         for name in ("faced", "challenged", "bids", "openings", "jumps"):
-            if int(getattr(self, name).max(initial=0)) > MAX_COUNT:
-                raise ModelError(f"The model's {name} count passes {MAX_COUNT:,}; fit fewer records.")
+            np.minimum(getattr(self, name), MAX_COUNT, out=getattr(self, name))
+        self.rounds = min(self.rounds, MAX_COUNT)
 
     # -- the policy ------------------------------------------------------------
 

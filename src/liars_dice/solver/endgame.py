@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import json
 import time
+from math import comb
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -57,7 +58,7 @@ from .outcome import Outcome
 from .passes import reach
 from .shows import ShowGame, ShowPolicy, ShowTree
 from .solve import SolveResult, build_game, solve
-from .tree import MAX_NODES, BidTree, SolverError
+from .tree import MAX_NODES, BidTree, SolverError, round_bids
 
 #: Rule options that do not change a two-player round (display and set-up only).
 _NOT_IN_ROUND = ("name", "star_symbol", "face_names", "dice_per_player", "min_players", "max_players")
@@ -115,6 +116,26 @@ class TableEntry:
         )
 
 
+def _check_largest(rules: Rules, max_total: int, depth_cap: int | None) -> None:
+    """Refuse at once a ``max_total`` whose largest positions no tree takes even
+    capped at ``depth_cap`` (attack4: ``--max-total 1000000`` listed every position
+    first, 12 GB in 30 s).
+
+    :raises SolverError: for ``max_total`` below 2, or its largest positions too large.
+    """
+    if max_total < 2:
+        raise SolverError(f"The tables need at least 2 dice in play (one each), not {max_total!r}.")
+    if depth_cap is not None and depth_cap < 1:
+        raise SolverError(f"The depth cap is the most bids in a history, at least 1, not {depth_cap!r}.")
+    k = len(round_bids(rules, (max_total - 1, 1))[0])  # bounded: round_bids refuses too many dice
+    cap = k if depth_cap is None else min(depth_cap, k)
+    if cap > 64 or sum(comb(k, d) for d in range(cap + 1)) > MAX_NODES:
+        raise SolverError(
+            f"{max_total} dice in play make {k} bids, too many public histories even at "
+            f"{cap} bids a history; the tables take at most {MAX_NODES:,} (lower --max-total or --depth-cap)."
+        )
+
+
 def solve_tables(
     rules: Rules,
     max_total: int = 3,
@@ -140,6 +161,7 @@ def solve_tables(
     """
     values: dict[tuple[int, int], float] = {}
     known = known or {}
+    _check_largest(rules, max_total, depth_cap)
     for pos in positions(max_total):
         if pos in known:
             entry = known[pos]
@@ -481,6 +503,7 @@ def build_tables_file(
     """
     start = time.perf_counter()
     known = read_entries(path, rules) if reuse else {}
+    _check_largest(rules, max_total, depth_cap)
     want = {p for p in positions(max_total) if rules.show_and_reroll and max(p) >= 2 and sum(p) <= show_max_total}
     known = {p: e for p, e in known.items() if e.shows == (p in want) and (not e.shows or e.max_depth == show_depth_cap)}
     # (a kept show position capped otherwise than asked is solved again; ``None`` keeps none)

@@ -252,8 +252,18 @@ def restricted_response(
         raise SolverError(f"p_max is a probability, from 0 to 1, not {p_max!r}.")
     if not n0 > 0:
         raise SolverError(f"n0 is a count above 0, not {n0!r}.")
-    if iterations < 1 or check_every < 1:
-        raise SolverError("iterations and check_every must be at least 1.")
+    if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in (iterations, check_every)):
+        raise SolverError("iterations and check_every are whole numbers, at least 1.")
+    if seconds is not None and not seconds > 0:
+        raise SolverError(f"seconds is a time above 0, not {seconds!r}.")
+    if game_value is not None and not -1e9 < game_value < 1e9:
+        raise SolverError(f"game_value is a finite payoff, not {game_value!r}.")
+    if counts is not None:  # attack4: NaN, inf or text counts and malformed keys gave TypeError or a wrong sentence
+        for key, n in counts.items():
+            if not (isinstance(key, tuple) and len(key) == 2 and all(isinstance(x, (tuple, list)) for x in key)):
+                raise SolverError(f"A count's key is (sorted hand, bids of the round), not {str(key)[:60]!r}.")
+            if isinstance(n, bool) or not isinstance(n, (int, float, np.integer, np.floating)) or not 0 <= n < float("inf"):
+                raise SolverError(f"A count is a finite number of observations, at least 0, not {str(n)[:60]!r}.")
     if len(dice) != 2 or min(dice) < 1:
         raise SolverError("The solver plays two players, each with at least one die.")
     if rules.show_and_reroll and max(dice) >= 2:

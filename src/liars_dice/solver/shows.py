@@ -125,7 +125,9 @@ class ShowTree:
         self.bids, openings = round_bids(rules, dice)
         self.dice = (int(dice[0]), int(dice[1]))
         k = self.n_bids = len(self.bids)
-        self.max_depth = k if max_depth is None else max(1, min(int(max_depth), k))
+        if max_depth is not None and max_depth < 1:
+            raise SolverError(f"max_depth is the most bids in a history, at least 1, not {max_depth!r}.")
+        self.max_depth = k if max_depth is None else min(int(max_depth), k)
         faces = rules.faces
         # Refuse before enumerating: every plain history is a state, and the
         # hands and shows of the larger player grow as multisets of their dice

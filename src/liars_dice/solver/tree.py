@@ -25,6 +25,9 @@ from ..engine import Action, Bid, LiarsDiceError, Rules, legal_actions
 #: Most nodes a tree may have (the full tree of K bids has 2**K; six faces and
 #: 3 dice in play make K = 18).
 MAX_NODES = 1 << 21
+#: Most pairs of hands (player 0's times player 1's) in a round the solver takes:
+#: its payoffs hold one value per pair (six faces: 7 dice each make 627,264).
+MAX_HAND_PAIRS = 1_000_000
 
 
 class SolverError(LiarsDiceError):
@@ -88,11 +91,22 @@ def round_bids(rules: Rules, dice: tuple[int, ...]) -> tuple[list[Bid], set[Bid]
     openings: the opening may be narrower (no opening on the wild face under
     ``wild_opening=false``, RULES.md perudo).
 
-    :raises SolverError: unless two players each hold at least one die.
+    :raises SolverError: unless two players each hold at least one die, or for
+        more than :data:`MAX_HAND_PAIRS` pairs of hands (checked before any bid is listed).
     """
     if len(dice) != 2 or min(dice) < 1:
         raise SolverError("The solver plays two players, each with at least one die.")
     n = int(dice[0]) + int(dice[1])
+    # Bounded before anything is enumerated: a million dice took minutes and
+    # gigabytes before the tree's size check (attack4).
+    pairs = comb(int(dice[0]) + rules.faces - 1, int(dice[0])) * comb(int(dice[1]) + rules.faces - 1, int(dice[1]))
+    if pairs > MAX_HAND_PAIRS or n * rules.faces > MAX_NODES:
+        raise SolverError(
+            f"Dice {int(dice[0])} and {int(dice[1])} make "
+            + (f"{pairs:,}" if pairs < 10**15 else "more than 10^15")
+            + " pairs of hands; the solver handles at most "
+            f"{MAX_HAND_PAIRS:,} (with six faces, at most 7 dice each)."
+        )
     every = rules if rules.wild_opening else rules.with_options(wild_opening=True)
     bids = [a for a in legal_actions(every, None, n) if isinstance(a, Bid)]
     return bids, {a for a in legal_actions(rules, None, n) if isinstance(a, Bid)}
@@ -109,8 +123,8 @@ class BidTree:
     :ivar bids: the ``K`` bids with quantity up to the dice in play, in bid order.
     :ivar wild_of_first: ``(K,)`` bool, whether wilds count in a round opened by bid ``j``.
     :ivar depths: one :class:`Depth` per number of bids made, ``0 .. max_depth``.
-    :raises SolverError: for a tree of more than :data:`MAX_NODES` nodes, or a
-        player without dice.
+    :raises SolverError: for a tree of more than :data:`MAX_NODES` nodes, a
+        player without dice, too many dice (:func:`round_bids`), or ``max_depth`` below 1.
     """
 
     def __init__(self, rules: Rules, dice: tuple[int, int], max_depth: int | None = None):
@@ -126,7 +140,9 @@ class BidTree:
             )
         k = len(self.bids)
         self.n_bids = k
-        depth_cap = k if max_depth is None else max(1, min(int(max_depth), k))
+        if max_depth is not None and max_depth < 1:
+            raise SolverError(f"max_depth is the most bids in a history, at least 1, not {max_depth!r}.")
+        depth_cap = k if max_depth is None else min(int(max_depth), k)
         self.max_depth = depth_cap
         # Exact up to 64 bids deep (any real table); past that the count is only
         # bounded: summing comb(12000, d) for --dice 1000 1000 took 43 s, and
