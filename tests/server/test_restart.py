@@ -135,8 +135,11 @@ def run_restart(cli: str, db: str, tmp_path: Path) -> None:
         result = replay(rec)
         assert result.ok, result.result()
         # The round in play at the kill kept its seed: same commitment, dice and rerolls from it.
+        # (The table's bot may end the round between the scripted stop and the kill: then no round
+        # was in play, the view holds no commitment, and the next round is dealt after the restart.)
         r_kill = before["ann"]["round"] - 1
-        assert rec["rounds"][r_kill]["commitment"] == before["ann"]["commitment"]
+        if before["ann"]["commitment"] is not None:
+            assert rec["rounds"][r_kill]["commitment"] == before["ann"]["commitment"]
         out = subprocess.run([cli, "verify", "-"], input=json.dumps(rec), capture_output=True, text=True, timeout=60)
         assert out.returncode == 0, out.stderr
         assert f"all {len(rec['rounds'])} rounds check out" in out.stdout

@@ -90,6 +90,7 @@ from ..engine import (
     Bid,
     Exact,
     Loss,
+    RoundResult,
     Rules,
     SeatView,
     next_alive,
@@ -255,7 +256,7 @@ class StrongBot:
         llr, n = self.evidence(player)
         return n >= GATE_MIN_DECISIONS and llr > GATE_LLR
 
-    def _score_round(self, rules: Rules, res: object, seat: int, model: "OpponentModel") -> tuple[float, int]:
+    def _score_round(self, rules: Rules, res: RoundResult, seat: int, model: "OpponentModel") -> tuple[float, int]:
         """The gate's evidence from ``seat``'s decisions in the revealed round ``res``:
         for each bid they faced, ``log P_search(their reply | hand) - log
         P_builtin(their reply | hand)``, the reply being challenge or raise and
@@ -264,10 +265,10 @@ class StrongBot:
         show-and-reroll are skipped (the hand at each decision is not known).
 
         :returns: ``(log-likelihood ratio in nats, decisions scored)``."""
-        revealed = res.revealed  # type: ignore[attr-defined]
+        revealed = res.revealed
         if seat >= len(revealed) or not revealed[seat]:
             return 0.0, 0
-        moves = list(res.bids)  # type: ignore[attr-defined]
+        moves = list(res.bids)
         if any(sh for _, _, sh in moves):
             return 0.0, 0
         terms = ModelTerms.of(model) if self._model_half is None else ModelTerms.of(model, *self._model_half)
@@ -276,7 +277,7 @@ class StrongBot:
         hand = revealed[seat]
         total = sum(len(h) for h in revealed)
         n = len(hand)
-        wilds = bool(res.wilds_active)  # type: ignore[attr-defined]
+        wilds = bool(res.wilds_active)
         ctx = ActorContext(n=n, unseen=total - n, shown_match=np.zeros(rules.faces, dtype=np.int64),
                            wilds=wilds, n_total=total)
         theta = self._params or params_for(rules)
@@ -290,7 +291,7 @@ class StrongBot:
             if s == seat and prev is not None:
                 faced.append((prev, False))
             prev = bid
-        if res.challenger == seat and prev is not None and not res.calza:  # type: ignore[attr-defined]
+        if res.challenger == seat and prev is not None and not res.calza:
             faced.append((prev, True))
         faced = faced[:GATE_MAX_DECISIONS_PER_ROUND]
         total_llr = 0.0
