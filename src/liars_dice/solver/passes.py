@@ -105,6 +105,10 @@ def node_values(
 
 OwnNodeHook = Callable[[int, np.ndarray, np.ndarray], None]
 
+#: At the player's own nodes of a depth, node values ``(n_nodes, n)`` from
+#: ``(depth, edge values (n_edges, n))``, in place of following a policy.
+OwnNodeValues = Callable[[int, np.ndarray], np.ndarray]
+
 
 def backward(
     game: RoundGame,
@@ -113,6 +117,7 @@ def backward(
     other_reach: list[np.ndarray],
     best_response: bool | list[np.ndarray] = False,
     on_own_node: OwnNodeHook | None = None,
+    own_values: OwnNodeValues | None = None,
 ) -> np.ndarray:
     """Counterfactual values of ``player`` at the root, ``(n_hands_player,)``.
 
@@ -123,6 +128,9 @@ def backward(
         player's depths are ignored).
     :param on_own_node: called at each depth where ``player`` acts with
         ``(depth, edge_values (n_edges, n), node_values (n_nodes, n))``.
+    :param own_values: at ``player``'s nodes, their values from the edges'
+        (e.g. a best response restricted to part of a policy,
+        :mod:`.restricted`); overrides ``policy`` and ``best_response`` there.
     """
     tree = game.tree
     depths = tree.depths
@@ -144,7 +152,9 @@ def backward(
             ch = dep.challenge_edges
             for s, e, wild, last in dep.type_slices:
                 ve[ch[s:e]] = rho[s:e] @ a_mat[bidder, wild, last].T
-        if isinstance(best_response, list):
+        if own_values is not None and actor == player:
+            v = own_values(d, ve)
+        elif isinstance(best_response, list):
             v = node_values(ve, dep.starts, policy[d] if actor == player else None)
             mask = best_response[d]
             if actor == player and mask.any():

@@ -350,33 +350,17 @@ def _restricted_best_response(cfr: RestrictedCFR, avg: list[np.ndarray], exploit
     game = cfr.game
     depths = game.tree.depths
     m = cfr.modelled
-    n = game.n_hands(m)
-    a_mat = game.weighted[m]
-    v_next = np.zeros((0, n))
-    for d in range(len(depths) - 1, -1, -1):
-        dep = depths[d]
-        actor = d % 2
-        ve = np.empty((dep.n_edges, n))
-        if d + 1 < len(depths):
-            ve[depths[d + 1].parent_edge] = v_next
-        if d > 0:
-            rho = exploiter_reach[d]
-            if actor != m:
-                rho = rho * avg[d][dep.challenge_edges]
-            bidder = 1 - actor
-            ch = dep.challenge_edges
-            for s, e, wild, last in dep.type_slices:
-                ve[ch[s:e]] = rho[s:e] @ a_mat[bidder, wild, last].T
-        if actor == m:
-            best = np.maximum.reduceat(ve, dep.starts, axis=0)
-            c = cfr.conf_edges[d]
-            model_part = np.add.reduceat(c * cfr.model[d] * ve, dep.starts, axis=0)
-            conf_nodes = np.maximum.reduceat(c, dep.starts, axis=0)  # one value per node
-            v = model_part + (1.0 - conf_nodes) * best
-        else:
-            v = np.add.reduceat(ve, dep.starts, axis=0)
-        v_next = v
-    return float(game.hands[m].weights @ v_next[0])
+
+    def own(d: int, ve: np.ndarray) -> np.ndarray:
+        starts = depths[d].starts
+        best = np.maximum.reduceat(ve, starts, axis=0)
+        c = cfr.conf_edges[d]
+        model_part = np.add.reduceat(c * cfr.model[d] * ve, starts, axis=0)
+        conf_nodes = np.maximum.reduceat(c, starts, axis=0)  # one value per node
+        values: np.ndarray = model_part + (1.0 - conf_nodes) * best
+        return values
+
+    return float(game.hands[m].weights @ backward(game, m, avg, exploiter_reach, own_values=own))
 
 
 __all__ = ["CountKey", "MAX_MODEL_CALLS", "RestrictedCFR", "RestrictedResult", "confidence", "restricted_response"]
