@@ -271,8 +271,19 @@ class StrongBot:
         moves = list(res.bids)
         if any(sh for _, _, sh in moves):
             return 0.0, 0
-        terms = ModelTerms.of(model) if self._model_half is None else ModelTerms.of(model, *self._model_half)
+        terms = self._model_terms(model)
         if terms.inert:
+            return 0.0, 0
+        faced: list[tuple[Bid, bool]] = []  # (the bid faced, whether they challenged it)
+        prev: Bid | None = None
+        for s, bid, _ in moves:
+            if s == seat and prev is not None:
+                faced.append((prev, False))
+            prev = bid
+        if res.challenger == seat and prev is not None and not res.calza:
+            faced.append((prev, True))
+        faced = faced[:GATE_MAX_DECISIONS_PER_ROUND]
+        if not faced:
             return 0.0, 0
         hand = revealed[seat]
         total = sum(len(h) for h in revealed)
@@ -285,19 +296,11 @@ class StrongBot:
         blend = ActorTables(rules, ctx, theta, terms)
         matches = np.array([[sum(1 for d in hand if rules.matches(d, f, wilds)) for f in range(1, rules.faces + 1)]],
                            dtype=np.int64)
-        faced: list[tuple[Bid, bool]] = []  # (the bid faced, whether they challenged it)
-        prev: Bid | None = None
-        for s, bid, _ in moves:
-            if s == seat and prev is not None:
-                faced.append((prev, False))
-            prev = bid
-        if res.challenger == seat and prev is not None and not res.calza:
-            faced.append((prev, True))
-        faced = faced[:GATE_MAX_DECISIONS_PER_ROUND]
+        bids = [cur for cur, _ in faced]
+        plain_p = plain.response_challenge_prob(bids, matches)[:, 0]  # (B,): one hand, the revealed one
+        blend_p = blend.response_challenge_prob(bids, matches)[:, 0]
         total_llr = 0.0
-        for cur, challenged in faced:
-            pb = float(plain.response_challenge_prob([cur], matches)[0, 0])
-            pm = float(blend.response_challenge_prob([cur], matches)[0, 0])
+        for (_, challenged), pb, pm in zip(faced, plain_p.tolist(), blend_p.tolist()):
             if challenged:
                 total_llr += float(np.log(max(pm, 1e-12)) - np.log(max(pb, 1e-12)))
             else:  # raised
@@ -327,6 +330,10 @@ class StrongBot:
                     self._evidence[name] = (llr + d_llr, count + d_n)
                 model.observe_round(view.rules, res, seat)
         self._seen_rounds = n
+
+    def _model_terms(self, model: "OpponentModel") -> ModelTerms:
+        """``model``'s terms in the search, weighed by ``model_half`` when given."""
+        return ModelTerms.of(model) if self._model_half is None else ModelTerms.of(model, *self._model_half)
 
     def _scored(self, name: str) -> bool:
         """Whether the search would use a model of ``name`` (so the gate needs its evidence)."""
@@ -374,10 +381,7 @@ class StrongBot:
             model = self._models.get(name)
             if model is None or (name not in self._given and not self._exploit_learned):
                 continue
-            if self._model_half is None:
-                terms = ModelTerms.of(model)
-            else:
-                terms = ModelTerms.of(model, *self._model_half)
+            terms = self._model_terms(model)
             if not terms.inert:
                 out[s] = terms
         return out
