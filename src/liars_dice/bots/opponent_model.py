@@ -470,6 +470,21 @@ def situation_key(dice: Sequence[int], seat: int, hand: Sequence[int], bids: Seq
     return f"{','.join(map(str, order))}|{''.join(map(str, sorted(hand)))}|{','.join(str(b) for b in bids)}"
 
 
+def parse_situation_key(key: str) -> tuple[tuple[int, ...], tuple[int, ...], tuple[Bid, ...]]:
+    """The inverse of :func:`situation_key`: ``(dice counts from the seat
+    onwards, sorted hand, bids)``.
+
+    :raises ValueError: for a key not in that form (keys of a model that was
+        read are checked, :data:`_KEY`).
+    """
+    dice, hand, bids = key.split("|")
+    return (
+        tuple(int(c) for c in dice.split(",")),
+        tuple(int(c) for c in hand),
+        tuple(Bid(int(q), int(f)) for q, f in (b.split("x") for b in bids.split(",") if b)),
+    )
+
+
 def _lowest_rank(rules: Rules, prev: Bid, total: int) -> int:
     """Rank of the smallest legal raise over ``prev`` (over every face)."""
     ranks = []
