@@ -98,7 +98,15 @@ from ..engine import (
 from ..solver.endgame import endgame_moves as _endgame_moves
 from .base import Decision, register
 from .inference import convolve_all, count_pmf, hands, log_prior, match_table
-from .likelihood import ActorContext, ActorTables, LikelihoodParams, ModelTerms, lowest_raises, params_for
+from .likelihood import (
+    ActorContext,
+    ActorTables,
+    LikelihoodParams,
+    ModelTerms,
+    decision_llr,
+    lowest_raises,
+    params_for,
+)
 
 if TYPE_CHECKING:
     from .exploit import PlanBudget
@@ -209,7 +217,9 @@ class StrongBot:
         search_endgames: bool = False,
         plan_budget: "PlanBudget | None" = None,
         endgame_gate: bool = True,
+        search_gate: bool = True,
     ) -> None:
+        self._search_gate = search_gate
         self._search_endgames = search_endgames
         self._endgame_gate = endgame_gate
         #: per opponent name: (log-likelihood ratio, decisions counted) this game
@@ -258,15 +268,17 @@ class StrongBot:
 
     def _score_round(self, rules: Rules, res: RoundResult, seat: int, model: "OpponentModel") -> tuple[float, int]:
         """The gate's evidence from ``seat``'s decisions in the revealed round ``res``:
-        for each bid they faced, ``log P_search(their reply | hand) - log
-        P_builtin(their reply | hand)``, the reply being challenge or raise and
-        the search's challenge chance the built-in one blended with the model's
-        (:class:`~.likelihood.ModelTerms`) as the search uses it. Rounds with a
-        show-and-reroll are skipped (the hand at each decision is not known).
+        for each of their moves (the opening, each raise and the challenge),
+        ``log P_search(move | hand) - log P_builtin(move | hand)`` with their
+        revealed hand (:func:`decision_llr`), the search's prediction being the
+        built-in likelihood blended with the model's terms
+        (:class:`~.likelihood.ModelTerms`) exactly as the search uses them.
+        Rounds with a show-and-reroll (the hand at each decision is not known)
+        and palifico rounds are skipped; a calza is not scored.
 
         :returns: ``(log-likelihood ratio in nats, decisions scored)``."""
         revealed = res.revealed
-        if seat >= len(revealed) or not revealed[seat]:
+        if seat >= len(revealed) or not revealed[seat] or res.palifico:
             return 0.0, 0
         moves = list(res.bids)
         if any(sh for _, _, sh in moves):
@@ -274,38 +286,35 @@ class StrongBot:
         terms = self._model_terms(model)
         if terms.inert:
             return 0.0, 0
-        faced: list[tuple[Bid, bool]] = []  # (the bid faced, whether they challenged it)
+        decisions: list[tuple[Bid | None, Bid | None]] = []  # (the bid faced, their move; None: a challenge)
         prev: Bid | None = None
         for s, bid, _ in moves:
-            if s == seat and prev is not None:
-                faced.append((prev, False))
+            if s == seat:
+                decisions.append((prev, bid))
             prev = bid
         if res.challenger == seat and prev is not None and not res.calza:
-            faced.append((prev, True))
-        faced = faced[:GATE_MAX_DECISIONS_PER_ROUND]
-        if not faced:
+            decisions.append((prev, None))
+        decisions = decisions[:GATE_MAX_DECISIONS_PER_ROUND]
+        if not decisions:
             return 0.0, 0
         hand = revealed[seat]
         total = sum(len(h) for h in revealed)
         n = len(hand)
-        wilds = bool(res.wilds_active)
-        ctx = ActorContext(n=n, unseen=total - n, shown_match=np.zeros(rules.faces, dtype=np.int64),
-                           wilds=wilds, n_total=total)
         theta = self._params or params_for(rules)
-        plain = ActorTables(rules, ctx, theta)
-        blend = ActorTables(rules, ctx, theta, terms)
-        matches = np.array([[sum(1 for d in hand if rules.matches(d, f, wilds)) for f in range(1, rules.faces + 1)]],
-                           dtype=np.int64)
-        bids = [cur for cur, _ in faced]
-        plain_p = plain.response_challenge_prob(bids, matches)[:, 0]  # (B,): one hand, the revealed one
-        blend_p = blend.response_challenge_prob(bids, matches)[:, 0]
+        tables: dict[bool, ActorTables] = {}
         total_llr = 0.0
-        for (_, challenged), pb, pm in zip(faced, plain_p.tolist(), blend_p.tolist()):
-            if challenged:
-                total_llr += float(np.log(max(pm, 1e-12)) - np.log(max(pb, 1e-12)))
-            else:  # raised
-                total_llr += float(np.log(max(1.0 - pm, 1e-12)) - np.log(max(1.0 - pb, 1e-12)))
-        return total_llr, len(faced)
+        for cur, action in decisions:
+            # wilds as the search's posterior takes them: the opening's by the rules, later the round's
+            wilds = rules.wild_face is not None if cur is None else bool(res.wilds_active)
+            if wilds not in tables:
+                ctx = ActorContext(n=n, unseen=total - n, shown_match=np.zeros(rules.faces, dtype=np.int64),
+                                   wilds=wilds, n_total=total)
+                tables[wilds] = ActorTables(rules, ctx, theta, terms)
+            t = tables[wilds]
+            k = np.array([sum(1 for d in hand if rules.matches(d, f, wilds)) for f in range(1, rules.faces + 1)],
+                         dtype=np.int64)
+            total_llr += decision_llr(t, cur, action, k)
+        return total_llr, len(decisions)
 
     def _update_models(self, view: SeatView) -> None:
         """Count the rounds revealed since the last call into each opponent's model."""
@@ -323,7 +332,7 @@ class StrongBot:
                 model = self._models.get(name)
                 if model is None:
                     model = self._models[name] = OpponentModel(name, rules=view.rules.name)
-                if self._search_endgames and self._endgame_gate and self._scored(name):
+                if self._scored(name):
                     # scored with the model as it stood before this round (a prediction)
                     d_llr, d_n = self._score_round(view.rules, res, seat, model)
                     llr, count = self._evidence.get(name, (0.0, 0))
@@ -380,6 +389,8 @@ class StrongBot:
             name = view.players[s]
             model = self._models.get(name)
             if model is None or (name not in self._given and not self._exploit_learned):
+                continue
+            if self._search_gate and not self.gate_open(name):
                 continue
             terms = self._model_terms(model)
             if not terms.inert:
