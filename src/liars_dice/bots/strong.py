@@ -42,7 +42,7 @@ minimises the dice this seat expects to lose.
    bounds it, :class:`~.exploit.PlanBudget`).
 5. **Models in the search.** Wherever the bot searches (every position the
    tables do not play: three or more players, and larger two-player rounds),
-   the model of each opponent enters the likelihood of their bids (the
+   the model of each opponent can enter the likelihood of their bids (the
    posterior over their hand) and the chance that the next player challenges
    a raise, blended with the built-in likelihood by the model's evidence
    (:class:`~.likelihood.ModelTerms`; a model of nothing changes nothing).
@@ -51,25 +51,35 @@ minimises the dice this seat expects to lose.
    residual risk (:data:`RESIDUAL_RISK`) was tuned with the logit's smooth
    challenge chance, the model's sharp one made ``strong`` lose more dice
    (measured in ``benchmarks/RESULTS.md``).
+   **The evidence gate** (``search_gate``, on by default): an opponent's
+   model enters the search, at any number of players, only once that
+   opponent's revealed decisions in this game are better predicted with it:
+   for every move they made in a revealed round (the opening, each raise, the
+   challenge; their hand known at the reveal; rounds with a show-and-reroll
+   and palifico rounds skipped, a calza not scored), ``log P_search(move |
+   hand) - log P_builtin(move | hand)``, where ``P_builtin`` is the built-in
+   likelihood and ``P_search`` the same blended with the model's terms as the
+   two-player search uses them (:func:`~.likelihood.decision_log_probs`),
+   the model taken as it stood before that round (a prediction, not a fit).
+   The sum must exceed :data:`GATE_LLR` nats over at least
+   :data:`GATE_MIN_DECISIONS` decisions (at most
+   :data:`GATE_MAX_DECISIONS_PER_ROUND` a round are scored). The gate is
+   hard (the model's terms at their full weight, or not at all), is decided
+   afresh at every move (evidence that turns shuts it again), and the
+   evidence starts again each game (a new game is a view with fewer revealed
+   rounds than the last one; ``set_models`` also clears it). Until it opens
+   the search is the plain one.
    Models used are the given ones (with what this game revealed), and with
    ``exploit_learned=True`` the ones learned in this game alone. With no
-   model, or ``search_model=False``, the search is the plain one. With
-   ``search_endgames=True`` the bot also searches, with the model, in the
-   two-player positions the tables hold (not at one die each, where the
-   safe plan of step 4 lives), but only once the opponent's revealed
-   decisions in this game favour the model (``endgame_gate``, on by default):
-   each time the opponent faced a bid in a revealed round (their hand known
-   at the reveal, rounds without a show), the log of the challenge chance,
-   or of its complement when they raised, under the search's likelihood (the
-   built-in one blended with the model, :class:`~.likelihood.ModelTerms`)
-   minus the same under the built-in likelihood alone; the sum must exceed
-   :data:`GATE_LLR` nats over at least :data:`GATE_MIN_DECISIONS` decisions
-   (at most :data:`GATE_MAX_DECISIONS_PER_ROUND` a round are scored; the
-   evidence starts again each game). Until then the tables play. Without the
-   gate nothing bounds what the search gives away against the equilibrium
-   there; with it the search needs the opponent to have shown the model's
-   challenge behaviour first (``search_endgames`` off by default; measured
-   in ``benchmarks/RESULTS.md``).
+   model, or ``search_model=False``, the search is the plain one;
+   ``search_gate=False`` uses the model without evidence (unsafe: a wrong
+   model costs about 0.1 dice a round, ``benchmarks/RESULTS.md``; tuning).
+   With ``search_endgames=True`` the bot also searches, with the model, in
+   the two-player positions the tables hold (not at one die each, where the
+   safe plan of step 4 lives), under the same gate (``endgame_gate``, on by
+   default, applies it there also when ``search_gate=False``). Until the gate
+   opens the tables play there. ``search_endgames`` is off by default
+   (measured in ``benchmarks/RESULTS.md``).
 
 Source of the rules: the seeds and ``shared/RULES.md``.
 """
@@ -132,14 +142,17 @@ SHOW_GAIN = 0.15
 #: learned from nothing else is exploited.
 LEARN_MIN_ROUNDS = 10
 
-#: The evidence gate of ``search_endgames`` (module docstring, step 5): the
+#: The evidence gate of the model in the search (module docstring, step 5): the
 #: log-likelihood ratio (nats), summed over an opponent's decisions in this
 #: game's revealed rounds, of the search's model-blended likelihood against the
-#: built-in one that must be exceeded before the search replaces the tables.
-GATE_LLR = 1.0
+#: built-in one that must be exceeded before the search uses the model (and,
+#: with ``search_endgames``, before it replaces the tables).
+GATE_LLR = 0.5
 
-#: Least counted decisions of the opponent before the gate can open.
-GATE_MIN_DECISIONS = 6
+#: Least counted decisions of the opponent before the gate can open. The
+#: threshold pair was chosen on the gate's opening rates in ``benchmarks/RESULTS.md``
+#: ("The evidence gate of the model in the search").
+GATE_MIN_DECISIONS = 3
 
 #: Most decisions of one opponent in one revealed round that the gate scores
 #: (the first ones; bounds its cost per round).
@@ -186,6 +199,10 @@ class StrongBot:
     :param search_endgames: whether to search with the model instead of playing
         the tables in two-player positions above one die each, once the
         evidence gate opens (step 5, ``endgame_gate``).
+    :param search_gate: whether the search waits for evidence before it uses an
+        opponent's model (step 5: :data:`GATE_LLR` over
+        :data:`GATE_MIN_DECISIONS`); ``False`` uses the model from the first
+        move (unsafe against a player the model does not describe; tuning).
     :param model_half: evidence (counted moves) at which a model's terms weigh
         one half in the search, as ``(bids, faced)`` (default
         :data:`~.likelihood.MODEL_HALF_BIDS`, :data:`~.likelihood.MODEL_HALF_FACED`;
@@ -194,8 +211,8 @@ class StrongBot:
         :data:`~.exploit.DEFAULT_BUDGET`: one die each only).
     :param endgame_gate: whether ``search_endgames`` waits for evidence (step 5:
         the opponent's revealed decisions in this game must favour the model,
-        :data:`GATE_LLR`, :data:`GATE_MIN_DECISIONS`); ``False`` searches on
-        the model alone (unsafe, tuning).
+        :data:`GATE_LLR`, :data:`GATE_MIN_DECISIONS`); ``False`` (with
+        ``search_gate=False``) searches on the model alone (unsafe, tuning).
     """
 
     name = "strong"
@@ -258,11 +275,14 @@ class StrongBot:
     def evidence(self, player: str) -> tuple[float, int]:
         """The gate's evidence on ``player`` this game: ``(log-likelihood ratio
         in nats of the model-blended likelihood against the built-in one,
-        decisions counted)``; ``(0.0, 0)`` before any revealed round."""
+        decisions counted)``; ``(0.0, 0)`` before any revealed round, and for a
+        player whose model the search would not use (none given, or
+        ``search_model=False``)."""
         return self._evidence.get(player, (0.0, 0))
 
     def gate_open(self, player: str) -> bool:
-        """Whether the evidence on ``player`` lets the search replace the tables (step 5)."""
+        """Whether the evidence on ``player`` lets the search use their model
+        (and, with ``search_endgames``, replace the tables; step 5)."""
         llr, n = self.evidence(player)
         return n >= GATE_MIN_DECISIONS and llr > GATE_LLR
 
