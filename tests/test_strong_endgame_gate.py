@@ -164,3 +164,35 @@ def test_decision_log_probs_are_the_likelihoods(preset: str, n: int, unseen: int
     _, blended = decision_log_probs(ActorTables(rules, ctx, params_for(rules), terms), current, mt[h])
     assert np.logaddexp.reduce(blended) == pytest.approx(0.0, abs=1e-9)
     assert np.array_equal(np.isfinite(blended[:-1]), np.isfinite(builtin[:-1]))  # the same legal raises
+
+
+def test_a_show_skips_the_moves_before_it_and_opens_the_shown_dice() -> None:
+    """``wild-stars`` (seed 000, show-and-reroll): a seat's moves up to and
+    including its own show are not scored (the hand they came from is not
+    known); its later moves are, from its hidden dice after the reroll, with
+    every shown die in the open (as the search's posterior takes them)."""
+    from liars_dice.engine import RoundResult
+
+    rules = Rules.preset("wild-stars")
+    model = _always_challenges("p1")
+    model.bids[:] = 40
+    model.openings[:] = 20
+    res = RoundResult(
+        bid=Bid(6, 3), bidder=0, challenger=1, count=4, wilds_active=True,
+        bids=((0, Bid(2, 4), ()), (1, Bid(3, 3), (3, 3)), (0, Bid(4, 4), ()), (1, Bid(5, 3), ()), (0, Bid(6, 3), ())),
+        revealed=((4, 4, 1, 2, 6), (3, 3, 5, 6, 2)), lost=(0, 1), out=(), next_opener=1, loser=1,
+    )
+    bot = StrongBot(seed=0, models={"p1": model})
+    llr, n = bot._score_round(rules, res, 1, model)
+    assert n == 2  # 5x3 facing 4x4, and the challenge of 6x3; not 3x3 (the show)
+    terms = ModelTerms.of(model)
+    open_match = np.array([2 * rules.matches(3, f, True) for f in range(1, 7)], dtype=np.int64)  # the shown 3, 3
+    ctx = ActorContext(n=3, unseen=5, shown_match=open_match, wilds=True, n_total=10)
+    tables = ActorTables(rules, ctx, params_for(rules), terms)
+    k = np.array([sum(rules.matches(d, f, True) for d in (5, 6, 2)) for f in range(1, 7)], dtype=np.int64)
+    want = decision_llr(tables, Bid(4, 4), Bid(5, 3), k) + decision_llr(tables, Bid(6, 3), None, k)
+    assert llr == pytest.approx(want)
+    assert want != 0.0
+    # the same round with no show: every move of the seat counts, from its whole hand
+    plain = res._replace(bids=tuple((s, b, ()) for s, b, _ in res.bids))
+    assert bot._score_round(rules, plain, 1, model)[1] == 3

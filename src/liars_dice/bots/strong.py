@@ -55,8 +55,8 @@ minimises the dice this seat expects to lose.
    model enters the search, at any number of players, only once that
    opponent's revealed decisions in this game are better predicted with it:
    for every move they made in a revealed round (the opening, each raise, the
-   challenge; their hand known at the reveal; rounds with a show-and-reroll
-   and palifico rounds skipped, a calza not scored), ``log P_search(move |
+   challenge; their hand known at the reveal; the moves up to their own
+   show-and-reroll and palifico rounds skipped, a calza not scored), ``log P_search(move |
    hand) - log P_builtin(move | hand)``, where ``P_builtin`` is the built-in
    likelihood and ``P_search`` the same blended with the model's terms as the
    two-player search uses them (:func:`~.likelihood.decision_log_probs`),
@@ -290,50 +290,58 @@ class StrongBot:
         """The gate's evidence from ``seat``'s decisions in the revealed round ``res``:
         for each of their moves (the opening, each raise and the challenge),
         ``log P_search(move | hand) - log P_builtin(move | hand)`` with their
-        revealed hand (:func:`decision_llr`), the search's prediction being the
-        built-in likelihood blended with the model's terms
-        (:class:`~.likelihood.ModelTerms`) exactly as the search uses them.
-        Rounds with a show-and-reroll (the hand at each decision is not known)
-        and palifico rounds are skipped; a calza is not scored.
+        revealed hand (:func:`~.likelihood.decision_llr`), the search's
+        prediction being the built-in likelihood blended with the model's terms
+        (:class:`~.likelihood.ModelTerms`) exactly as the search uses them, in
+        the context the search's posterior gives that move (the dice shown so
+        far in the open). Moves up to and including a show-and-reroll of
+        ``seat`` are skipped (the hand they were made from is not known), as
+        are palifico rounds; a calza is not scored.
 
         :returns: ``(log-likelihood ratio in nats, decisions scored)``."""
         revealed = res.revealed
         if seat >= len(revealed) or not revealed[seat] or res.palifico:
             return 0.0, 0
-        moves = list(res.bids)
-        if any(sh for _, _, sh in moves):
-            return 0.0, 0
         terms = self._model_terms(model)
         if terms.inert:
             return 0.0, 0
-        decisions: list[tuple[Bid | None, Bid | None]] = []  # (the bid faced, their move; None: a challenge)
-        prev: Bid | None = None
-        for s, bid, _ in moves:
+        moves = list(res.bids)
+        last_show = max((i for i, (s, _, sh) in enumerate(moves) if s == seat and sh), default=-1)
+        hidden = list(revealed[seat])  # the seat's hidden dice after its last show
+        for s, _, sh in moves:
             if s == seat:
-                decisions.append((prev, bid))
+                for d in sh:
+                    hidden.remove(d)
+        # (the bid faced or None, their move or None for a challenge, dice in the open before it)
+        decisions: list[tuple[Bid | None, Bid | None, tuple[int, ...]]] = []
+        shown: list[int] = []
+        prev: Bid | None = None
+        for i, (s, bid, sh) in enumerate(moves):
+            if s == seat and i > last_show:
+                decisions.append((prev, bid, tuple(shown)))
+            shown.extend(sh)
             prev = bid
         if res.challenger == seat and prev is not None and not res.calza:
-            decisions.append((prev, None))
+            decisions.append((prev, None, tuple(shown)))
         decisions = decisions[:GATE_MAX_DECISIONS_PER_ROUND]
         if not decisions:
             return 0.0, 0
-        hand = revealed[seat]
         total = sum(len(h) for h in revealed)
-        n = len(hand)
+        n = len(hidden)
         theta = self._params or params_for(rules)
-        tables: dict[bool, ActorTables] = {}
+        tables: dict[tuple[bool, tuple[int, ...]], ActorTables] = {}
         total_llr = 0.0
-        for cur, action in decisions:
+        for cur, action, open_dice in decisions:
             # wilds as the search's posterior takes them: the opening's by the rules, later the round's
             wilds = rules.wild_face is not None if cur is None else bool(res.wilds_active)
-            if wilds not in tables:
-                ctx = ActorContext(n=n, unseen=total - n, shown_match=np.zeros(rules.faces, dtype=np.int64),
-                                   wilds=wilds, n_total=total)
-                tables[wilds] = ActorTables(rules, ctx, theta, terms)
-            t = tables[wilds]
-            k = np.array([sum(1 for d in hand if rules.matches(d, f, wilds)) for f in range(1, rules.faces + 1)],
+            key = (wilds, open_dice)
+            if key not in tables:
+                ctx = ActorContext(n=n, unseen=total - n - len(open_dice),
+                                   shown_match=_shown_match(rules, list(open_dice), wilds), wilds=wilds, n_total=total)
+                tables[key] = ActorTables(rules, ctx, theta, terms)
+            k = np.array([sum(1 for d in hidden if rules.matches(d, f, wilds)) for f in range(1, rules.faces + 1)],
                          dtype=np.int64)
-            total_llr += decision_llr(t, cur, action, k)
+            total_llr += decision_llr(tables[key], cur, action, k)
         return total_llr, len(decisions)
 
     def _update_models(self, view: SeatView) -> None:
