@@ -39,6 +39,12 @@ The weights grow with the model's evidence, ``w = n / (n + n0)`` (``n`` the
 model's counted raises, openings or faced bids; ``w`` at most
 :data:`MODEL_MAX_BID_WEIGHT`), so a model of nothing (the prior) has weight 0
 and leaves the logit as it is.
+
+**A whole decision** (:func:`decision_log_probs`, :func:`decision_llr`): for
+one known hand, the normalised distribution over the challenge and every legal
+raise, as the logit predicts it and as ``strong``'s two-player search predicts
+it with the model's terms; ``strong``'s evidence gate sums the log ratio of the
+two over an opponent's revealed moves (``bots/strong.py``, step 5).
 """
 
 from __future__ import annotations
