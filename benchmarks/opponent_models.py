@@ -3,11 +3,12 @@ exact equilibrium (safety): single ``joker`` rounds, d vs d dice (issue 11, "Tar
 
 1. **Records.** ``--records`` rounds of the networks against plain ``strong``
    (seat-balanced like ``strength_dudo.py``, dice ``SeededDice(10**6 + r)``, apart
-   from the evaluation dice) are written as game records to ``--out`` and the
+   from the evaluation dice; the bots' own draws seeded apart from the dice: :data:`RECORD_SEEDS`) are written as game records to ``--out`` and the
    model of the networks' seat name ``dudo`` is fitted from them with
    ``liars_dice.bots.opponent_model.fit`` (what ``liars-dice model fit`` runs).
 2. **Against the networks.** ``--rounds`` rounds, ``strong`` given the model,
-   ``strong`` in seat ``r % 2``, first mover ``(r // 2) % 2``, dice ``SeededDice(seed + r)``.
+   ``strong`` in seat ``r % 2``, first mover ``(r // 2) % 2``, dice ``SeededDice(seed + r)``,
+   ``strong``'s draws ``STRONG_SEED + seed + r``.
 3. **Safety.** The same rounds against the exact equilibrium (plain ``strong``,
    which plays the solver's tables at 1 and 2 dice each), the model still the networks'.
 
@@ -42,6 +43,10 @@ from liars_dice.match import play_game  # noqa: E402
 from liars_dice.records import record_from_state  # noqa: E402
 
 _MODEL: OpponentModel | None = None
+#: Seeds of round ``r``'s records: ``SEEDS[x] + r``, one stream per source of chance.
+RECORD_SEEDS = {"dice": 10**6, "strong": 3 * 10**6, "networks": 5 * 10**6}
+#: Added to ``seed + r`` for ``strong``'s own draws in the evaluated rounds (the dice use ``seed + r``).
+STRONG_SEED = 10**7
 #: The plans' settings, the same in the parent (which plans before the pool forks,
 #: so workers inherit the cached plans) and in the workers.
 _SETTINGS: dict = {"p_max": P_MAX, "n0": N0, "budget": PlanBudget()}
@@ -57,9 +62,14 @@ def record_round(args: tuple[int, int, str]) -> str:
     game = Game.create(Rules.preset("joker"), names, dice=(d, d))
     bots: list = [None, None]
     name = who if "+" not in who else who.split("+")[r % 2]
-    bots[me] = make_bot(name, 10**6 + r)
-    bots[1 - me] = DudoBot(first=start, seed=10**6 + r)
-    final = play_game(game, bots, SeededDice(10**6 + r), start=start)
+    # Each source of chance has its own seed: a bot seeded like the dice draws its
+    # first move from the same Mersenne Twister output as the deal (random.Random
+    # of one seed), so its sampling followed its dice (records before 2026-11-30
+    # 20:00: the networks never challenged an opening 1x4 holding a 2, which they do
+    # a third of the time).
+    bots[me] = make_bot(name, RECORD_SEEDS["strong"] + r)
+    bots[1 - me] = DudoBot(first=start, seed=RECORD_SEEDS["networks"] + r)
+    final = play_game(game, bots, SeededDice(RECORD_SEEDS["dice"] + r), start=start)
     return json.dumps(record_from_state(final))
 
 
@@ -80,7 +90,8 @@ def one_round(args: tuple[int, int, int, str, float]) -> int:
     game = Game.create(Rules.preset("joker"), names, dice=(d, d))
     assert _MODEL is not None
     bots: list = [None, None]
-    bots[me] = StrongBot(seed + r, models={"dudo": _MODEL}, epsilon=eps, plan_budget=_SETTINGS["budget"])
+    # strong's own seed apart from the dice's (see record_round)
+    bots[me] = StrongBot(STRONG_SEED + seed + r, models={"dudo": _MODEL}, epsilon=eps, plan_budget=_SETTINGS["budget"])
     bots[1 - me] = DudoBot(first=start, seed=seed * 7919 + r) if opponent == "dudo" else make_bot("strong", seed * 7919 + r)
     final = play_game(game, bots, SeededDice(seed + r), start=start)
     return int(final.winner == me)
