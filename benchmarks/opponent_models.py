@@ -150,6 +150,112 @@ def exact(model_path: str, epsilon: float) -> None:
         print(f"against the {opp_name}: " + ", ".join(f"{k} {v:.4f}" for k, v in rates.items()), flush=True)
 
 
+def _projected(game, eq, net_tabs, modelled: int, context) -> tuple[dict, float]:  # type: ignore[no-untyped-def]
+    """The networks' policy of seat ``modelled`` averaged over the histories of each
+    context ``context(hand, bids)``, weighted by how often play reaches them (the
+    networks against the equilibrium tables, as in the records); and its total
+    variation from the networks' own policy, weighted the same way."""
+    import numpy as np
+
+    from liars_dice.solver.passes import reach
+
+    tree, hands = game.tree, game.hands
+    exploiter = 1 - modelled
+    r = reach(game, [net_tabs[modelled][d] if d % 2 == modelled else eq[d] for d in range(len(eq))])
+    acc: dict = {}
+    rows = []
+    for d in range(modelled, len(tree.depths), 2):
+        dep = tree.depths[d]
+        if d == tree.max_depth and d < tree.n_bids:
+            continue
+        opp = r[exploiter][d] @ hands[exploiter].weights
+        for row in range(dep.n_nodes):
+            bids = tuple(b for j, b in enumerate(tree.bids) if int(dep.masks[row]) >> j & 1)
+            s, acts = int(dep.starts[row]), tree.actions(d, row)
+            for col, hand in enumerate(hands[modelled].hands):
+                w = float(r[modelled][d][row, col] * opp[row] * hands[modelled].weights[col]) + 1e-12
+                key = context(tuple(hand), bids)
+                sums, total = acc.setdefault(key, ({}, [0.0]))
+                for i, a in enumerate(acts):
+                    sums[a] = sums.get(a, 0.0) + w * net_tabs[modelled][d][s + i, col]
+                total[0] += w
+                rows.append((d, col, key, s, acts, w))
+    out = {d: np.array(t) for d, t in net_tabs[modelled].items()}
+    tv = weight = 0.0
+    for d, col, key, s, acts, w in rows:
+        sums, total = acc[key]
+        for i, a in enumerate(acts):
+            out[d][s + i, col] = sums[a] / total[0]
+        tv += w * 0.5 * float(np.abs(out[d][s:s + len(acts), col] - net_tabs[modelled][d][s:s + len(acts), col]).sum())
+        weight += w
+    return out, tv / weight
+
+
+def projections(model_path: str, p_maxes: list[float], n0: float) -> None:
+    """The back-off's hypothesis, tested on the networks' exact policy at one die
+    each: how much of it is a function of coarser contexts (the hand and the
+    last one or two bids, and the place in the round; or only how many of the
+    hand's dice match the last bid), by total variation where play goes and by
+    the data-biased response to that projection, trusted everywhere and, for
+    the back-off's context, with the model's back-off evidence."""
+    from liars_dice.bots.exploit import model_counts, table_strategy
+    from liars_dice.solver.best_response import tabulate
+    from liars_dice.solver.endgame import leaf_value_for, tables_for
+    from liars_dice.solver.passes import RoundGame, backward, reach
+    from liars_dice.solver.payoff import terminal_payoffs
+    from liars_dice.solver.restricted import restricted_response
+    from liars_dice.solver.solve import build_game
+
+    rules = Rules.preset("joker")
+    model = OpponentModel.loads(Path(model_path).read_text())
+    tables = tables_for(rules)
+    assert tables is not None
+    depth = tables.max_depth[(1, 1)]
+    game = build_game(rules, (1, 1), leaf_value_for(tables.values), depth)
+    game = RoundGame(game.tree, game.hands, terminal_payoffs(game.tree, game.hands, leaf_value_for(tables.values)))
+    tree, hands = game.tree, game.hands
+    eq, _ = table_strategy(tables, game)
+    net = [tabulate(tree, hands, DudoBot(first=0).probabilities, a) for a in (0, 1)]
+
+    def matching(hand: tuple, bid) -> int:  # type: ignore[no-untyped-def]
+        return sum(1 for x in hand if x == bid.face or (bid.face != 1 and x == 1))
+
+    contexts = {
+        "hand, last two bids": lambda hand, bids: (hand, bids[-2:]),
+        "hand, last bid": lambda hand, bids: (hand, bids[-1:]),
+        "matching dice, last bid": lambda hand, bids: (matching(hand, bids[-1]) if bids else hand, bids[-1:]),
+    }
+    for name, context in contexts.items():
+        tabs, tvs = {}, []
+        for m in (0, 1):
+            tabs[m], tv = _projected(game, eq, net, m, context)
+            tvs.append(tv)
+        trusts = {"everywhere": None}
+        if name == "hand, last bid":
+            trusts["with the model's back-off evidence"] = "evidence"
+        for trust, how in trusts.items():
+            for p in p_maxes:
+                vals = []
+                for role in (0, 1):
+                    tab, mod = tabs[1 - role], 1 - role
+
+                    def fn(view, tab=tab, mod=mod):  # type: ignore[no-untyped-def]
+                        d, row = tree.locate([b for _, b, _ in view.bids])
+                        col = hands[mod].index(tuple(sorted(view.hand)))
+                        s = int(tree.depths[d].starts[row])
+                        return {a: float(tab[d][s + i, col]) for i, a in enumerate(tree.actions(d, row))}
+
+                    counts = model_counts(model, (1, 1), role, tree) if how else None
+                    res = restricted_response(rules, fn, (1, 1), role, p_max=p, counts=counts, n0=n0,
+                                              iterations=_SETTINGS["budget"].iterations, max_depth=depth,
+                                              leaf_value=leaf_value_for(tables.values), game_value=tables.values[(1, 1)])
+                    pol = [net[1 - role][d] if d % 2 != role else res.policy.strategy[d] for d in range(len(eq))]
+                    vals.append(float(hands[role].weights @ backward(game, role, pol, reach(game, pol)[1 - role])))
+                rate = sum((1 + v) / 2 for v in vals) / 2
+                print(f"networks projected on ({name}): total variation {tvs[0]:.4f} / {tvs[1]:.4f} (opener / "
+                      f"responder); trusted {trust}, p_max {p}, n0 {n0}: {rate:.4f} against the networks", flush=True)
+
+
 def sweep(model_path: str, p_maxes: list[float], n0s: list[float], epsilon: float, oracle: bool = False) -> None:
     """Per ``p_max`` and ``n0``, at one die each, exact on the round's tree: the
     plan's value against its model, against the networks and its loss against
@@ -244,6 +350,7 @@ def main() -> None:
     ap.add_argument("--sweep-p-max", default="0.2,0.4,0.6,0.7,0.8,0.9,1.0")
     ap.add_argument("--sweep-n0", default="")
     ap.add_argument("--oracle", action="store_true", help="with --sweep: also the networks' own distributions as the model")
+    ap.add_argument("--projections", default="", help="a model file: the networks' policy projected on coarser contexts (1v1, exact)")
     a = ap.parse_args()
     out: dict[str, object] = {}
     _SETTINGS.update(p_max=a.p_max, n0=a.n0,
@@ -251,6 +358,9 @@ def main() -> None:
     import liars_dice.bots.exploit as ex
 
     ex.P_MAX, ex.N0 = a.p_max, a.n0  # the defaults StrongBot's plans use
+    if a.projections:
+        projections(a.projections, [float(x) for x in a.sweep_p_max.split(",")], a.n0)
+        return
     if a.sweep:
         sweep(a.sweep, [float(x) for x in a.sweep_p_max.split(",")],
               [float(x) for x in (a.sweep_n0 or str(a.n0)).split(",")], a.epsilon, a.oracle)
