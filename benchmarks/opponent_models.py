@@ -52,11 +52,12 @@ STRONG_SEED = 10**7
 _SETTINGS: dict = {"p_max": P_MAX, "n0": N0, "budget": PlanBudget()}
 
 
-def record_round(args: tuple[int, int, str]) -> str:
+def record_round(args: tuple[int, int, str, int]) -> str:
     """Record round ``r`` of the networks (seat name ``dudo``) against ``who``
     (plain ``strong``, or any registered bot; ``strong+random``: ``random`` in
     odd rounds)."""
-    d, r, who = args
+    d, r, who, offset = args
+    r += offset
     me, start = r % 2, (r // 2) % 2
     names = ["strong", "dudo"] if me == 0 else ["dudo", "strong"]
     game = Game.create(Rules.preset("joker"), names, dice=(d, d))
@@ -340,6 +341,8 @@ def main() -> None:
     ap.add_argument("--record-against", default="strong",
                     help="who plays the networks in the records: a bot name, or A+B alternating")
     ap.add_argument("--model", default="", help="a fitted model file to use instead of recording and fitting")
+    ap.add_argument("--record-offset", type=int, default=0,
+                    help="records rounds offset.. offset + records - 1 (seeds RECORD_SEEDS + round): another, independent set")
     ap.add_argument("--p-max", type=float, default=P_MAX)
     ap.add_argument("--n0", type=float, default=N0)
     ap.add_argument("--plan-iterations", type=int, default=PlanBudget().iterations)
@@ -387,7 +390,7 @@ def main() -> None:
             model = OpponentModel.loads(Path(a.model).read_text())
         else:
             with mp.Pool(a.jobs) as pool:
-                recs = pool.map(record_round, [(d, r, a.record_against) for r in range(a.records)], chunksize=16)
+                recs = pool.map(record_round, [(d, r, a.record_against, a.record_offset) for r in range(a.records)], chunksize=16)
             model = fit(recs, "dudo")
         if a.out and not a.model:
             folder = Path(a.out) / (f"{d}v{d}-{a.records}" + ("" if a.record_against == "strong" else f"-{a.record_against}"))
