@@ -126,3 +126,23 @@ def test_the_bid_cap_of_a_capped_position_is_left_to_the_search(preset: str) -> 
             assert got is None
         else:
             assert got is not None and sum(got.values()) == pytest.approx(1.0)
+
+
+def test_a_smaller_build_refuses_to_drop_the_files_larger_positions(tmp_path) -> None:
+    """Bad input loses nothing: `solve --tables --max-total 2` over the shipped
+    classic tables (positions of up to 4 dice) once rewrote the file with the
+    1 vs 1 position alone. It is refused, and the file is unchanged."""
+    from importlib import resources
+
+    from liars_dice.solver import SolverError
+    from liars_dice.solver.endgame import build_tables_file, read_entries
+
+    rules = Rules.preset("classic")
+    shipped = resources.files("liars_dice") / "data" / "endgame-classic.npz"
+    path = tmp_path / "endgame-classic.npz"
+    path.write_bytes(shipped.read_bytes())
+    before = path.read_bytes()
+    assert max(sum(p) for p in read_entries(path, rules)) > 2
+    with pytest.raises(SolverError, match="would drop"):
+        build_tables_file(rules, path, max_total=2, report=lambda s: None)
+    assert path.read_bytes() == before

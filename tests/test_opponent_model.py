@@ -216,7 +216,9 @@ def test_model_fit_and_show_through_the_command(cli, tmp_path: Path) -> None:
     model = OpponentModel.loads(out.read_text())
     assert model.records == 2 and model.player == players[1]
     show = subprocess.run([cli, "model", "show", str(out)], capture_output=True, text=True, timeout=60)
-    assert show.returncode == 0 and "bluff rate" in show.stdout and "Raises by ranks" in show.stdout
+    assert show.returncode == 0 and "bluff rate" in show.stdout and "Raises by ranks past the smallest raise" in show.stdout
+    # piped (80 columns), no header is cut short (new user, attack4)
+    assert "…" not in show.stdout and max(len(line) for line in show.stdout.splitlines()) <= 80
 
 
 def test_model_fit_refuses_bad_input_with_one_sentence(cli, tmp_path: Path) -> None:

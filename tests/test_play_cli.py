@@ -134,6 +134,9 @@ def test_interactive_count_and_losses_after_a_challenge(cli) -> None:
     child.expect(r"(You lose|ann loses) one die\.")
     child.expect(r"(You open|ann opens) the next round\.")
     child.expect(PAUSE_PROMPT)
+    child.sendline("2x3")  # a bid typed at the pause is not lost in a generic line
+    child.expect("The round is over; '2x3' was not played. Enter deals the next.")
+    child.expect(PAUSE_PROMPT)
     child.sendline("?")  # anything but Enter or q is explained, and the pause stays
     child.expect("Enter deals the next round; q quits the game.")
     child.expect(PAUSE_PROMPT)

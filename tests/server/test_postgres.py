@@ -40,11 +40,15 @@ def test_whole_game_and_resume_on_postgres() -> None:
         code = t["code"]
         j = join(client, code, "bob")
         ann, bob = Player(client, code, t["token"]), Player(client, code, j["token"])
-        ann.send({"type": "add_bot", "bot": "random", "id": "b"})
+        # no random bot and no challenge by the people before the restart, so the game
+        # cannot end first (difference loss: test_restart.py)
+        ann.send({"type": "add_bot", "bot": "probabilistic", "id": "b"})
         ann.send({"type": "start", "id": "s"})
         assert ann.wait(lambda m: m.get("id") == "s")["type"] == "ack"
-        play_scripted([ann, bob], rng, show_rate=0.3, stop_after=4)
-        mn = ann.last_state()["view"]["move_number"]  # type: ignore[index]
+        play_scripted([ann, bob], rng, show_rate=0.3, stop_after=4, challenge_rate=0.0)
+        last = ann.last_state()
+        assert last is not None and last["view"]["phase"] != "over", "the game ended before the restart"
+        mn = last["view"]["move_number"]
         held = bob.wait(lambda m: is_state(m) and m["view"]["move_number"] == mn)["view"]
     # A new app on the same database (a restart) resumes the game at the same move.
     with running(settings) as client:

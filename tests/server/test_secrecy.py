@@ -36,9 +36,13 @@ RESULT_KEYS = {"wilds_active", "commitment", "seed", "bid_words", "bid_label", "
 BID_EXTRAS = {"label", "words"}
 
 
-def play_scripted(players: list[Any], rng: random.Random, show_rate: float = 0.0, stop_after: int | None = None) -> None:
+def play_scripted(
+    players: list[Any], rng: random.Random, show_rate: float = 0.0, stop_after: int | None = None,
+    challenge_rate: float = 0.35,
+) -> None:
     """Drive the people at the table until the game ends: whoever is to move
-    bids or challenges at random among its legal actions. With ``stop_after``,
+    bids or challenges at random among its legal actions (a challenge with
+    chance ``challenge_rate``, or when no raise is left). With ``stop_after``,
     stop instead at the first person's turn once that many moves are played."""
     watcher = players[0]
     state = watcher.last_state() or watcher.wait(is_state)
@@ -56,7 +60,7 @@ def play_scripted(players: list[Any], rng: random.Random, show_rate: float = 0.0
             if mine is None or mine["view"]["move_number"] != mn:
                 mine = mover.wait(lambda m: is_state(m) and m["view"]["move_number"] == mn)
             legal = mine["view"]["legal"]
-            if legal["challenge"] and (rng.random() < 0.35 or not legal["raises"]):
+            if legal["challenge"] and (rng.random() < challenge_rate or not legal["raises"]):
                 mover.send({"type": "challenge", "id": mn})
             else:
                 raises = legal["raises"][: max(3, len(legal["raises"]) // 8)]

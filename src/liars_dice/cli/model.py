@@ -90,6 +90,7 @@ def show_command(model_path: str = typer.Argument(..., metavar="MODEL", help="An
         raise _fail(e.message) from None
     from rich.console import Console
     from rich.table import Table
+    from rich import box
 
     from rich.markup import escape
 
@@ -99,9 +100,12 @@ def show_command(model_path: str = typer.Argument(..., metavar="MODEL", help="An
         f"{model.rounds} round(s); bluff rate {model.bluff_rate():.2f}",
         highlight=False,
     )
-    table = Table(title="By the chance the bid is true, given the player's own dice", title_justify="left")
-    for col in ("chance", "faced", "challenged", "challenge rate", "bids", "bid share", "openings", "opening share"):
-        table.add_column(col, justify="right")
+    # simple boxes and two-line headers: the table fits 80 columns, also when piped
+    table = Table(title="By the chance the bid is true, given the player's own dice", title_justify="left",
+                  box=box.SIMPLE_HEAD)
+    for col in ("chance", "faced", "chal-\nlenged", "challenge\nrate", "bids", "bid\nshare", "open-\nings",
+                "opening\nshare"):
+        table.add_column(col, justify="right", no_wrap=True)
     rate, mix, omix = model.challenge_rate(), model.bid_mix(), model.bid_mix(opening=True)
     for j in range(BINS):
         table.add_row(
@@ -109,7 +113,8 @@ def show_command(model_path: str = typer.Argument(..., metavar="MODEL", help="An
             str(model.bids[j]), f"{mix[j]:.2f}", str(model.openings[j]), f"{omix[j]:.2f}",
         )
     console.print(table)
-    jumps = Table(title="Raises by ranks past the smallest raise", title_justify="left")
+    console.print("Raises by ranks past the smallest raise")  # a line, not a title wrapped to the table
+    jumps = Table(box=box.SIMPLE_HEAD)
     jumps.add_column("jump", justify="right")
     jumps.add_column("raises", justify="right")
     jumps.add_column("share", justify="right")

@@ -254,7 +254,18 @@ class PlaySession:
                     raise Quit
                 if not text:
                     return
-                self._print("Enter deals the next round; q quits the game.")
+                if self._reads_as_move(text):
+                    self._print(f"The round is over; '{text}' was not played. Enter deals the next.")
+                else:
+                    self._print("Enter deals the next round; q quits the game.")
+
+    def _reads_as_move(self, text: str) -> bool:
+        """Whether ``text`` reads as a bid, a challenge or a calza (typed at the pause)."""
+        try:
+            self.rules.parse_action(text[:MAX_ENTRY])
+        except (ValueError, LiarsDiceError):
+            return False
+        return True
 
     def _out_choice(self) -> None:
         """The person is out: watch the rest at a readable pace, or skip to the result."""

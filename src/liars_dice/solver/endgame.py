@@ -500,10 +500,20 @@ def build_tables_file(
     kept, not solved again, so a run with a larger ``max_total`` only adds the
     new positions; a kept position solved without shows that should now have
     them (``show_max_total``, see :func:`solve_tables`) is solved again.
+
+    :raises SolverError: with ``reuse``, when the file holds positions of more
+        than ``max_total`` dice (the build would drop them); for sizes
+        :func:`solve_tables` refuses.
     """
     start = time.perf_counter()
     known = read_entries(path, rules) if reuse else {}
     _check_largest(rules, max_total, depth_cap)
+    beyond = max((sum(p) for p in known), default=0)
+    if beyond > max_total:
+        raise SolverError(
+            f"{path} holds positions of up to {beyond} dice, which a build to {max_total} would drop: "
+            f"pass --max-total {beyond} (or more), --fresh, or another --out."
+        )
     want = {p for p in positions(max_total) if rules.show_and_reroll and max(p) >= 2 and sum(p) <= show_max_total}
     known = {p: e for p, e in known.items() if e.shows == (p in want) and (not e.shows or e.max_depth == show_depth_cap)}
     # (a kept show position capped otherwise than asked is solved again; ``None`` keeps none)
