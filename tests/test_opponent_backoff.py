@@ -7,6 +7,8 @@ evidence ``strong``'s plans trust grows with the context's counts."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from liars_dice.bots.exploit import model_counts
 from liars_dice.bots.opponent_model import (
@@ -125,3 +127,35 @@ def test_the_context_is_the_last_bid_and_the_place_in_the_round() -> None:
     assert backoff_context((1, 1), (3,), [Bid(1, 6)]) == ((1, 1), (3,), Bid(1, 6), 1)
     assert backoff_context((2, 0, 1), (6, 1), []) == ((2, 0, 1), (1, 6), None, 0)
     assert backoff_context((2, 0, 1), (1, 6), [Bid(1, 2), Bid(1, 3), Bid(1, 4)]) == ((2, 0, 1), (1, 6), Bid(1, 4), 1)
+
+
+_BIDS = [Bid(q, f) for q in (1, 2) for f in range(1, 7)]  # joker's order at one die each
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    rows=st.lists(
+        st.tuples(st.integers(1, 6), st.sets(st.integers(0, 11), max_size=4), st.integers(0, 12), st.integers(1, 50)),
+        max_size=30,
+    ),
+    hand=st.integers(1, 6),
+    history=st.sets(st.integers(0, 11), max_size=4),
+)
+def test_any_table_gives_a_distribution_over_legal_moves_and_evidence_covers_the_situation(rows, hand, history) -> None:
+    m = OpponentModel("opp", rules="joker")
+    for h, idx, move, n in rows:
+        bids = [_BIDS[i] for i in sorted(idx)]
+        later = [b for b in _BIDS if not bids or _BIDS.index(b) > _BIDS.index(bids[-1])]
+        name = "liar" if move == 12 or not later else str(later[move % len(later)])
+        key = f"1,1|{h}|{','.join(map(str, bids))}"
+        m.table.setdefault(key, {})[name] = m.table.get(key, {}).get(name, 0) + n
+    m.table = dict(m.table)  # a new table: the contexts are read again
+    bids = [_BIDS[i] for i in sorted(history)]
+    view = _view(hand, bids)
+    p = m.policy(view)
+    assert sum(p.values()) == pytest.approx(1.0) and all(q >= 0 for q in p.values())
+    assert set(p) == set(m.generic_policy(view))
+    own = sum(m.table.get(f"1,1|{hand}|{','.join(map(str, bids))}", {}).values())
+    assert m.evidence((1, 1), (hand,), bids) >= own
+    if m.evidence((1, 1), (hand,), bids) == 0:
+        assert p == m.generic_policy(view)
