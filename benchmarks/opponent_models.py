@@ -3,11 +3,12 @@ exact equilibrium (safety): single ``joker`` rounds, d vs d dice (issue 11, "Tar
 
 1. **Records.** ``--records`` rounds of the networks against plain ``strong``
    (seat-balanced like ``strength_dudo.py``, dice ``SeededDice(10**6 + r)``, apart
-   from the evaluation dice) are written as game records to ``--out`` and the
+   from the evaluation dice; the bots' own draws seeded apart from the dice: :data:`RECORD_SEEDS`) are written as game records to ``--out`` and the
    model of the networks' seat name ``dudo`` is fitted from them with
    ``liars_dice.bots.opponent_model.fit`` (what ``liars-dice model fit`` runs).
 2. **Against the networks.** ``--rounds`` rounds, ``strong`` given the model,
-   ``strong`` in seat ``r % 2``, first mover ``(r // 2) % 2``, dice ``SeededDice(seed + r)``.
+   ``strong`` in seat ``r % 2``, first mover ``(r // 2) % 2``, dice ``SeededDice(seed + r)``,
+   ``strong``'s draws ``STRONG_SEED + seed + r``.
 3. **Safety.** The same rounds against the exact equilibrium (plain ``strong``,
    which plays the solver's tables at 1 and 2 dice each), the model still the networks'.
 
@@ -42,24 +43,34 @@ from liars_dice.match import play_game  # noqa: E402
 from liars_dice.records import record_from_state  # noqa: E402
 
 _MODEL: OpponentModel | None = None
+#: Seeds of round ``r``'s records: ``SEEDS[x] + r``, one stream per source of chance.
+RECORD_SEEDS = {"dice": 10**6, "strong": 3 * 10**6, "networks": 5 * 10**6}
+#: Added to ``seed + r`` for ``strong``'s own draws in the evaluated rounds (the dice use ``seed + r``).
+STRONG_SEED = 10**7
 #: The plans' settings, the same in the parent (which plans before the pool forks,
 #: so workers inherit the cached plans) and in the workers.
 _SETTINGS: dict = {"p_max": P_MAX, "n0": N0, "budget": PlanBudget()}
 
 
-def record_round(args: tuple[int, int, str]) -> str:
+def record_round(args: tuple[int, int, str, int]) -> str:
     """Record round ``r`` of the networks (seat name ``dudo``) against ``who``
     (plain ``strong``, or any registered bot; ``strong+random``: ``random`` in
     odd rounds)."""
-    d, r, who = args
+    d, r, who, offset = args
+    r += offset
     me, start = r % 2, (r // 2) % 2
     names = ["strong", "dudo"] if me == 0 else ["dudo", "strong"]
     game = Game.create(Rules.preset("joker"), names, dice=(d, d))
     bots: list = [None, None]
     name = who if "+" not in who else who.split("+")[r % 2]
-    bots[me] = make_bot(name, 10**6 + r)
-    bots[1 - me] = DudoBot(first=start, seed=10**6 + r)
-    final = play_game(game, bots, SeededDice(10**6 + r), start=start)
+    # Each source of chance has its own seed: a bot seeded like the dice draws its
+    # first move from the same Mersenne Twister output as the deal (random.Random
+    # of one seed), so its sampling followed its dice (records before 2026-11-30
+    # 20:00: the networks never challenged an opening 1x4 holding a 2, which they do
+    # a third of the time).
+    bots[me] = make_bot(name, RECORD_SEEDS["strong"] + r)
+    bots[1 - me] = DudoBot(first=start, seed=RECORD_SEEDS["networks"] + r)
+    final = play_game(game, bots, SeededDice(RECORD_SEEDS["dice"] + r), start=start)
     return json.dumps(record_from_state(final))
 
 
@@ -80,7 +91,8 @@ def one_round(args: tuple[int, int, int, str, float]) -> int:
     game = Game.create(Rules.preset("joker"), names, dice=(d, d))
     assert _MODEL is not None
     bots: list = [None, None]
-    bots[me] = StrongBot(seed + r, models={"dudo": _MODEL}, epsilon=eps, plan_budget=_SETTINGS["budget"])
+    # strong's own seed apart from the dice's (see record_round)
+    bots[me] = StrongBot(STRONG_SEED + seed + r, models={"dudo": _MODEL}, epsilon=eps, plan_budget=_SETTINGS["budget"])
     bots[1 - me] = DudoBot(first=start, seed=seed * 7919 + r) if opponent == "dudo" else make_bot("strong", seed * 7919 + r)
     final = play_game(game, bots, SeededDice(seed + r), start=start)
     return int(final.winner == me)
@@ -137,6 +149,112 @@ def exact(model_path: str, epsilon: float) -> None:
                 rates[k] += (1 + v) / 4  # seat-balanced: half the rounds in each role
         rows[opp_name] = rates
         print(f"against the {opp_name}: " + ", ".join(f"{k} {v:.4f}" for k, v in rates.items()), flush=True)
+
+
+def _projected(game, eq, net_tabs, modelled: int, context) -> tuple[dict, float]:  # type: ignore[no-untyped-def]
+    """The networks' policy of seat ``modelled`` averaged over the histories of each
+    context ``context(hand, bids)``, weighted by how often play reaches them (the
+    networks against the equilibrium tables, as in the records); and its total
+    variation from the networks' own policy, weighted the same way."""
+    import numpy as np
+
+    from liars_dice.solver.passes import reach
+
+    tree, hands = game.tree, game.hands
+    exploiter = 1 - modelled
+    r = reach(game, [net_tabs[modelled][d] if d % 2 == modelled else eq[d] for d in range(len(eq))])
+    acc: dict = {}
+    rows = []
+    for d in range(modelled, len(tree.depths), 2):
+        dep = tree.depths[d]
+        if d == tree.max_depth and d < tree.n_bids:
+            continue
+        opp = r[exploiter][d] @ hands[exploiter].weights
+        for row in range(dep.n_nodes):
+            bids = tuple(b for j, b in enumerate(tree.bids) if int(dep.masks[row]) >> j & 1)
+            s, acts = int(dep.starts[row]), tree.actions(d, row)
+            for col, hand in enumerate(hands[modelled].hands):
+                w = float(r[modelled][d][row, col] * opp[row] * hands[modelled].weights[col]) + 1e-12
+                key = context(tuple(hand), bids)
+                sums, total = acc.setdefault(key, ({}, [0.0]))
+                for i, a in enumerate(acts):
+                    sums[a] = sums.get(a, 0.0) + w * net_tabs[modelled][d][s + i, col]
+                total[0] += w
+                rows.append((d, col, key, s, acts, w))
+    out = {d: np.array(t) for d, t in net_tabs[modelled].items()}
+    tv = weight = 0.0
+    for d, col, key, s, acts, w in rows:
+        sums, total = acc[key]
+        for i, a in enumerate(acts):
+            out[d][s + i, col] = sums[a] / total[0]
+        tv += w * 0.5 * float(np.abs(out[d][s:s + len(acts), col] - net_tabs[modelled][d][s:s + len(acts), col]).sum())
+        weight += w
+    return out, tv / weight
+
+
+def projections(model_path: str, p_maxes: list[float], n0: float) -> None:
+    """The back-off's hypothesis, tested on the networks' exact policy at one die
+    each: how much of it is a function of coarser contexts (the hand and the
+    last one or two bids, and the place in the round; or only how many of the
+    hand's dice match the last bid), by total variation where play goes and by
+    the data-biased response to that projection, trusted everywhere and, for
+    the back-off's context, with the model's back-off evidence."""
+    from liars_dice.bots.exploit import model_counts, table_strategy
+    from liars_dice.solver.best_response import tabulate
+    from liars_dice.solver.endgame import leaf_value_for, tables_for
+    from liars_dice.solver.passes import RoundGame, backward, reach
+    from liars_dice.solver.payoff import terminal_payoffs
+    from liars_dice.solver.restricted import restricted_response
+    from liars_dice.solver.solve import build_game
+
+    rules = Rules.preset("joker")
+    model = OpponentModel.loads(Path(model_path).read_text())
+    tables = tables_for(rules)
+    assert tables is not None
+    depth = tables.max_depth[(1, 1)]
+    game = build_game(rules, (1, 1), leaf_value_for(tables.values), depth)
+    game = RoundGame(game.tree, game.hands, terminal_payoffs(game.tree, game.hands, leaf_value_for(tables.values)))
+    tree, hands = game.tree, game.hands
+    eq, _ = table_strategy(tables, game)
+    net = [tabulate(tree, hands, DudoBot(first=0).probabilities, a) for a in (0, 1)]
+
+    def matching(hand: tuple, bid) -> int:  # type: ignore[no-untyped-def]
+        return sum(1 for x in hand if x == bid.face or (bid.face != 1 and x == 1))
+
+    contexts = {
+        "hand, last two bids": lambda hand, bids: (hand, bids[-2:]),
+        "hand, last bid": lambda hand, bids: (hand, bids[-1:]),
+        "matching dice, last bid": lambda hand, bids: (matching(hand, bids[-1]) if bids else hand, bids[-1:]),
+    }
+    for name, context in contexts.items():
+        tabs, tvs = {}, []
+        for m in (0, 1):
+            tabs[m], tv = _projected(game, eq, net, m, context)
+            tvs.append(tv)
+        trusts = {"everywhere": None}
+        if name == "hand, last bid":
+            trusts["with the model's back-off evidence"] = "evidence"
+        for trust, how in trusts.items():
+            for p in p_maxes:
+                vals = []
+                for role in (0, 1):
+                    tab, mod = tabs[1 - role], 1 - role
+
+                    def fn(view, tab=tab, mod=mod):  # type: ignore[no-untyped-def]
+                        d, row = tree.locate([b for _, b, _ in view.bids])
+                        col = hands[mod].index(tuple(sorted(view.hand)))
+                        s = int(tree.depths[d].starts[row])
+                        return {a: float(tab[d][s + i, col]) for i, a in enumerate(tree.actions(d, row))}
+
+                    counts = model_counts(model, (1, 1), role, tree) if how else None
+                    res = restricted_response(rules, fn, (1, 1), role, p_max=p, counts=counts, n0=n0,
+                                              iterations=_SETTINGS["budget"].iterations, max_depth=depth,
+                                              leaf_value=leaf_value_for(tables.values), game_value=tables.values[(1, 1)])
+                    pol = [net[1 - role][d] if d % 2 != role else res.policy.strategy[d] for d in range(len(eq))]
+                    vals.append(float(hands[role].weights @ backward(game, role, pol, reach(game, pol)[1 - role])))
+                rate = sum((1 + v) / 2 for v in vals) / 2
+                print(f"networks projected on ({name}): total variation {tvs[0]:.4f} / {tvs[1]:.4f} (opener / "
+                      f"responder); trusted {trust}, p_max {p}, n0 {n0}: {rate:.4f} against the networks", flush=True)
 
 
 def sweep(model_path: str, p_maxes: list[float], n0s: list[float], epsilon: float, oracle: bool = False) -> None:
@@ -223,6 +341,8 @@ def main() -> None:
     ap.add_argument("--record-against", default="strong",
                     help="who plays the networks in the records: a bot name, or A+B alternating")
     ap.add_argument("--model", default="", help="a fitted model file to use instead of recording and fitting")
+    ap.add_argument("--record-offset", type=int, default=0,
+                    help="records rounds offset.. offset + records - 1 (seeds RECORD_SEEDS + round): another, independent set")
     ap.add_argument("--p-max", type=float, default=P_MAX)
     ap.add_argument("--n0", type=float, default=N0)
     ap.add_argument("--plan-iterations", type=int, default=PlanBudget().iterations)
@@ -233,6 +353,7 @@ def main() -> None:
     ap.add_argument("--sweep-p-max", default="0.2,0.4,0.6,0.7,0.8,0.9,1.0")
     ap.add_argument("--sweep-n0", default="")
     ap.add_argument("--oracle", action="store_true", help="with --sweep: also the networks' own distributions as the model")
+    ap.add_argument("--projections", default="", help="a model file: the networks' policy projected on coarser contexts (1v1, exact)")
     a = ap.parse_args()
     out: dict[str, object] = {}
     _SETTINGS.update(p_max=a.p_max, n0=a.n0,
@@ -240,6 +361,9 @@ def main() -> None:
     import liars_dice.bots.exploit as ex
 
     ex.P_MAX, ex.N0 = a.p_max, a.n0  # the defaults StrongBot's plans use
+    if a.projections:
+        projections(a.projections, [float(x) for x in a.sweep_p_max.split(",")], a.n0)
+        return
     if a.sweep:
         sweep(a.sweep, [float(x) for x in a.sweep_p_max.split(",")],
               [float(x) for x in (a.sweep_n0 or str(a.n0)).split(",")], a.epsilon, a.oracle)
@@ -266,7 +390,7 @@ def main() -> None:
             model = OpponentModel.loads(Path(a.model).read_text())
         else:
             with mp.Pool(a.jobs) as pool:
-                recs = pool.map(record_round, [(d, r, a.record_against) for r in range(a.records)], chunksize=16)
+                recs = pool.map(record_round, [(d, r, a.record_against, a.record_offset) for r in range(a.records)], chunksize=16)
             model = fit(recs, "dudo")
         if a.out and not a.model:
             folder = Path(a.out) / (f"{d}v{d}-{a.records}" + ("" if a.record_against == "strong" else f"-{a.record_against}"))
