@@ -196,3 +196,17 @@ def test_a_show_skips_the_moves_before_it_and_opens_the_shown_dice() -> None:
     # the same round with no show: every move of the seat counts, from its whole hand
     plain = res._replace(bids=tuple((s, b, ()) for s, b, _ in res.bids))
     assert bot._score_round(rules, plain, 1, model)[1] == 3
+
+
+def test_a_show_that_does_not_fit_the_reveal_scores_nothing() -> None:
+    """A history (e.g. from the bot protocol) whose shown dice are not in the
+    seat's revealed hand is not scored, and raises nothing."""
+    from liars_dice.engine import RoundResult
+
+    model = _always_challenges("p1")
+    res = RoundResult(
+        bid=Bid(3, 3), bidder=1, challenger=0, count=2, wilds_active=True,
+        bids=((0, Bid(2, 4), ()), (1, Bid(3, 3), (3, 3))),
+        revealed=((4, 4, 1, 2, 6), (5, 5, 5, 6, 2)), lost=(0, 1), out=(), next_opener=1, loser=1,
+    )
+    assert StrongBot(seed=0, models={"p1": model})._score_round(Rules.preset("wild-stars"), res, 1, model) == (0.0, 0)

@@ -311,6 +311,8 @@ class StrongBot:
         for s, _, sh in moves:
             if s == seat:
                 for d in sh:
+                    if d not in hidden:  # a history whose shows do not fit the reveal: nothing to score
+                        return 0.0, 0
                     hidden.remove(d)
         # (the bid faced or None, their move or None for a challenge, dice in the open before it)
         decisions: list[tuple[Bid | None, Bid | None, tuple[int, ...]]] = []
