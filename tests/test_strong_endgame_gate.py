@@ -1,16 +1,22 @@
-"""The evidence gate of ``search_endgames`` (issue 11; ``bots/strong.py`` module
-docstring, step 5): in a two-player table position ``strong`` searches with the
-model instead of playing the equilibrium tables only when the opponent's
-revealed decisions in this game favour the model's challenge chance over the
-built-in likelihood's (log-likelihood ratio above ``GATE_LLR`` over at least
-``GATE_MIN_DECISIONS`` decisions)."""
+"""The evidence gate (issue 11; ``bots/strong.py`` module docstring, step 5):
+``strong``'s search uses an opponent's model (and, with ``search_endgames``,
+searches instead of playing the equilibrium tables) only when the opponent's
+revealed decisions in this game are better predicted by the search's
+model-blended likelihood than by the built-in one (log-likelihood ratio above
+``GATE_LLR`` over at least ``GATE_MIN_DECISIONS`` decisions; each decision
+scored by ``likelihood.decision_llr``)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import liars_dice.bots.strong as strong_mod
 from liars_dice.bots.base import Decision
+from liars_dice.bots.inference import match_table
+from liars_dice.bots.likelihood import ActorContext, ActorTables, ModelTerms, decision_llr, decision_log_probs, params_for
 from liars_dice.bots.opponent_model import OpponentModel
 from liars_dice.bots.strong import GATE_LLR, GATE_MIN_DECISIONS, StrongBot
 from liars_dice.engine import CHALLENGE, Bid, Game, Rules, SeatView, SeededDice
@@ -112,3 +118,95 @@ def test_gate_evidence_starts_again_each_game() -> None:
     bot.decide(game.initial_state(0).roll(SeededDice(9)).view(0))
     assert bot.evidence("p1") == (0.0, 0)
     assert not bot.gate_open("p1")
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    preset=st.sampled_from(["classic", "wild-stars", "aces-wild"]),
+    n=st.integers(1, 5),
+    unseen=st.integers(1, 8),
+    wilds=st.booleans(),
+    cur=st.one_of(st.none(), st.tuples(st.integers(1, 6), st.integers(1, 6))),
+    hand=st.integers(0, 10_000),
+    counts=st.lists(st.integers(0, 60), min_size=30, max_size=30),
+)
+def test_decision_log_probs_are_the_likelihoods(preset: str, n: int, unseen: int, wilds: bool,
+                                                cur: tuple[int, int] | None, hand: int, counts: list[int]) -> None:
+    """The built-in prediction of a whole decision is the likelihood's own
+    (``log_likelihood`` of every legal raise and of the challenge) and sums to
+    1; the search's, with any model terms, sums to 1 too; without terms the
+    two are equal and every decision's log-likelihood ratio is 0."""
+    rules = Rules.preset(preset)
+    nt = n + unseen
+    current = None if cur is None or cur[0] > nt else Bid(*cur)
+    ctx = ActorContext(n=n, unseen=unseen, shown_match=np.zeros(rules.faces, dtype=np.int64), wilds=wilds, n_total=nt)
+    mt = match_table(n, rules.faces, rules.wild_face, wilds)
+    h = hand % len(mt)
+    plain = ActorTables(rules, ctx, params_for(rules))
+    builtin, search = decision_log_probs(plain, current, mt[h])
+    assert np.logaddexp.reduce(builtin) == pytest.approx(0.0, abs=1e-9)
+    assert np.array_equal(builtin, search)
+    legal = [i for i in range(rules.faces * nt) if np.isfinite(builtin[i])]
+    for i in legal[:: max(1, len(legal) // 6)]:
+        bid = Bid(i % nt + 1, i // nt + 1)
+        assert builtin[i] == pytest.approx(plain.log_likelihood(current, bid, mt[h : h + 1])[0], abs=1e-9)
+        assert decision_llr(plain, current, bid, mt[h]) == 0.0
+    if current is not None:
+        assert builtin[-1] == pytest.approx(plain.log_likelihood(current, None, mt[h : h + 1])[0], abs=1e-9)
+    else:
+        assert builtin[-1] == -np.inf
+    model = OpponentModel("a")
+    model.faced[:] = counts[:10]
+    model.challenged[:] = [min(c, f) for c, f in zip(counts[10:20], counts[:10])]
+    model.bids[:] = counts[20:30]
+    model.openings[:] = counts[10:20]
+    terms = ModelTerms.of(model)
+    _, blended = decision_log_probs(ActorTables(rules, ctx, params_for(rules), terms), current, mt[h])
+    assert np.logaddexp.reduce(blended) == pytest.approx(0.0, abs=1e-9)
+    assert np.array_equal(np.isfinite(blended[:-1]), np.isfinite(builtin[:-1]))  # the same legal raises
+
+
+def test_a_show_skips_the_moves_before_it_and_opens_the_shown_dice() -> None:
+    """``wild-stars`` (seed 000, show-and-reroll): a seat's moves up to and
+    including its own show are not scored (the hand they came from is not
+    known); its later moves are, from its hidden dice after the reroll, with
+    every shown die in the open (as the search's posterior takes them)."""
+    from liars_dice.engine import RoundResult
+
+    rules = Rules.preset("wild-stars")
+    model = _always_challenges("p1")
+    model.bids[:] = 40
+    model.openings[:] = 20
+    res = RoundResult(
+        bid=Bid(6, 3), bidder=0, challenger=1, count=4, wilds_active=True,
+        bids=((0, Bid(2, 4), ()), (1, Bid(3, 3), (3, 3)), (0, Bid(4, 4), ()), (1, Bid(5, 3), ()), (0, Bid(6, 3), ())),
+        revealed=((4, 4, 1, 2, 6), (3, 3, 5, 6, 2)), lost=(0, 1), out=(), next_opener=1, loser=1,
+    )
+    bot = StrongBot(seed=0, models={"p1": model})
+    llr, n = bot._score_round(rules, res, 1, model)
+    assert n == 2  # 5x3 facing 4x4, and the challenge of 6x3; not 3x3 (the show)
+    terms = ModelTerms.of(model)
+    open_match = np.array([2 * rules.matches(3, f, True) for f in range(1, 7)], dtype=np.int64)  # the shown 3, 3
+    ctx = ActorContext(n=3, unseen=5, shown_match=open_match, wilds=True, n_total=10)
+    tables = ActorTables(rules, ctx, params_for(rules), terms)
+    k = np.array([sum(rules.matches(d, f, True) for d in (5, 6, 2)) for f in range(1, 7)], dtype=np.int64)
+    want = decision_llr(tables, Bid(4, 4), Bid(5, 3), k) + decision_llr(tables, Bid(6, 3), None, k)
+    assert llr == pytest.approx(want)
+    assert want != 0.0
+    # the same round with no show: every move of the seat counts, from its whole hand
+    plain = res._replace(bids=tuple((s, b, ()) for s, b, _ in res.bids))
+    assert bot._score_round(rules, plain, 1, model)[1] == 3
+
+
+def test_a_show_that_does_not_fit_the_reveal_scores_nothing() -> None:
+    """A history (e.g. from the bot protocol) whose shown dice are not in the
+    seat's revealed hand is not scored, and raises nothing."""
+    from liars_dice.engine import RoundResult
+
+    model = _always_challenges("p1")
+    res = RoundResult(
+        bid=Bid(3, 3), bidder=1, challenger=0, count=2, wilds_active=True,
+        bids=((0, Bid(2, 4), ()), (1, Bid(3, 3), (3, 3))),
+        revealed=((4, 4, 1, 2, 6), (5, 5, 5, 6, 2)), lost=(0, 1), out=(), next_opener=1, loser=1,
+    )
+    assert StrongBot(seed=0, models={"p1": model})._score_round(Rules.preset("wild-stars"), res, 1, model) == (0.0, 0)

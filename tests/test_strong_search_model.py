@@ -4,6 +4,9 @@ bids and the chance that the next player challenges a raise.
 
 Positions come from seeded games of ``probabilistic`` bots (seat 0's turns
 facing a bid); the equilibrium tables are off so that every decision is the search's.
+The tests of what a model does in the search pass ``search_gate=False`` (the
+model used without waiting for evidence); the gate itself is tested at the end
+and in ``tests/test_strong_endgame_gate.py``.
 """
 
 from __future__ import annotations
@@ -92,7 +95,8 @@ def test_prior_model_plays_as_no_model(preset: str, players: int, dice: list[int
     names = [f"p{i}" for i in range(1, players)]
     for v in views:
         plain = StrongBot(seed=0, use_endgame=False).analyse(v)
-        prior = StrongBot(seed=0, use_endgame=False, learn=False, models={n: OpponentModel(n) for n in names}).analyse(v)
+        prior = StrongBot(seed=0, use_endgame=False, learn=False, models={n: OpponentModel(n) for n in names},
+                          search_gate=False).analyse(v)
         assert prior.decision == plain.decision
         assert prior.costs == plain.costs
 
@@ -120,7 +124,7 @@ def test_a_bluffers_bids_are_challenged_more(preset: str, players: int, dice: li
     views = _facing(preset, players, dice)
     names = [f"p{i}" for i in range(1, players)]
     base, _ = _play(views, {})
-    bluff, _ = _play(views, {n: _bluffer(n) for n in names})
+    bluff, _ = _play(views, {n: _bluffer(n) for n in names}, search_gate=False)
     assert bluff >= max(2 * base, base + len(views) // 4), (base, bluff, len(views))
 
 
@@ -135,7 +139,7 @@ def test_a_never_challenging_next_player_gets_bolder_bids(preset: str, players: 
     average, than with no model."""
     views = _facing(preset, players, dice)
     base_ch, base_ranks = _play(views, {})
-    never_ch, never_ranks = _play(views, {"p1": _never_challenges("p1")})
+    never_ch, never_ranks = _play(views, {"p1": _never_challenges("p1")}, search_gate=False)
     assert never_ch <= base_ch
     assert np.mean(never_ranks) > np.mean(base_ranks), (np.mean(base_ranks), np.mean(never_ranks))
 
@@ -159,7 +163,8 @@ def test_three_or_more_players_keep_the_logits_challenge_chance(preset: str, pla
     assert len(views) >= 10
     for v in views:
         plain = StrongBot(seed=0, use_endgame=False).analyse(v)
-        never = StrongBot(seed=0, use_endgame=False, learn=False, models={"p1": _never_challenges("p1")}).analyse(v)
+        never = StrongBot(seed=0, use_endgame=False, learn=False, models={"p1": _never_challenges("p1")},
+                          search_gate=False).analyse(v)
         assert never.costs == plain.costs
 
 
@@ -206,7 +211,8 @@ def test_search_endgames_replaces_the_tables_only_above_one_die_each(monkeypatch
         for seed in range(4):
             view = game.initial_state(0).roll(SeededDice(seed)).view(0)
             asked.clear()
-            bot = StrongBot(seed=0, models={"p1": model}, learn=False, search_endgames=True, endgame_gate=False)
+            bot = StrongBot(seed=0, models={"p1": model}, learn=False, search_endgames=True, endgame_gate=False,
+                            search_gate=False)
             d = bot.decide(view)
             assert asked == ([] if searched else [sum(dice)])
             if searched:
@@ -214,3 +220,121 @@ def test_search_endgames_replaces_the_tables_only_above_one_die_each(monkeypatch
             asked.clear()
             StrongBot(seed=0, search_endgames=True).decide(view)
             assert asked == [sum(dice)]
+
+
+# -- the evidence gate of the model in the search (module docstring step 5) ----------
+
+
+def test_no_evidence_the_search_ignores_the_model() -> None:
+    """With no evidence on an opponent (nothing revealed, or learning off) the
+    gate is shut and the search is the plain one: the pinned decisions of
+    :func:`test_no_model_decisions_are_pinned` and every cost are unchanged by a
+    model that would change them ungated (the bluffer)."""
+    pinned = {
+        ("classic", 4, 3, None): ["4x5", "7x6", "3x6", "liar", "6x6", "4x5"],
+        ("classic", 2, 11, (5, 5)): ["2x6", "4x5", "liar", "4x6", "4x5", "5x5"],
+    }
+    changed = 0
+    for (preset, players, seed, dice), want in pinned.items():
+        names = [f"p{i}" for i in range(1, players)]
+        models = {n: _bluffer(n) for n in names}
+        got = []
+        for v in _views(preset, players, seed, list(dice) if dice else None)[: len(want)]:
+            gated = StrongBot(seed=0, use_endgame=False, learn=False, models=models)
+            d = gated.decide(v)
+            got.append(str(d.action))
+            assert all(gated.evidence(n) == (0.0, 0) and not gated.gate_open(n) for n in names)
+            assert gated.analyse(v).costs == StrongBot(seed=0, use_endgame=False).analyse(v).costs
+            ungated = StrongBot(seed=0, use_endgame=False, learn=False, models=models, search_gate=False)
+            changed += ungated.analyse(v).costs != gated.analyse(v).costs
+        assert got == want, (preset, players, seed)
+    assert changed >= 6  # the model would have moved the search: the test can fail
+
+
+class _Scripted:
+    """Challenges every bid it faces (``challenger``) or never does; opens and
+    raises with the first legal bid."""
+
+    name = "scripted"
+
+    def __init__(self, challenger: bool) -> None:
+        self.challenger = challenger
+
+    def decide(self, view: SeatView) -> "Decision":
+        from liars_dice.bots.base import Decision
+
+        if self.challenger and view.current_bid is not None:
+            return Decision(CHALLENGE)
+        return Decision(next(a for a in view.legal_actions() if isinstance(a, Bid)))
+
+
+def _always_challenges(name: str) -> OpponentModel:
+    m = OpponentModel(name)
+    m.faced[:] = 200
+    m.challenged[:] = 200
+    return m
+
+
+def _search_views(challenger: bool, seed: int) -> list[SeatView]:
+    """``strong``'s (seat 0) turns in a classic game of five against nine dice
+    against a scripted seat 1, at more than four dice in play (the search's)."""
+    out: list[SeatView] = []
+
+    def grab(state):  # type: ignore[no-untyped-def]
+        if not state.is_over and not state.is_chance and state.to_move == 0 and state.view(0).dice_in_play > 4:
+            out.append(state.view(0))
+
+    game = Game.create(Rules.preset("classic"), ["p0", "p1"], dice=[5, 9])
+    bot = StrongBot(seed=seed, models={"p1": _always_challenges("p1")})
+    play_game(game, [bot, _Scripted(challenger)], SeededDice(seed), on_state=grab)
+    return out
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_evidence_for_the_model_lets_the_search_use_it(seed: int) -> None:
+    """The opponent challenges every bid, as its model says: once the evidence
+    opens the gate, the two-player search costs its raises with the model (the
+    ungated search's costs), before that with the built-in likelihood alone."""
+    models = {"p1": _always_challenges("p1")}
+    opened = shut = 0
+    for v in _search_views(True, seed):
+        bot = StrongBot(seed=0, models=models)
+        bot.decide(v)  # counts the revealed rounds' evidence
+        costs = bot.analyse(v).costs
+        plain = StrongBot(seed=0).analyse(v).costs
+        ungated = StrongBot(seed=0, models=models, search_gate=False)
+        ungated.decide(v)
+        if bot.gate_open("p1"):
+            opened += 1
+            assert costs == ungated.analyse(v).costs
+            assert costs != plain
+        else:
+            shut += 1
+            assert costs == plain
+    assert opened >= 2 and shut >= 1, (opened, shut)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_evidence_against_the_model_keeps_it_out_of_the_search(seed: int) -> None:
+    """The opponent never challenges, where its model says it always does: the
+    evidence goes against the model, the gate stays shut, and the search plays
+    as with no model, where the ungated search would not."""
+    models = {"p1": _always_challenges("p1")}
+    differs = 0
+    views = _search_views(False, seed)
+    assert len(views) >= 4
+    for v in views:
+        bot = StrongBot(seed=0, models=models)
+        bot.decide(v)
+        assert not bot.gate_open("p1")
+        plain = StrongBot(seed=0).analyse(v).costs
+        assert bot.analyse(v).costs == plain
+        ungated = StrongBot(seed=0, models=models, search_gate=False)
+        ungated.decide(v)
+        differs += ungated.analyse(v).costs != plain
+    assert StrongBot(seed=0, models=models).evidence("p1") == (0.0, 0)
+    bot = StrongBot(seed=0, models=models)
+    bot.decide(views[-1])
+    llr, n = bot.evidence("p1")
+    assert n >= 6 and llr < -1.0
+    assert differs >= 2

@@ -39,6 +39,12 @@ The weights grow with the model's evidence, ``w = n / (n + n0)`` (``n`` the
 model's counted raises, openings or faced bids; ``w`` at most
 :data:`MODEL_MAX_BID_WEIGHT`), so a model of nothing (the prior) has weight 0
 and leaves the logit as it is.
+
+**A whole decision** (:func:`decision_log_probs`, :func:`decision_llr`): for
+one known hand, the normalised distribution over the challenge and every legal
+raise, as the logit predicts it and as ``strong``'s two-player search predicts
+it with the model's terms; ``strong``'s evidence gate sums the log ratio of the
+two over an opponent's revealed moves (``bots/strong.py``, step 5).
 """
 
 from __future__ import annotations
@@ -397,3 +403,65 @@ class ActorTables:
                 wc = self.terms.w_challenge
                 out[i] = (1.0 - wc) * out[i] + wc * self.model_challenge_prob(b)[matches[:, b.face - 1]]
         return out
+
+
+def decision_log_probs(tables: ActorTables, current: Bid | None, k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The actor's whole decision after ``current`` (``None``: the opening) for
+    one hand, as the built-in likelihood predicts it and as ``strong``'s search
+    does with the model's terms (the two-player search's prediction, ``_duel``
+    in ``bots/strong.py``): challenge with ``(1 - w_c) P_logit + w_c rate[bin]``,
+    else raise ``b`` in proportion to ``exp((1 - w) score_logit(b) + w log
+    mix[bin(b)])`` (plus the smallest raise's bonus, as the logit). Without
+    model terms both are the built-in one.
+
+    :param tables: the actor's tables (with or without :class:`ModelTerms`).
+    :param k: the hand's matching hidden dice per face, shape ``(faces,)`` int64.
+    :returns: ``(builtin, search)``, each shape ``(faces * n_total + 1,)``
+        float64 log-probabilities: index ``f * n_total + q - 1`` the bid
+        ``(q, f + 1)`` (``-inf`` when not a legal raise), the last the challenge
+        (``-inf`` at the opening).
+    """
+    rules, nt = tables.rules, tables.ctx.n_total
+    faces = rules.faces
+    lo = lowest_raises(rules, current, nt)
+    q = np.arange(1, nt + 1)
+    legal = q[None, :] >= lo[:, None]  # (faces, nt)
+    fi = np.arange(faces)
+    bonus = tables.theta.minimal * (q[None, :] == lo[:, None]) if current is not None else 0.0
+    plain = np.where(legal, tables.bid[fi, k, :] + bonus, -np.inf)  # (faces, nt)
+    ch = float(tables.challenge(current)[k[current.face - 1]]) if current is not None else -np.inf
+    flat = np.append(plain.ravel(), ch)
+    top = float(np.max(flat))
+    builtin = flat - (top + np.log(np.exp(flat - top).sum()))
+    terms = tables.terms
+    if terms is None:
+        return builtin, builtin.copy()
+    assert tables.bins is not None
+    w = terms.w_open if current is None else terms.w_raise
+    mix = terms.open_mix if current is None else terms.raise_mix
+    pch = float(np.exp(builtin[-1]))
+    if current is not None and terms.w_challenge > 0.0:
+        rate = float(terms.challenge_rate[tables.bins[current.face - 1, k[current.face - 1], current.quantity - 1]])
+        pch = (1.0 - terms.w_challenge) * pch + terms.w_challenge * rate
+    raw = tables.bid[fi, k, :]
+    blend = (1.0 - w) * raw + w * np.log(mix)[tables.bins[fi, k, :]] + bonus
+    blend = np.where(legal, blend, -np.inf).ravel()
+    if not np.isfinite(blend).any():  # nothing left to raise to: the challenge only
+        search = np.full(faces * nt + 1, -np.inf)
+        search[-1] = 0.0
+        return builtin, search
+    bt = float(np.max(blend))
+    raise_log = blend - (bt + np.log(np.exp(blend - bt).sum()))
+    with np.errstate(divide="ignore"):
+        search = np.append(raise_log + np.log1p(-min(pch, 1.0 - 1e-12)), np.log(pch) if current is not None else -np.inf)
+    return builtin, search
+
+
+def decision_llr(tables: ActorTables, current: Bid | None, action: Bid | None, k: np.ndarray) -> float:
+    """``log P_search(action) - log P_builtin(action)`` for one decision of one
+    hand (:func:`decision_log_probs`; ``action=None`` is the challenge), each
+    probability floored at ``1e-12`` so one surprise weighs at most about 28 nats."""
+    builtin, search = decision_log_probs(tables, current, k)
+    i = -1 if action is None else (action.face - 1) * tables.ctx.n_total + action.quantity - 1
+    floor = np.log(1e-12)
+    return float(max(search[i], floor) - max(builtin[i], floor))

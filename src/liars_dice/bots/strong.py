@@ -42,7 +42,7 @@ minimises the dice this seat expects to lose.
    bounds it, :class:`~.exploit.PlanBudget`).
 5. **Models in the search.** Wherever the bot searches (every position the
    tables do not play: three or more players, and larger two-player rounds),
-   the model of each opponent enters the likelihood of their bids (the
+   the model of each opponent can enter the likelihood of their bids (the
    posterior over their hand) and the chance that the next player challenges
    a raise, blended with the built-in likelihood by the model's evidence
    (:class:`~.likelihood.ModelTerms`; a model of nothing changes nothing).
@@ -51,25 +51,35 @@ minimises the dice this seat expects to lose.
    residual risk (:data:`RESIDUAL_RISK`) was tuned with the logit's smooth
    challenge chance, the model's sharp one made ``strong`` lose more dice
    (measured in ``benchmarks/RESULTS.md``).
+   **The evidence gate** (``search_gate``, on by default): an opponent's
+   model enters the search, at any number of players, only once that
+   opponent's revealed decisions in this game are better predicted with it:
+   for every move they made in a revealed round (the opening, each raise, the
+   challenge; their hand known at the reveal; the moves up to their own
+   show-and-reroll and palifico rounds skipped, a calza not scored), ``log P_search(move |
+   hand) - log P_builtin(move | hand)``, where ``P_builtin`` is the built-in
+   likelihood and ``P_search`` the same blended with the model's terms as the
+   two-player search uses them (:func:`~.likelihood.decision_log_probs`),
+   the model taken as it stood before that round (a prediction, not a fit).
+   The sum must exceed :data:`GATE_LLR` nats over at least
+   :data:`GATE_MIN_DECISIONS` decisions (at most
+   :data:`GATE_MAX_DECISIONS_PER_ROUND` a round are scored). The gate is
+   hard (the model's terms at their full weight, or not at all), is decided
+   afresh at every move (evidence that turns shuts it again), and the
+   evidence starts again each game (a new game is a view with fewer revealed
+   rounds than the last one; ``set_models`` also clears it). Until it opens
+   the search is the plain one.
    Models used are the given ones (with what this game revealed), and with
    ``exploit_learned=True`` the ones learned in this game alone. With no
-   model, or ``search_model=False``, the search is the plain one. With
-   ``search_endgames=True`` the bot also searches, with the model, in the
-   two-player positions the tables hold (not at one die each, where the
-   safe plan of step 4 lives), but only once the opponent's revealed
-   decisions in this game favour the model (``endgame_gate``, on by default):
-   each time the opponent faced a bid in a revealed round (their hand known
-   at the reveal, rounds without a show), the log of the challenge chance,
-   or of its complement when they raised, under the search's likelihood (the
-   built-in one blended with the model, :class:`~.likelihood.ModelTerms`)
-   minus the same under the built-in likelihood alone; the sum must exceed
-   :data:`GATE_LLR` nats over at least :data:`GATE_MIN_DECISIONS` decisions
-   (at most :data:`GATE_MAX_DECISIONS_PER_ROUND` a round are scored; the
-   evidence starts again each game). Until then the tables play. Without the
-   gate nothing bounds what the search gives away against the equilibrium
-   there; with it the search needs the opponent to have shown the model's
-   challenge behaviour first (``search_endgames`` off by default; measured
-   in ``benchmarks/RESULTS.md``).
+   model, or ``search_model=False``, the search is the plain one;
+   ``search_gate=False`` uses the model without evidence (unsafe: a wrong
+   model costs about 0.1 dice a round, ``benchmarks/RESULTS.md``; tuning).
+   With ``search_endgames=True`` the bot also searches, with the model, in
+   the two-player positions the tables hold (not at one die each, where the
+   safe plan of step 4 lives), under the same gate (``endgame_gate``, on by
+   default, applies it there also when ``search_gate=False``). Until the gate
+   opens the tables play there. ``search_endgames`` is off by default
+   (measured in ``benchmarks/RESULTS.md``).
 
 Source of the rules: the seeds and ``shared/RULES.md``.
 """
@@ -98,7 +108,15 @@ from ..engine import (
 from ..solver.endgame import endgame_moves as _endgame_moves
 from .base import Decision, register
 from .inference import convolve_all, count_pmf, hands, log_prior, match_table
-from .likelihood import ActorContext, ActorTables, LikelihoodParams, ModelTerms, lowest_raises, params_for
+from .likelihood import (
+    ActorContext,
+    ActorTables,
+    LikelihoodParams,
+    ModelTerms,
+    decision_llr,
+    lowest_raises,
+    params_for,
+)
 
 if TYPE_CHECKING:
     from .exploit import PlanBudget
@@ -124,14 +142,17 @@ SHOW_GAIN = 0.15
 #: learned from nothing else is exploited.
 LEARN_MIN_ROUNDS = 10
 
-#: The evidence gate of ``search_endgames`` (module docstring, step 5): the
+#: The evidence gate of the model in the search (module docstring, step 5): the
 #: log-likelihood ratio (nats), summed over an opponent's decisions in this
 #: game's revealed rounds, of the search's model-blended likelihood against the
-#: built-in one that must be exceeded before the search replaces the tables.
-GATE_LLR = 1.0
+#: built-in one that must be exceeded before the search uses the model (and,
+#: with ``search_endgames``, before it replaces the tables).
+GATE_LLR = 0.5
 
-#: Least counted decisions of the opponent before the gate can open.
-GATE_MIN_DECISIONS = 6
+#: Least counted decisions of the opponent before the gate can open. The
+#: threshold pair was chosen on the gate's opening rates in ``benchmarks/RESULTS.md``
+#: ("The evidence gate of the model in the search").
+GATE_MIN_DECISIONS = 3
 
 #: Most decisions of one opponent in one revealed round that the gate scores
 #: (the first ones; bounds its cost per round).
@@ -178,6 +199,10 @@ class StrongBot:
     :param search_endgames: whether to search with the model instead of playing
         the tables in two-player positions above one die each, once the
         evidence gate opens (step 5, ``endgame_gate``).
+    :param search_gate: whether the search waits for evidence before it uses an
+        opponent's model (step 5: :data:`GATE_LLR` over
+        :data:`GATE_MIN_DECISIONS`); ``False`` uses the model from the first
+        move (unsafe against a player the model does not describe; tuning).
     :param model_half: evidence (counted moves) at which a model's terms weigh
         one half in the search, as ``(bids, faced)`` (default
         :data:`~.likelihood.MODEL_HALF_BIDS`, :data:`~.likelihood.MODEL_HALF_FACED`;
@@ -186,8 +211,8 @@ class StrongBot:
         :data:`~.exploit.DEFAULT_BUDGET`: one die each only).
     :param endgame_gate: whether ``search_endgames`` waits for evidence (step 5:
         the opponent's revealed decisions in this game must favour the model,
-        :data:`GATE_LLR`, :data:`GATE_MIN_DECISIONS`); ``False`` searches on
-        the model alone (unsafe, tuning).
+        :data:`GATE_LLR`, :data:`GATE_MIN_DECISIONS`); ``False`` (with
+        ``search_gate=False``) searches on the model alone (unsafe, tuning).
     """
 
     name = "strong"
@@ -209,7 +234,9 @@ class StrongBot:
         search_endgames: bool = False,
         plan_budget: "PlanBudget | None" = None,
         endgame_gate: bool = True,
+        search_gate: bool = True,
     ) -> None:
+        self._search_gate = search_gate
         self._search_endgames = search_endgames
         self._endgame_gate = endgame_gate
         #: per opponent name: (log-likelihood ratio, decisions counted) this game
@@ -248,64 +275,76 @@ class StrongBot:
     def evidence(self, player: str) -> tuple[float, int]:
         """The gate's evidence on ``player`` this game: ``(log-likelihood ratio
         in nats of the model-blended likelihood against the built-in one,
-        decisions counted)``; ``(0.0, 0)`` before any revealed round."""
+        decisions counted)``; ``(0.0, 0)`` before any revealed round, and for a
+        player whose model the search would not use (none given, or
+        ``search_model=False``)."""
         return self._evidence.get(player, (0.0, 0))
 
     def gate_open(self, player: str) -> bool:
-        """Whether the evidence on ``player`` lets the search replace the tables (step 5)."""
+        """Whether the evidence on ``player`` lets the search use their model
+        (and, with ``search_endgames``, replace the tables; step 5)."""
         llr, n = self.evidence(player)
         return n >= GATE_MIN_DECISIONS and llr > GATE_LLR
 
     def _score_round(self, rules: Rules, res: RoundResult, seat: int, model: "OpponentModel") -> tuple[float, int]:
         """The gate's evidence from ``seat``'s decisions in the revealed round ``res``:
-        for each bid they faced, ``log P_search(their reply | hand) - log
-        P_builtin(their reply | hand)``, the reply being challenge or raise and
-        the search's challenge chance the built-in one blended with the model's
-        (:class:`~.likelihood.ModelTerms`) as the search uses it. Rounds with a
-        show-and-reroll are skipped (the hand at each decision is not known).
+        for each of their moves (the opening, each raise and the challenge),
+        ``log P_search(move | hand) - log P_builtin(move | hand)`` with their
+        revealed hand (:func:`~.likelihood.decision_llr`), the search's
+        prediction being the built-in likelihood blended with the model's terms
+        (:class:`~.likelihood.ModelTerms`) exactly as the search uses them, in
+        the context the search's posterior gives that move (the dice shown so
+        far in the open). Moves up to and including a show-and-reroll of
+        ``seat`` are skipped (the hand they were made from is not known), as
+        are palifico rounds; a calza is not scored.
 
         :returns: ``(log-likelihood ratio in nats, decisions scored)``."""
         revealed = res.revealed
-        if seat >= len(revealed) or not revealed[seat]:
-            return 0.0, 0
-        moves = list(res.bids)
-        if any(sh for _, _, sh in moves):
+        if seat >= len(revealed) or not revealed[seat] or res.palifico:
             return 0.0, 0
         terms = self._model_terms(model)
         if terms.inert:
             return 0.0, 0
-        faced: list[tuple[Bid, bool]] = []  # (the bid faced, whether they challenged it)
+        moves = list(res.bids)
+        last_show = max((i for i, (s, _, sh) in enumerate(moves) if s == seat and sh), default=-1)
+        hidden = list(revealed[seat])  # the seat's hidden dice after its last show
+        for s, _, sh in moves:
+            if s == seat:
+                for d in sh:
+                    if d not in hidden:  # a history whose shows do not fit the reveal: nothing to score
+                        return 0.0, 0
+                    hidden.remove(d)
+        # (the bid faced or None, their move or None for a challenge, dice in the open before it)
+        decisions: list[tuple[Bid | None, Bid | None, tuple[int, ...]]] = []
+        shown: list[int] = []
         prev: Bid | None = None
-        for s, bid, _ in moves:
-            if s == seat and prev is not None:
-                faced.append((prev, False))
+        for i, (s, bid, sh) in enumerate(moves):
+            if s == seat and i > last_show:
+                decisions.append((prev, bid, tuple(shown)))
+            shown.extend(sh)
             prev = bid
         if res.challenger == seat and prev is not None and not res.calza:
-            faced.append((prev, True))
-        faced = faced[:GATE_MAX_DECISIONS_PER_ROUND]
-        if not faced:
+            decisions.append((prev, None, tuple(shown)))
+        decisions = decisions[:GATE_MAX_DECISIONS_PER_ROUND]
+        if not decisions:
             return 0.0, 0
-        hand = revealed[seat]
         total = sum(len(h) for h in revealed)
-        n = len(hand)
-        wilds = bool(res.wilds_active)
-        ctx = ActorContext(n=n, unseen=total - n, shown_match=np.zeros(rules.faces, dtype=np.int64),
-                           wilds=wilds, n_total=total)
+        n = len(hidden)
         theta = self._params or params_for(rules)
-        plain = ActorTables(rules, ctx, theta)
-        blend = ActorTables(rules, ctx, theta, terms)
-        matches = np.array([[sum(1 for d in hand if rules.matches(d, f, wilds)) for f in range(1, rules.faces + 1)]],
-                           dtype=np.int64)
-        bids = [cur for cur, _ in faced]
-        plain_p = plain.response_challenge_prob(bids, matches)[:, 0]  # (B,): one hand, the revealed one
-        blend_p = blend.response_challenge_prob(bids, matches)[:, 0]
+        tables: dict[tuple[bool, tuple[int, ...]], ActorTables] = {}
         total_llr = 0.0
-        for (_, challenged), pb, pm in zip(faced, plain_p.tolist(), blend_p.tolist()):
-            if challenged:
-                total_llr += float(np.log(max(pm, 1e-12)) - np.log(max(pb, 1e-12)))
-            else:  # raised
-                total_llr += float(np.log(max(1.0 - pm, 1e-12)) - np.log(max(1.0 - pb, 1e-12)))
-        return total_llr, len(faced)
+        for cur, action, open_dice in decisions:
+            # wilds as the search's posterior takes them: the opening's by the rules, later the round's
+            wilds = rules.wild_face is not None if cur is None else bool(res.wilds_active)
+            key = (wilds, open_dice)
+            if key not in tables:
+                ctx = ActorContext(n=n, unseen=total - n - len(open_dice),
+                                   shown_match=_shown_match(rules, list(open_dice), wilds), wilds=wilds, n_total=total)
+                tables[key] = ActorTables(rules, ctx, theta, terms)
+            k = np.array([sum(1 for d in hidden if rules.matches(d, f, wilds)) for f in range(1, rules.faces + 1)],
+                         dtype=np.int64)
+            total_llr += decision_llr(tables[key], cur, action, k)
+        return total_llr, len(decisions)
 
     def _update_models(self, view: SeatView) -> None:
         """Count the rounds revealed since the last call into each opponent's model."""
@@ -323,7 +362,7 @@ class StrongBot:
                 model = self._models.get(name)
                 if model is None:
                     model = self._models[name] = OpponentModel(name, rules=view.rules.name)
-                if self._search_endgames and self._endgame_gate and self._scored(name):
+                if self._scored(name):
                     # scored with the model as it stood before this round (a prediction)
                     d_llr, d_n = self._score_round(view.rules, res, seat, model)
                     llr, count = self._evidence.get(name, (0.0, 0))
@@ -380,6 +419,8 @@ class StrongBot:
             name = view.players[s]
             model = self._models.get(name)
             if model is None or (name not in self._given and not self._exploit_learned):
+                continue
+            if self._search_gate and not self.gate_open(name):
                 continue
             terms = self._model_terms(model)
             if not terms.inert:
