@@ -4,7 +4,8 @@ For each dice count ``d`` in ``--dice`` (default 1..5), plays ``--rounds``
 rounds of the ``joker`` preset with ``d`` dice each. Seats are balanced:
 ``strong`` sits in seat ``r % 2`` and the first mover is seat ``(r // 2) % 2``,
 so each of the four (seat, first mover) pairs gets a quarter of the rounds.
-Dice come from ``SeededDice(seed + r)``. Prints the win rate of ``strong`` with a Wilson
+Dice come from ``SeededDice(seed + r)``, the bot's own draws from ``BOT_SEED + seed + r``.
+Prints the win rate of ``strong`` with a Wilson
 95% confidence interval.
 
     .venv/bin/python benchmarks/strength_dudo.py --rounds 2000 --jobs 2
@@ -32,6 +33,10 @@ from liars_dice.engine import Game, Rules, SeededDice  # noqa: E402
 from liars_dice.match import play_game  # noqa: E402
 
 
+#: Offset of the evaluated bot's seed from the dice's (``SeededDice(seed + r)``).
+BOT_SEED = 10**7
+
+
 def one_round(args: tuple[int, int, int, str, str]) -> int:
     """1 if ``strong`` (or ``--bot``) wins round ``r`` with ``d`` dice each."""
     d, r, seed, bot, options = args
@@ -40,11 +45,13 @@ def one_round(args: tuple[int, int, int, str, str]) -> int:
     start = (r // 2) % 2  # the seat that moves first (the networks' player 0)
     game = Game.create(rules, ["a", "b"], dice=(d, d))
     bots = [None, None]
-    bots[me] = PlainHeuristic() if bot == "heuristic" else make_bot(bot, seed + r)
+    # the bot's own draws seeded apart from the dice (seeded alike, a mixed move
+    # followed the bot's own die; benchmarks/opponent_models.py RECORD_SEEDS)
+    bots[me] = PlainHeuristic() if bot == "heuristic" else make_bot(bot, BOT_SEED + seed + r)
     if options:  # StrongBot keyword options, for tuning
         from liars_dice.bots.strong import StrongBot
 
-        bots[me] = StrongBot(seed + r, **json.loads(options))
+        bots[me] = StrongBot(BOT_SEED + seed + r, **json.loads(options))
     bots[1 - me] = DudoBot(first=start, seed=seed * 7919 + r)
     final = play_game(game, bots, SeededDice(seed + r), start=start)  # type: ignore[arg-type]
     return int(final.winner == me)
