@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from liars_dice.engine import CHALLENGE, SEED_PRESETS, Bid, Game, Rules
@@ -224,6 +226,9 @@ def test_tables_are_written_where_asked_and_whole(tmp_path, monkeypatch) -> None
     build_tables_file(rules, path, max_total=2, report=lambda s: None)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t.bin"]
     assert EndgameTables.load(path).values.keys() == {(1, 1)}
+    mask = os.umask(0)
+    os.umask(mask)
+    assert path.stat().st_mode & 0o777 == 0o666 & ~mask  # readable as a file open() writes, not mkstemp's 0600
     before = path.read_bytes()
 
     def broken(file, **arrays):

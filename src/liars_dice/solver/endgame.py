@@ -224,6 +224,9 @@ def _write_atomically(path: Path, arrays: dict[str, Any]) -> None:
     try:
         with os.fdopen(fd, "wb") as f:
             np.savez_compressed(f, **arrays)
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)  # as open() would make it (mkstemp's is 0600)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
