@@ -192,10 +192,11 @@ def test_a_truncated_or_foreign_tables_file_gets_one_sentence_and_is_kept(tmp_pa
         path = tmp_path / name
         path.write_bytes(data)
         _one_sentence_and_unchanged(lambda: EndgameTables.load(path), path, "not a readable endgame tables file")
-        _one_sentence_and_unchanged(
-            lambda: build_tables_file(rules, path, max_total=2, report=lambda s: None), path,
-            "not a readable endgame tables file",
-        )
+        for reuse in (True, False):  # --fresh replaces tables, never another file (a mistyped --out game.json)
+            _one_sentence_and_unchanged(
+                lambda: build_tables_file(rules, path, max_total=2, report=lambda s: None, reuse=reuse), path,
+                "not a readable endgame tables file",
+            )
 
 
 def test_an_out_path_that_cannot_be_written_is_refused_before_solving(tmp_path) -> None:

@@ -528,7 +528,8 @@ def build_tables_file(
 
     :raises SolverError: with ``reuse``, when the file holds positions of more
         than ``max_total`` dice (the build would drop them) or is a tables file
-        of other rules or not a tables file; for a ``path`` that cannot be
+        of other rules; for a file at ``path`` that is not a tables file (also
+        without ``reuse``); for a ``path`` that cannot be
         written (checked before solving); for sizes :func:`solve_tables` refuses.
     """
     start = time.perf_counter()
@@ -540,10 +541,12 @@ def build_tables_file(
         raise SolverError(f"There is no directory {path.parent} to write {path.name} in.")
     if not os.access(path.parent, os.W_OK):
         raise SolverError(f"The directory {path.parent} cannot be written to.")
-    if reuse and path.exists():
-        # attack5: read_entries reads another rule set's file as nothing to reuse, and the build replaced it
+    if path.exists():
+        # attack5: a file that is no tables file is never replaced (--fresh included: a
+        # mistyped --out game.json lost the record); read_entries read another rule
+        # set's file as nothing to reuse, and the build replaced it
         other, mine = EndgameTables.load(path).key, round_key(rules)
-        if other != mine:
+        if reuse and other != mine:
             k = min(k for k in set(other) | set(mine) if other.get(k) != mine.get(k))
             raise SolverError(
                 f"{path} holds the tables of other rules ({k} {other.get(k)!r}, not {mine.get(k)!r} as in "
