@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from liars_dice.engine import CHALLENGE, SEED_PRESETS, Bid, Game, Rules
@@ -146,3 +148,96 @@ def test_a_smaller_build_refuses_to_drop_the_files_larger_positions(tmp_path) ->
     with pytest.raises(SolverError, match="would drop"):
         build_tables_file(rules, path, max_total=2, report=lambda s: None)
     assert path.read_bytes() == before
+
+
+def _one_sentence_and_unchanged(build, path, match: str) -> None:
+    from liars_dice.solver import SolverError
+
+    before = path.read_bytes() if path.is_file() else None
+    with pytest.raises(SolverError, match=match) as e:
+        build()
+    assert "\n" not in str(e.value) and "pickle" not in str(e.value) and ".." not in str(e.value)
+    if before is not None:
+        assert path.read_bytes() == before
+
+
+def test_a_tables_file_of_other_rules_is_not_overwritten(tmp_path) -> None:
+    """Bad input loses nothing (attack5): `solve --tables --rules aces-wild --out
+    endgame-classic.npz` read the classic file as "nothing to reuse" and replaced
+    it with aces-wild's tables. It is refused in one sentence (``--fresh`` replaces)."""
+    from liars_dice.solver.endgame import EndgameTables, build_tables_file
+
+    path = tmp_path / "endgame-classic.npz"
+    build_tables_file(Rules.preset("classic"), path, max_total=2, report=lambda s: None)
+    aces = Rules.preset("aces-wild")
+    _one_sentence_and_unchanged(
+        lambda: build_tables_file(aces, path, max_total=2, report=lambda s: None), path, "other rules.*--fresh"
+    )
+    build_tables_file(aces, path, max_total=2, report=lambda s: None, reuse=False)  # --fresh: asked for
+    from liars_dice.solver.endgame import round_key
+
+    assert EndgameTables.load(path).key == round_key(aces)
+
+
+def test_a_truncated_or_foreign_tables_file_gets_one_sentence_and_is_kept(tmp_path) -> None:
+    """A truncated tables file (a build killed while writing, a short copy) gave a
+    ``BadZipFile`` traceback (attack5); it and other files that are not tables
+    get one sentence, and stay as they were."""
+    from liars_dice.solver.endgame import EndgameTables, build_tables_file
+
+    rules = Rules.preset("classic")
+    good = tmp_path / "good.npz"
+    build_tables_file(rules, good, max_total=2, report=lambda s: None)
+    for name, data in (("short.npz", good.read_bytes()[:3000]), ("empty.npz", b""), ("text.npz", b"hello\n")):
+        path = tmp_path / name
+        path.write_bytes(data)
+        _one_sentence_and_unchanged(lambda: EndgameTables.load(path), path, "not a readable endgame tables file")
+        for reuse in (True, False):  # --fresh replaces tables, never another file (a mistyped --out game.json)
+            _one_sentence_and_unchanged(
+                lambda: build_tables_file(rules, path, max_total=2, report=lambda s: None, reuse=reuse), path,
+                "not a readable endgame tables file",
+            )
+
+
+def test_an_out_path_that_cannot_be_written_is_refused_before_solving(tmp_path) -> None:
+    """A bad --out (a missing directory, a directory) was found only when the
+    solved tables were written, with a traceback after the whole build (attack5);
+    it is refused first, in one sentence."""
+    from liars_dice.solver.endgame import build_tables_file
+
+    rules = Rules.preset("classic")
+    reported: list[str] = []
+    (tmp_path / "adir").mkdir()
+    for path, match in ((tmp_path / "nodir" / "t.npz", "no directory"), (tmp_path / "adir", "is a directory")):
+        _one_sentence_and_unchanged(
+            lambda: build_tables_file(rules, path, max_total=2, report=reported.append, reuse=False), path, match
+        )
+    assert reported == []  # nothing was solved
+
+
+def test_tables_are_written_where_asked_and_whole(tmp_path, monkeypatch) -> None:
+    """The file is written at the path given (``--out t.bin`` wrote ``t.bin.npz``
+    and reported ``t.bin``; attack5), and by a rename: a write that fails half-way
+    leaves the earlier file whole and no partial file behind."""
+    from liars_dice.solver import endgame
+    from liars_dice.solver.endgame import EndgameTables, build_tables_file
+
+    rules = Rules.preset("classic")
+    path = tmp_path / "t.bin"
+    build_tables_file(rules, path, max_total=2, report=lambda s: None)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.bin"]
+    assert EndgameTables.load(path).values.keys() == {(1, 1)}
+    mask = os.umask(0)
+    os.umask(mask)
+    assert path.stat().st_mode & 0o777 == 0o666 & ~mask  # readable as a file open() writes, not mkstemp's 0600
+    before = path.read_bytes()
+
+    def broken(file, **arrays):
+        file.write(b"PK\x03\x04 half")
+        raise OSError("disk full")
+
+    monkeypatch.setattr(endgame.np, "savez_compressed", broken)
+    with pytest.raises(OSError, match="disk full"):
+        build_tables_file(rules, path, max_total=2, report=lambda s: None, reuse=False)
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.bin"]

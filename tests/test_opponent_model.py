@@ -535,3 +535,20 @@ def test_a_model_at_the_maximum_counts_keeps_learning_without_error() -> None:
     m2._check_bounds()
     assert int(m2.faced.max()) == MAX_COUNT and m2.rounds == MAX_COUNT
     assert OpponentModel.loads(m2.dumps()).faced.max() == MAX_COUNT
+
+
+def test_model_show_at_the_largest_counts_cuts_nothing(cli, tmp_path: Path) -> None:
+    """attack5: a model at MAX_COUNT (ten digits) overflowed 80 columns piped, and
+    Rich cut both counts (``1000000…``, a wrong number) and headers (``chan…``).
+    Every count and header is shown whole within 80 columns."""
+    from liars_dice.bots.opponent_model import BINS, JUMP_EDGES, MAX_COUNT
+
+    d = _good()
+    d.update(records=MAX_COUNT, rounds=MAX_COUNT, bids=[MAX_COUNT] * BINS, openings=[MAX_COUNT] * BINS,
+             jumps=[MAX_COUNT] * len(JUMP_EDGES), challenge={"faced": [MAX_COUNT] * BINS, "challenged": [MAX_COUNT] * BINS})
+    p = tmp_path / "m.json"
+    p.write_text(json.dumps(d))
+    show = subprocess.run([cli, "model", "show", str(p)], capture_output=True, text=True, timeout=60)
+    assert show.returncode == 0, show.stderr
+    assert "…" not in show.stdout and max(len(line) for line in show.stdout.splitlines()) <= 80
+    assert "chance" in show.stdout and "challenge" in show.stdout and "opening" in show.stdout

@@ -405,3 +405,46 @@ def test_out_player_watches_the_rest_at_a_readable_pace(cli) -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_odd_entries_at_the_pause_are_echoed_as_typed_and_bounded() -> None:
+    """At the pause between rounds (in process, a person who opens 1x2 and
+    challenges), hostile entries: a move padded past the entry bound and ending
+    in markup (it crashed Rich with a MarkupError: the first MAX_ENTRY characters
+    read as a move, and the whole line was printed as markup), markup that
+    reads as nothing, a very long line, control characters. Each gets its one
+    line, printed as typed (no markup) and bounded; the game goes on to a winner."""
+    from liars_dice.cli.session import MAX_ENTRY
+
+    console, buf = _console()
+    game = Game.create(Rules.preset("classic"), ["you", "ann"])
+    bots = [None, make_bot("probabilistic", 1)]
+    session: PlaySession
+    odd = [
+        "2x3" + " " * MAX_ENTRY + "[/x]",
+        "2x3" + " " * MAX_ENTRY + "[bold]" + "y" * 10_000,
+        "[bold]2x3[/bold]",
+        "[/]",
+        "z" * 100_000,
+        "2x3\x1b[31m\x07",
+        "2x3",
+    ]
+    pending: list[str] = []
+
+    def ask(prompt: str) -> str:
+        console.print(prompt, markup=False)
+        if prompt.startswith("Your bid"):
+            return "liar" if session.state.current_bid is not None else "1x2"
+        if prompt.startswith("Press Enter") and not pending:
+            pending.extend(odd + [""])
+        return pending.pop(0) if prompt.startswith("Press Enter") else ""
+
+    session = PlaySession(console, game, bots, SeededDice(3), 0, ask=ask, pause=True)
+    final = session.run()
+    out = buf.getvalue()
+    assert final.winner is not None
+    assert "The round is over; '2x3' was not played. Enter deals the next." in out
+    assert "[bold]2x3[/bold]" not in out and "Enter deals the next round; q quits the game." in out
+    assert "y" * 100 not in out and "z" * 100 not in out
+    assert "\x1b" not in out and "\x07" not in out
+    assert all(len(ln) <= 80 for ln in out.splitlines())

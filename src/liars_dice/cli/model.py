@@ -78,6 +78,13 @@ def fit_command(
     )
 
 
+def _count_text(n: int) -> str:
+    """A count for the table: whole below 10**7, else in two significant digits
+    (``1.0e+09``), so the table's counts up to MAX_COUNT fit 80 columns
+    (attack5: Rich cut ten-digit counts to ``1000000…``)."""
+    return str(int(n)) if n < 10**7 else f"{int(n):.1e}"
+
+
 @model_app.command("show", cls=Command)
 def show_command(model_path: str = typer.Argument(..., metavar="MODEL", help="An opponent model file.")) -> None:
     """Summarise an opponent model: challenge rate and bid mix by the chance of the bid."""
@@ -102,15 +109,15 @@ def show_command(model_path: str = typer.Argument(..., metavar="MODEL", help="An
     )
     # simple boxes and two-line headers: the table fits 80 columns, also when piped
     table = Table(title="By the chance the bid is true, given the player's own dice", title_justify="left",
-                  box=box.SIMPLE_HEAD)
+                  box=box.SIMPLE_HEAD, pad_edge=False)
     for col in ("chance", "faced", "chal-\nlenged", "challenge\nrate", "bids", "bid\nshare", "open-\nings",
                 "opening\nshare"):
         table.add_column(col, justify="right", no_wrap=True)
     rate, mix, omix = model.challenge_rate(), model.bid_mix(), model.bid_mix(opening=True)
     for j in range(BINS):
         table.add_row(
-            f"{j / BINS:.1f}-{(j + 1) / BINS:.1f}", str(model.faced[j]), str(model.challenged[j]), f"{rate[j]:.2f}",
-            str(model.bids[j]), f"{mix[j]:.2f}", str(model.openings[j]), f"{omix[j]:.2f}",
+            f"{j / BINS:.1f}-{(j + 1) / BINS:.1f}", _count_text(model.faced[j]), _count_text(model.challenged[j]),
+            f"{rate[j]:.2f}", _count_text(model.bids[j]), f"{mix[j]:.2f}", _count_text(model.openings[j]), f"{omix[j]:.2f}",
         )
     console.print(table)
     console.print("Raises by ranks past the smallest raise")  # a line, not a title wrapped to the table

@@ -255,14 +255,18 @@ class PlaySession:
                 if not text:
                     return
                 if self._reads_as_move(text):
-                    self._print(f"The round is over; '{text}' was not played. Enter deals the next.")
+                    # as typed, never as markup: the entry is the person's text
+                    self._print(Text(f"The round is over; '{text}' was not played. Enter deals the next."))
                 else:
                     self._print("Enter deals the next round; q quits the game.")
 
     def _reads_as_move(self, text: str) -> bool:
-        """Whether ``text`` reads as a bid, a challenge or a calza (typed at the pause)."""
+        """Whether ``text`` reads as a bid, a challenge or a calza (typed at the pause).
+
+        The whole entry is parsed (``parse_action`` refuses one longer than
+        ``MAX_ENTRY``), so an entry echoed back is at most that long."""
         try:
-            self.rules.parse_action(text[:MAX_ENTRY])
+            self.rules.parse_action(text)
         except (ValueError, LiarsDiceError):
             return False
         return True

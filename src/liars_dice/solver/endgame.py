@@ -41,7 +41,10 @@ below ``min_reach`` (chance of deals and rerolls included) are left out, to keep
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 import time
+import zipfile
 from math import comb
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -210,7 +213,24 @@ def save_tables(path: str | Path, rules: Rules, entries: list[TableEntry], min_r
             edges = _edges_of(dep.starts, dep.n_actions, nodes)
             arrays[f"p{p}_d{d}_nodes"] = nodes
             arrays[f"p{p}_d{d}_policy"] = np.rint(pol.strategy[d][edges] * 255).astype(np.uint8)
-    np.savez_compressed(path, **arrays)
+    _write_atomically(Path(path), arrays)
+
+
+def _write_atomically(path: Path, arrays: dict[str, Any]) -> None:
+    """Write ``arrays`` as an ``.npz`` at exactly ``path`` (numpy would add
+    ``.npz`` to another name), through a file beside it renamed over ``path``:
+    a write that fails leaves the earlier file whole and no partial file."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            np.savez_compressed(f, **arrays)
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)  # as open() would make it (mkstemp's is 0600)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def _show_arrays(p: int, pol: ShowPolicy, min_reach: float) -> dict[str, np.ndarray]:
@@ -328,8 +348,13 @@ class EndgameTables:
             # A file written before an option existed holds that option's default:
             # the key is read through Rules, which fills in every missing option.
             key = round_key(Rules.from_dict(key))
-        except (OSError, KeyError, ValueError) as e:
-            raise SolverError(f"{path} is not a readable endgame tables file: {e}.") from None
+        except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as e:
+            # attack5: a truncated file raised BadZipFile, a traceback; numpy's
+            # refusal of a file that is no archive advised loading it with pickle
+            why = (str(e).splitlines() or [type(e).__name__])[0].rstrip(".")
+            if isinstance(e, (zipfile.BadZipFile, EOFError)) or "pickle" in why:
+                why = "it is not a whole .npz archive"
+            raise SolverError(f"{path} is not a readable endgame tables file: {why}.") from None
         return EndgameTables(key, values, expl, depth, path, shows)
 
     def position(self, dice: tuple[int, int]) -> _Position | None:
@@ -502,10 +527,31 @@ def build_tables_file(
     them (``show_max_total``, see :func:`solve_tables`) is solved again.
 
     :raises SolverError: with ``reuse``, when the file holds positions of more
-        than ``max_total`` dice (the build would drop them); for sizes
-        :func:`solve_tables` refuses.
+        than ``max_total`` dice (the build would drop them) or is a tables file
+        of other rules; for a file at ``path`` that is not a tables file (also
+        without ``reuse``); for a ``path`` that cannot be
+        written (checked before solving); for sizes :func:`solve_tables` refuses.
     """
     start = time.perf_counter()
+    path = Path(path)
+    # attack5: a bad path was found only when writing, after the whole build
+    if path.is_dir():
+        raise SolverError(f"{path} is a directory: give --out a file name.")
+    if not path.parent.is_dir():
+        raise SolverError(f"There is no directory {path.parent} to write {path.name} in.")
+    if not os.access(path.parent, os.W_OK):
+        raise SolverError(f"The directory {path.parent} cannot be written to.")
+    if path.exists():
+        # attack5: a file that is no tables file is never replaced (--fresh included: a
+        # mistyped --out game.json lost the record); read_entries read another rule
+        # set's file as nothing to reuse, and the build replaced it
+        other, mine = EndgameTables.load(path).key, round_key(rules)
+        if reuse and other != mine:
+            k = min(k for k in set(other) | set(mine) if other.get(k) != mine.get(k))
+            raise SolverError(
+                f"{path} holds the tables of other rules ({k} {other.get(k)!r}, not {mine.get(k)!r} as in "
+                f"{rules.name}): pass --fresh to replace them, or another --out."
+            )
     known = read_entries(path, rules) if reuse else {}
     _check_largest(rules, max_total, depth_cap)
     beyond = max((sum(p) for p in known), default=0)
