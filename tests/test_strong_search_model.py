@@ -222,6 +222,32 @@ def test_search_endgames_replaces_the_tables_only_above_one_die_each(monkeypatch
             assert asked == [sum(dice)]
 
 
+def test_by_default_the_search_replaces_the_tables_once_the_gate_opens(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``search_endgames`` is on by default (benchmarks/RESULTS.md: gated, as safe
+    as the tables and better against the modelled player): at two dice each a
+    default ``strong`` given a model plays the tables while the gate is shut, and
+    searches once it is open."""
+    import liars_dice.bots.strong as strong_mod
+    from liars_dice.solver.endgame import endgame_moves
+
+    asked: list[int] = []
+
+    def counting(view: SeatView):  # type: ignore[no-untyped-def]
+        asked.append(view.dice_in_play)
+        return endgame_moves(view)
+
+    monkeypatch.setattr(strong_mod, "_endgame_moves", counting)
+    game = Game.create(Rules.preset("classic"), ["p0", "p1"], dice=[2, 2])
+    view = game.initial_state(0).roll(SeededDice(1)).view(0)
+    bot = StrongBot(seed=0, models={"p1": _never_challenges("p1")}, learn=False)
+    bot.decide(view)
+    assert asked == [4]  # gate shut: the tables
+    asked.clear()
+    monkeypatch.setattr(StrongBot, "gate_open", lambda self, player: True)
+    d = bot.decide(view)
+    assert asked == [] and d == bot.analyse(view).decision  # gate open: the search
+
+
 # -- the evidence gate of the model in the search (module docstring step 5) ----------
 
 

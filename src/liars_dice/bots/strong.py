@@ -74,12 +74,14 @@ minimises the dice this seat expects to lose.
    model, or ``search_model=False``, the search is the plain one;
    ``search_gate=False`` uses the model without evidence (unsafe: a wrong
    model costs about 0.1 dice a round, ``benchmarks/RESULTS.md``; tuning).
-   With ``search_endgames=True`` the bot also searches, with the model, in
-   the two-player positions the tables hold (not at one die each, where the
-   safe plan of step 4 lives), under the same gate (``endgame_gate``, on by
-   default, applies it there also when ``search_gate=False``). Until the gate
-   opens the tables play there. ``search_endgames`` is off by default
-   (measured in ``benchmarks/RESULTS.md``).
+   With ``search_endgames=True`` (the default) the bot also searches, with
+   the model, in the two-player positions the tables hold (not at one die
+   each, where the safe plan of step 4 lives), under the same gate
+   (``endgame_gate``, on by default, applies it there also when
+   ``search_gate=False``). Until the gate opens the tables play there, so a
+   single round (nothing revealed yet) is played as without it. Measured in
+   ``benchmarks/RESULTS.md``: as safe as the tables against a wrong model,
+   and better against the modelled player.
 
 Source of the rules: the seeds and ``shared/RULES.md``.
 """
@@ -198,7 +200,7 @@ class StrongBot:
     :param search_model: whether the search uses the opponent models (step 5).
     :param search_endgames: whether to search with the model instead of playing
         the tables in two-player positions above one die each, once the
-        evidence gate opens (step 5, ``endgame_gate``).
+        evidence gate opens (step 5, ``endgame_gate``; default on).
     :param search_gate: whether the search waits for evidence before it uses an
         opponent's model (step 5: :data:`GATE_LLR` over
         :data:`GATE_MIN_DECISIONS`); ``False`` uses the model from the first
@@ -231,7 +233,7 @@ class StrongBot:
         exploit_learned: bool = False,
         search_model: bool = True,
         model_half: tuple[float, float] | None = None,
-        search_endgames: bool = False,
+        search_endgames: bool = True,
         plan_budget: "PlanBudget | None" = None,
         endgame_gate: bool = True,
         search_gate: bool = True,
