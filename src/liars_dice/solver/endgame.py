@@ -534,6 +534,7 @@ def build_tables_file(
     """
     start = time.perf_counter()
     path = Path(path)
+    _check_largest(rules, max_total, depth_cap)  # sizes first: the cheapest refusal, and path-independent
     # attack5: a bad path was found only when writing, after the whole build
     if path.is_dir():
         raise SolverError(f"{path} is a directory: give --out a file name.")
@@ -553,7 +554,6 @@ def build_tables_file(
                 f"{rules.name}): pass --fresh to replace them, or another --out."
             )
     known = read_entries(path, rules) if reuse else {}
-    _check_largest(rules, max_total, depth_cap)
     beyond = max((sum(p) for p in known), default=0)
     if beyond > max_total:
         raise SolverError(
