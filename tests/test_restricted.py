@@ -173,9 +173,16 @@ def test_hostile_limits_and_counts_are_refused_in_one_sentence() -> None:
         ({"counts": {None: 1}}, "count's key"),
         ({"max_depth": 0}, "max_depth"),
         ({"max_depth": -1}, "max_depth"),
+        # attack4 leftovers, taken until the next stop: a bool seat, infinite n0 (no trust), a NaN target
+        ({"player": True}, "seat 0 or 1"),
+        ({"n0": float("inf")}, "finite count"),
+        ({"target": nan}, "target"),
+        ({"target": -0.1}, "target"),
     ):
         with pytest.raises(SolverError, match=words):
             restricted_response(SMALL, lazy, (1, 1), **kwargs)  # type: ignore[arg-type]
+    with pytest.raises(SolverError, match="whole numbers"):  # (1.5, 1) was truncated to (1, 1)
+        restricted_response(SMALL, lazy, (1.5, 1))  # type: ignore[arg-type]
 
 
 def test_huge_dice_are_refused_at_once() -> None:

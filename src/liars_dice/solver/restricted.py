@@ -246,12 +246,17 @@ def restricted_response(
     start = time.perf_counter()
     if isinstance(rules, str):
         rules = Rules.preset(rules)
-    if player not in (0, 1):
+    # (attack4 leftovers: player=True, dice=(1.5, 1), n0=inf and target=nan were taken)
+    if isinstance(player, bool) or player not in (0, 1):
         raise SolverError(f"The exploiter is seat 0 or 1, not {player!r}.")
     if not 0.0 <= p_max <= 1.0:
         raise SolverError(f"p_max is a probability, from 0 to 1, not {p_max!r}.")
-    if not n0 > 0:
-        raise SolverError(f"n0 is a count above 0, not {n0!r}.")
+    if not 0 < n0 < float("inf"):
+        raise SolverError(f"n0 is a finite count above 0, not {n0!r}.")
+    if target is not None and not 0 <= target < float("inf"):
+        raise SolverError(f"target is an exploitability, at least 0, not {target!r}.")
+    if not all(isinstance(d, (int, np.integer)) and not isinstance(d, bool) for d in dice):
+        raise SolverError(f"Dice are whole numbers, not {str(tuple(dice))[:60]}.")
     if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in (iterations, check_every)):
         raise SolverError("iterations and check_every are whole numbers, at least 1.")
     if seconds is not None and not seconds > 0:
