@@ -190,10 +190,8 @@ def test_model_challenge_chance_is_the_models_rate_at_full_weight() -> None:
     assert p[2].max() == pytest.approx(rate[0])  # eight sixes: below 0.1 with any two dice
 
 
-def test_search_endgames_replaces_the_tables_only_above_one_die_each(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``search_endgames=True`` with a model: at two dice each the search moves
-    (the tables are not asked); at one die each the tables still play; with no
-    model the tables play everywhere."""
+def _count_table_calls(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Record the dice in play each time ``strong`` asks the endgame tables."""
     import liars_dice.bots.strong as strong_mod
     from liars_dice.solver.endgame import endgame_moves
 
@@ -204,6 +202,14 @@ def test_search_endgames_replaces_the_tables_only_above_one_die_each(monkeypatch
         return endgame_moves(view)
 
     monkeypatch.setattr(strong_mod, "_endgame_moves", counting)
+    return asked
+
+
+def test_search_endgames_replaces_the_tables_only_above_one_die_each(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``search_endgames=True`` with a model: at two dice each the search moves
+    (the tables are not asked); at one die each the tables still play; with no
+    model the tables play everywhere."""
+    asked = _count_table_calls(monkeypatch)
     rules = Rules.preset("classic")
     model = _never_challenges("p1")
     for dice, searched in (([2, 2], True), ([1, 1], False)):
@@ -227,16 +233,7 @@ def test_by_default_the_search_replaces_the_tables_once_the_gate_opens(monkeypat
     as the tables and better against the modelled player): at two dice each a
     default ``strong`` given a model plays the tables while the gate is shut, and
     searches once it is open."""
-    import liars_dice.bots.strong as strong_mod
-    from liars_dice.solver.endgame import endgame_moves
-
-    asked: list[int] = []
-
-    def counting(view: SeatView):  # type: ignore[no-untyped-def]
-        asked.append(view.dice_in_play)
-        return endgame_moves(view)
-
-    monkeypatch.setattr(strong_mod, "_endgame_moves", counting)
+    asked = _count_table_calls(monkeypatch)
     game = Game.create(Rules.preset("classic"), ["p0", "p1"], dice=[2, 2])
     view = game.initial_state(0).roll(SeededDice(1)).view(0)
     bot = StrongBot(seed=0, models={"p1": _never_challenges("p1")}, learn=False)
