@@ -420,7 +420,7 @@ class StrongBot:
                 continue
             name = view.players[s]
             model = self._models.get(name)
-            if model is None or (name not in self._given and not self._exploit_learned):
+            if model is None or not self._scored(name):
                 continue
             if self._search_gate and not self.gate_open(name):
                 continue
