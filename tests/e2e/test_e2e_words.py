@@ -92,7 +92,11 @@ def test_the_rules_in_words_come_from_the_engine(server, new_page) -> None:  # t
     assert OPTION_LABELS["calza"] in page.inner_text("#rule-options")
     page.uncheck("#opt-calza")
     no_calza = dict(rules_summary(Rules.preset("perudo").with_options(calza=False)))["Special rounds and moves"]
-    page.wait_for_function("(s) => document.querySelector('#rules-summary').innerText.includes(s)", arg=no_calza)
+    assert no_calza in calza  # so waiting for it alone would not wait for the server's answer
+    # wait for the server's new summary: the palifico sentence stays, the calza one goes
+    page.wait_for_function(
+        "(s) => { const t = document.querySelector('#rules-summary').innerText;"
+        " return t.includes(s) && !t.includes('Calza:'); }", arg=no_calza)
     assert "Calza:" not in page.inner_text("#rules-summary")
     page.select_option("#preset", "wild-stars")
     page.check("#opt-palifico")  # wild-stars' perfect bid and palifico do not go together: the server says why
