@@ -108,6 +108,7 @@ from ..engine import (
     next_alive,
 )
 from ..solver.endgame import endgame_moves as _endgame_moves
+from ..solver.endgame import tables_for as _tables_for
 from .base import Decision, register
 from .inference import convolve_all, count_pmf, hands, log_prior, match_table
 from .likelihood import (
@@ -159,6 +160,24 @@ GATE_MIN_DECISIONS = 3
 #: Most decisions of one opponent in one revealed round that the gate scores
 #: (the first ones; bounds its cost per round).
 GATE_MAX_DECISIONS_PER_ROUND = 32
+
+#: The gate where the search would replace the tables (``search_endgames``:
+#: two players, a dice pair the tables hold): the log-likelihood ratio (nats)
+#: that must be exceeded there, over at least
+#: :data:`ENDGAME_GATE_MIN_DECISIONS` decisions. Weaker than :data:`GATE_LLR`
+#: (the model must not be refuted, rather than favoured) but over more
+#: decisions: against players the model does not describe the evidence falls
+#: by 0.5-1 nat a move, so it is below -2 after 10 moves (measured:
+#: ``benchmarks/RESULTS.md``, "The gate in the tables' positions").
+ENDGAME_GATE_LLR = -2.0
+
+#: Least counted decisions of the opponent before the gate in the tables'
+#: positions can open (:data:`ENDGAME_GATE_LLR`).
+ENDGAME_GATE_MIN_DECISIONS = 10
+
+#: Least dice in play at which ``search_endgames`` may replace the tables (and,
+#: at one die each, the safe plan of step 4) once the gate opens.
+ENDGAME_SEARCH_MIN_DICE = 2
 
 
 
@@ -282,10 +301,16 @@ class StrongBot:
         ``search_model=False``)."""
         return self._evidence.get(player, (0.0, 0))
 
-    def gate_open(self, player: str) -> bool:
+    def gate_open(self, player: str, tables: bool = False) -> bool:
         """Whether the evidence on ``player`` lets the search use their model
-        (and, with ``search_endgames``, replace the tables; step 5)."""
+        (step 5): more than :data:`GATE_LLR` nats over at least
+        :data:`GATE_MIN_DECISIONS` decisions; with ``tables``, in a position
+        the tables hold (where, with ``search_endgames``, the search would
+        replace them), more than :data:`ENDGAME_GATE_LLR` over at least
+        :data:`ENDGAME_GATE_MIN_DECISIONS`."""
         llr, n = self.evidence(player)
+        if tables:
+            return n >= ENDGAME_GATE_MIN_DECISIONS and llr > ENDGAME_GATE_LLR
         return n >= GATE_MIN_DECISIONS and llr > GATE_LLR
 
     def _score_round(self, rules: Rules, res: RoundResult, seat: int, model: "OpponentModel") -> tuple[float, int]:
@@ -410,8 +435,9 @@ class StrongBot:
             return None
         return Decision(action)
 
-    def _terms(self, view: SeatView) -> dict[int, ModelTerms]:
-        """The model terms of each opponent seat the search should use (step 5)."""
+    def _terms(self, view: SeatView, tables: bool = False) -> dict[int, ModelTerms]:
+        """The model terms of each opponent seat the search should use (step 5;
+        ``tables``: in a position the tables hold, :meth:`gate_open`)."""
         if not self._search_model or not (self._given or self._exploit_learned):
             return {}
         out = {}
@@ -422,7 +448,7 @@ class StrongBot:
             model = self._models.get(name)
             if model is None or not self._scored(name):
                 continue
-            if self._search_gate and not self.gate_open(name):
+            if self._search_gate and not self.gate_open(name, tables):
                 continue
             terms = self._model_terms(model)
             if not terms.inert:
@@ -430,33 +456,41 @@ class StrongBot:
         return out
 
     def _searches_endgame(self, view: SeatView) -> bool:
-        """Whether ``search_endgames`` puts the search in place of the tables here."""
-        if not self._search_endgames:
+        """Whether ``search_endgames`` puts the search in place of the tables
+        here (a position the tables hold, above one die each, the gate open)."""
+        if not self._search_endgames or not self._use_endgame:
             return False
         alive = [s for s, d in enumerate(view.dice) if d > 0]
-        if len(alive) != 2 or view.dice_in_play <= 2:
+        if len(alive) != 2 or view.dice_in_play < ENDGAME_SEARCH_MIN_DICE:
+            return False
+        other = alive[1] if alive[0] == view.seat else alive[0]
+        tables = _tables_for(view.rules)
+        opener = view.bids[0][0] if view.bids else view.seat
+        pair = (view.dice[opener], view.dice[other if opener == view.seat else view.seat])
+        if tables is None or tables.position(pair) is None:
             return False
         if self._endgame_gate:
-            other = alive[1] if alive[0] == view.seat else alive[0]
-            if not self.gate_open(view.players[other]):
+            if not self.gate_open(view.players[other], tables=True):
                 return False
-        return bool(self._terms(view))
+        return bool(self._terms(view, tables=True))
 
     def _analyser(self, view: SeatView) -> "_Analyser":
-        an = _Analyser(view, self._params or params_for(view.rules), self._residual, self._terms(view))
+        terms = self._terms(view, tables=self._searches_endgame(view))
+        an = _Analyser(view, self._params or params_for(view.rules), self._residual, terms)
         an.show_policy = self._show
         return an
 
     def decide(self, view: SeatView) -> Decision:
         if self._learn:
             self._update_models(view)
-        if self._use_endgame and (self._given or self._exploit_learned):
+        searching = self._searches_endgame(view)
+        if self._use_endgame and not searching and (self._given or self._exploit_learned):
             # the plan's best response holds for the whole round, also past the
             # histories the tables store
             exploit = self._exploit(view)
             if exploit is not None:
                 return exploit
-        if self._use_endgame and not self._searches_endgame(view):
+        if self._use_endgame and not searching:
             policy = _endgame_moves(view)
             if policy:
                 moves = list(policy)
