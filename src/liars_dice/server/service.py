@@ -287,7 +287,8 @@ class TableService:
         """The table option "bots learn from this player's past games": a bot that
         takes opponent models (``set_models``) gets one per seated person, fitted
         on their last :data:`LEARN_GAMES` finished public games under the table's
-        rules (a model is of one rule set), once per seat."""
+        rules (a model is of one rule set), once per seat. The models are given
+        as untrusted (``trusted=False``): names are not identities."""
         room.models_given.add(seat)
         set_models = getattr(bot, "set_models", None)
         if set_models is None:
@@ -312,7 +313,9 @@ class TableService:
                     except ModelError:
                         continue
             room.learned = learned
-        set_models(room.learned)
+        # fitted on games played under a name, which anyone can take: the
+        # plans against these models wait for in-game evidence (bots/strong.py, step 4)
+        set_models(room.learned, trusted=False)
 
     def _evict_later(self, room: Room) -> None:
         """A finished or closed table leaves memory ``finished_ttl`` seconds after
