@@ -236,8 +236,9 @@ class StrongBot:
         their learned model in the search, step 5).
     :param search_model: whether the search uses the opponent models (step 5).
     :param search_endgames: whether to search with the model instead of playing
-        the tables in two-player positions above one die each, once the
-        evidence gate opens (step 5, ``endgame_gate``; default on).
+        the tables (and, at one die each, the plan of step 4) in the two-player
+        positions the tables hold, once their gate opens (step 5,
+        :data:`ENDGAME_GATE_LLR`, ``endgame_gate``; default on).
     :param search_gate: whether the search waits for evidence before it uses an
         opponent's model (step 5: :data:`GATE_LLR` over
         :data:`GATE_MIN_DECISIONS`); ``False`` uses the model from the first
@@ -249,8 +250,8 @@ class StrongBot:
     :param plan_budget: what one plan against a model may cost (default
         :data:`~.exploit.DEFAULT_BUDGET`: one die each only).
     :param endgame_gate: whether ``search_endgames`` waits for evidence (step 5:
-        the opponent's revealed decisions in this game must favour the model,
-        :data:`GATE_LLR`, :data:`GATE_MIN_DECISIONS`); ``False`` (with
+        the opponent's revealed decisions in this game must not refute the
+        model, :data:`ENDGAME_GATE_LLR` over :data:`ENDGAME_GATE_MIN_DECISIONS`); ``False`` (with
         ``search_gate=False``) searches on the model alone (unsafe, tuning).
     :param plan_gate: whether the plans of step 4 wait for the same evidence
         for every model (default ``False``: only for models given with
