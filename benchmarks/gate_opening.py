@@ -27,7 +27,13 @@ import statistics
 from strength_4p import fitted_model
 
 from liars_dice.bots import make_bot
-from liars_dice.bots.strong import GATE_LLR, GATE_MIN_DECISIONS, StrongBot
+from liars_dice.bots.strong import (
+    ENDGAME_GATE_LLR,
+    ENDGAME_GATE_MIN_DECISIONS,
+    GATE_LLR,
+    GATE_MIN_DECISIONS,
+    StrongBot,
+)
 from liars_dice.engine import Game, Rules, SeededDice
 from liars_dice.match import play_game
 
@@ -70,7 +76,8 @@ def main() -> None:
                            dice=[a.dice] * a.players if a.dice else None)
         play_game(game, bots, SeededDice(50000 + g), start=g % a.players, on_state=grab)
     print(f"{a.preset}, {a.players} players, strong with probabilistic's model against {a.opponent}, "
-          f"{a.games} games; the shipped gate: > {GATE_LLR} nat over >= {GATE_MIN_DECISIONS} decisions")
+          f"{a.games} games; the shipped gate: > {ENDGAME_GATE_LLR if a.tables else GATE_LLR} nat over >= "
+          f"{ENDGAME_GATE_MIN_DECISIONS if a.tables else GATE_MIN_DECISIONS} decisions")
     for alive in sorted({p[0] for p in pts}, reverse=True):
         sub = [p for p in pts if p[0] == alive]
         print(f"  {alive} players in: {len(sub)} (position, opponent) pairs; "
