@@ -273,6 +273,17 @@ def test_the_tables_gate_is_weaker_but_over_more_decisions(monkeypatch: pytest.M
     bot._evidence = {"p1": (ENDGAME_GATE_LLR - 0.1, 50)}
     bot.decide(view)
     assert asked == [4]
+    # a model that is not trusted (the server's fits, step 4) keeps the search's gate there
+    asked.clear()
+    untrusted = StrongBot(seed=0, learn=False)
+    untrusted.set_models({"p1": _never_challenges("p1")}, trusted=False)
+    untrusted._evidence = {"p1": (ENDGAME_GATE_LLR + 0.1, ENDGAME_GATE_MIN_DECISIONS)}
+    untrusted.decide(view)
+    assert asked == [4]
+    untrusted._evidence = {"p1": (GATE_LLR + 0.1, ENDGAME_GATE_MIN_DECISIONS)}
+    asked.clear()
+    untrusted.decide(view)
+    assert asked == []
 
 
 def test_by_default_the_search_replaces_the_tables_once_the_gate_opens(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -96,7 +96,9 @@ minimises the dice this seat expects to lose.
    over few). ``endgame_gate`` (on by default) applies it there also when
    ``search_gate=False``. Until it opens the tables (or the plan) play
    there, so a single round (nothing revealed yet) is played as without
-   it. Measured in ``benchmarks/RESULTS.md`` ("The gate in the tables'
+   it. Models that are not trusted (``set_models(..., trusted=False)``,
+   ``plan_gate=True``; step 4) keep the search's gate there, and one die
+   each to the plan. Measured in ``benchmarks/RESULTS.md`` ("The gate in the tables'
    positions"): against 3 x ``probabilistic`` it wins back the tables' cost
    (wild-stars 0.547 -> 0.578, aces-wild 0.583 -> 0.612, 600 games), and with
    a wrong model against ``strong`` it stays at the no-model controls.
@@ -497,11 +499,15 @@ class StrongBot:
 
     def _searches_endgame(self, view: SeatView) -> bool:
         """Whether ``search_endgames`` puts the search in place of the tables
-        here (a position the tables hold, above one die each, the gate open)."""
+        here (a position the tables hold, from :data:`ENDGAME_SEARCH_MIN_DICE`
+        dice in play, the tables' gate open). Models that are not trusted
+        (:attr:`models_trusted`) keep the search's own gate there and leave
+        one die each to the (gated) plan."""
         if not self._search_endgames or not self._use_endgame:
             return False
+        relaxed = self.models_trusted
         alive = [s for s, d in enumerate(view.dice) if d > 0]
-        if len(alive) != 2 or view.dice_in_play < ENDGAME_SEARCH_MIN_DICE:
+        if len(alive) != 2 or view.dice_in_play < (ENDGAME_SEARCH_MIN_DICE if relaxed else 3):
             return False
         other = alive[1] if alive[0] == view.seat else alive[0]
         tables = _tables_for(view.rules)
@@ -510,12 +516,12 @@ class StrongBot:
         if tables is None or tables.position(pair) is None:
             return False
         if self._endgame_gate:
-            if not self.gate_open(view.players[other], tables=True):
+            if not self.gate_open(view.players[other], tables=relaxed):
                 return False
-        return bool(self._terms(view, tables=True))
+        return bool(self._terms(view, tables=relaxed))
 
     def _analyser(self, view: SeatView) -> "_Analyser":
-        terms = self._terms(view, tables=self._searches_endgame(view))
+        terms = self._terms(view, tables=self._searches_endgame(view) and self.models_trusted)
         an = _Analyser(view, self._params or params_for(view.rules), self._residual, terms)
         an.show_policy = self._show
         return an
