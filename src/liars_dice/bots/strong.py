@@ -92,8 +92,7 @@ minimises the dice this seat expects to lose.
    each also in place of the safe plan of step 4), under a gate of its own
    there: the same evidence, above :data:`ENDGAME_GATE_LLR` = -2 nats over at
    least :data:`ENDGAME_GATE_MIN_DECISIONS` = 10 decisions (the model not
-   refuted over many moves, where the search's gate asks that it be favoured
-   over few). ``endgame_gate`` (on by default) applies it there also when
+   refuted over many moves), or the search's gate (favoured over few). ``endgame_gate`` (on by default) applies it there also when
    ``search_gate=False``. Until it opens the tables (or the plan) play
    there, so a single round (nothing revealed yet) is played as without
    it. Models that are not trusted (``set_models(..., trusted=False)``,
@@ -346,11 +345,11 @@ class StrongBot:
         (step 5): more than :data:`GATE_LLR` nats over at least
         :data:`GATE_MIN_DECISIONS` decisions; with ``tables``, in a position
         the tables hold (where, with ``search_endgames``, the search would
-        replace them), more than :data:`ENDGAME_GATE_LLR` over at least
-        :data:`ENDGAME_GATE_MIN_DECISIONS`."""
+        replace them), that or more than :data:`ENDGAME_GATE_LLR` over at
+        least :data:`ENDGAME_GATE_MIN_DECISIONS`."""
         llr, n = self.evidence(player)
-        if tables:
-            return n >= ENDGAME_GATE_MIN_DECISIONS and llr > ENDGAME_GATE_LLR
+        if tables and n >= ENDGAME_GATE_MIN_DECISIONS and llr > ENDGAME_GATE_LLR:
+            return True
         return n >= GATE_MIN_DECISIONS and llr > GATE_LLR
 
     def _score_round(self, rules: Rules, res: RoundResult, seat: int, model: "OpponentModel") -> tuple[float, int]:
