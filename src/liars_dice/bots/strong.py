@@ -99,7 +99,7 @@ minimises the dice this seat expects to lose.
    ``plan_gate=True``; step 4) keep the search's gate there, and one die
    each to the plan. Measured in ``benchmarks/RESULTS.md`` ("The gate in the tables'
    positions"): against 3 x ``probabilistic`` it wins back the tables' cost
-   (wild-stars 0.547 -> 0.578, aces-wild 0.583 -> 0.612, 600 games), and with
+   (1,000 games: wild-stars 0.520 -> 0.550, aces-wild 0.557 -> 0.600), and with
    a wrong model against ``strong`` it stays at the no-model controls.
 
 Source of the rules: the seeds and ``shared/RULES.md``.
