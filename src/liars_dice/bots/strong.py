@@ -96,8 +96,9 @@ minimises the dice this seat expects to lose.
    ``search_gate=False``. Until it opens the tables (or the plan) play
    there, so a single round (nothing revealed yet) is played as without
    it. Models that are not trusted (``set_models(..., trusted=False)``,
-   ``plan_gate=True``; step 4) keep the search's gate there, and one die
-   each to the plan. Measured in ``benchmarks/RESULTS.md`` ("The gate in the tables'
+   ``plan_gate=True``; step 4), and models learned in this game alone
+   (``exploit_learned``), keep the search's gate there, and one die each to
+   the plan. Measured in ``benchmarks/RESULTS.md`` ("The gate in the tables'
    positions"): against 3 x ``probabilistic`` it wins back the tables' cost
    (1,000 games: wild-stars 0.520 -> 0.550, aces-wild 0.557 -> 0.600), and with
    a wrong model against ``strong`` it stays at the no-model controls.
@@ -500,15 +501,17 @@ class StrongBot:
         """Whether ``search_endgames`` puts the search in place of the tables
         here (a position the tables hold, from :data:`ENDGAME_SEARCH_MIN_DICE`
         dice in play, the tables' gate open). Models that are not trusted
-        (:attr:`models_trusted`) keep the search's own gate there and leave
-        one die each to the (gated) plan."""
+        (:attr:`models_trusted`), and models learned in this game alone, keep
+        the search's own gate there and leave one die each to the plan."""
         if not self._search_endgames or not self._use_endgame:
             return False
-        relaxed = self.models_trusted
         alive = [s for s, d in enumerate(view.dice) if d > 0]
-        if len(alive) != 2 or view.dice_in_play < (ENDGAME_SEARCH_MIN_DICE if relaxed else 3):
+        if len(alive) != 2:
             return False
         other = alive[1] if alive[0] == view.seat else alive[0]
+        relaxed = self._relaxed(view.players[other])
+        if view.dice_in_play < (ENDGAME_SEARCH_MIN_DICE if relaxed else 3):
+            return False
         tables = _tables_for(view.rules)
         opener = view.bids[0][0] if view.bids else view.seat
         pair = (view.dice[opener], view.dice[other if opener == view.seat else view.seat])
@@ -519,8 +522,16 @@ class StrongBot:
                 return False
         return bool(self._terms(view, tables=relaxed))
 
+    def _relaxed(self, player: str) -> bool:
+        """Whether the tables' gate (:data:`ENDGAME_GATE_LLR`) applies to
+        ``player``: a trusted model given for them (not one learned in this
+        game alone, nor a model that is not trusted, step 4)."""
+        return self.models_trusted and player in self._given
+
     def _analyser(self, view: SeatView) -> "_Analyser":
-        terms = self._terms(view, tables=self._searches_endgame(view) and self.models_trusted)
+        alive = [s for s, d in enumerate(view.dice) if d > 0]
+        relaxed = len(alive) == 2 and all(self._relaxed(view.players[s]) for s in alive if s != view.seat)
+        terms = self._terms(view, tables=relaxed and self._searches_endgame(view))
         an = _Analyser(view, self._params or params_for(view.rules), self._residual, terms)
         an.show_policy = self._show
         return an
