@@ -9,7 +9,9 @@ the evidence on an opponent would open the gate, for a grid of thresholds.
 or ``strong`` (a wrong one). At each of its moves, for each opponent still in,
 the evidence ``(log-likelihood ratio, decisions)`` is recorded (positions with
 two players count only above 4 dice in play, where the search plays; the
-tables play the rest). Prints, per number of players in, the share of
+tables play the rest; with ``--tables``, only those table positions,
+two players with 3 or 4 dice in play, where ``search_endgames`` may replace
+the tables, :data:`~liars_dice.bots.strong.ENDGAME_GATE_LLR`). Prints, per number of players in, the share of
 (position, opponent) pairs at which ``llr > L`` over at least ``m`` decisions,
 and the mean evidence after 3, 6 and 10 decisions.
 
@@ -25,7 +27,13 @@ import statistics
 from strength_4p import fitted_model
 
 from liars_dice.bots import make_bot
-from liars_dice.bots.strong import GATE_LLR, GATE_MIN_DECISIONS, StrongBot
+from liars_dice.bots.strong import (
+    ENDGAME_GATE_LLR,
+    ENDGAME_GATE_MIN_DECISIONS,
+    GATE_LLR,
+    GATE_MIN_DECISIONS,
+    StrongBot,
+)
 from liars_dice.engine import Game, Rules, SeededDice
 from liars_dice.match import play_game
 
@@ -38,6 +46,8 @@ def main() -> None:
     ap.add_argument("--dice", type=int, default=0, help="starting dice per player (0: the preset's)")
     ap.add_argument("--games", type=int, default=60)
     ap.add_argument("--model-records", type=int, default=1000)
+    ap.add_argument("--tables", action="store_true",
+                    help="count the tables' two-player positions (3-4 dice in play) instead of the search's")
     a = ap.parse_args()
     if not 2 <= a.players <= 6 or a.games < 1 or a.dice < 0 or a.model_records < 1:
         ap.error("players must be 2 to 6, games and model records at least 1, dice at least 0.")
@@ -54,7 +64,8 @@ def main() -> None:
             v = state.view(seat)
             bot._update_models(v)  # the evidence the move about to be made sees
             alive = [s for s, d in enumerate(v.dice) if d > 0]
-            if len(alive) == 2 and v.dice_in_play <= 4:
+            table = len(alive) == 2 and v.dice_in_play <= 4
+            if table != a.tables or (a.tables and v.dice_in_play <= 2):
                 return
             for o in alive:
                 if o != seat:
@@ -65,15 +76,16 @@ def main() -> None:
                            dice=[a.dice] * a.players if a.dice else None)
         play_game(game, bots, SeededDice(50000 + g), start=g % a.players, on_state=grab)
     print(f"{a.preset}, {a.players} players, strong with probabilistic's model against {a.opponent}, "
-          f"{a.games} games; the shipped gate: > {GATE_LLR} nat over >= {GATE_MIN_DECISIONS} decisions")
+          f"{a.games} games; the shipped gate: > {ENDGAME_GATE_LLR if a.tables else GATE_LLR} nat over >= "
+          f"{ENDGAME_GATE_MIN_DECISIONS if a.tables else GATE_MIN_DECISIONS} decisions")
     for alive in sorted({p[0] for p in pts}, reverse=True):
         sub = [p for p in pts if p[0] == alive]
         print(f"  {alive} players in: {len(sub)} (position, opponent) pairs; "
               f"any decision scored {sum(p[2] >= 1 for p in sub) / len(sub):.2f}")
-        for lim in (0.0, 0.5, 1.0, 2.0):
-            cells = [f"m{m}: {sum(1 for _, llr, n in sub if n >= m and llr > lim) / len(sub):.2f}" for m in (1, 3, 6)]
+        for lim in (-2.0, -1.0, 0.0, 0.5, 1.0, 2.0):
+            cells = [f"m{m}: {sum(1 for _, llr, n in sub if n >= m and llr > lim) / len(sub):.2f}" for m in (1, 3, 6, 10)]
             print(f"    llr > {lim}: " + "  ".join(cells))
-        for m in (3, 6, 10):
+        for m in (3, 6, 10, 15):
             xs = [llr for _, llr, n in sub if n == m]
             if xs:
                 print(f"    after {m} decisions: mean {statistics.mean(xs):+.2f} nat (sd {statistics.pstdev(xs):.2f}, {len(xs)})")

@@ -125,8 +125,24 @@ def test_a_bad_table_is_refused_in_one_sentence_and_contexts_of_any_table_are_bo
 def test_the_context_is_the_last_bid_and_the_place_in_the_round() -> None:
     assert backoff_context((1, 1), (3,), [Bid(1, 2), Bid(1, 6)]) == ((1, 1), (3,), Bid(1, 6), 0)
     assert backoff_context((1, 1), (3,), [Bid(1, 6)]) == ((1, 1), (3,), Bid(1, 6), 1)
-    assert backoff_context((2, 0, 1), (6, 1), []) == ((2, 0, 1), (1, 6), None, 0)
-    assert backoff_context((2, 0, 1), (1, 6), [Bid(1, 2), Bid(1, 3), Bid(1, 4)]) == ((2, 0, 1), (1, 6), Bid(1, 4), 1)
+    # a seat out of the game (0 dice) never moves: it is not part of the context
+    assert backoff_context((2, 0, 1), (6, 1), []) == ((2, 1), (1, 6), None, 0)
+    assert backoff_context((2, 0, 1), (1, 6), [Bid(1, 2), Bid(1, 3), Bid(1, 4)]) == ((2, 1), (1, 6), Bid(1, 4), 1)
+    assert backoff_context((1, 0, 0, 1), (3,), [Bid(1, 6)]) == backoff_context((1, 1), (3,), [Bid(1, 6)])
+
+
+def test_the_final_two_of_a_larger_game_count_for_the_plans() -> None:
+    """A model fitted on 4-player records keys the final two's situations with
+    every seat (``1,0,0,1|...``); the plans ask for the two players' dice
+    (``(1, 1)``). Before the context dropped the seats out, such a model gave
+    the plans no evidence at all (issue 11, branch ``gap4p``)."""
+    m = OpponentModel("opp", rules="joker")
+    m.table = {"1,0,0,1|3|1x2,1x6": {"liar": 5}, "1,0,1,0|3|1x4,1x6": {"2x3": 3}}
+    assert m.evidence((1, 1), (3,), (Bid(1, 5), Bid(1, 6))) == 8
+    counts = model_counts(m, (1, 1), 1)  # the modelled player opened: the plan's seat is role 1
+    assert counts == {((3,), (Bid(1, 2), Bid(1, 6))): 5.0, ((3,), (Bid(1, 4), Bid(1, 6))): 3.0}
+    tree_counts = model_counts(m, (1, 1), 1, BidTree(JOKER, (1, 1)))
+    assert tree_counts[((3,), (Bid(1, 5), Bid(1, 6)))] == 8.0
 
 
 _BIDS = [Bid(q, f) for q in (1, 2) for f in range(1, 7)]  # joker's order at one die each

@@ -205,27 +205,86 @@ def _count_table_calls(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return asked
 
 
-def test_search_endgames_replaces_the_tables_only_above_one_die_each(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``search_endgames=True`` with a model: at two dice each the search moves
-    (the tables are not asked); at one die each the tables still play; with no
-    model the tables play everywhere."""
+def test_search_endgames_replaces_the_tables_and_the_plan_where_the_gate_lets_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``search_endgames=True`` with a model and no gate: at two dice each and
+    at one die each (``ENDGAME_SEARCH_MIN_DICE`` 2: there also in place of the
+    safe plan) the search moves and the tables are not asked; with no model the
+    tables play everywhere; above one die each only (the constant at 3), the
+    tables play at one die each."""
+    import liars_dice.bots.strong as strong_mod
+    from liars_dice.bots.exploit import PlanBudget
+
     asked = _count_table_calls(monkeypatch)
     rules = Rules.preset("classic")
     model = _never_challenges("p1")
-    for dice, searched in (([2, 2], True), ([1, 1], False)):
-        game = Game.create(rules, ["p0", "p1"], dice=dice)
-        for seed in range(4):
-            view = game.initial_state(0).roll(SeededDice(seed)).view(0)
-            asked.clear()
-            bot = StrongBot(seed=0, models={"p1": model}, learn=False, search_endgames=True, endgame_gate=False,
-                            search_gate=False)
-            d = bot.decide(view)
-            assert asked == ([] if searched else [sum(dice)])
-            if searched:
-                assert d == bot.analyse(view).decision
-            asked.clear()
-            StrongBot(seed=0, search_endgames=True).decide(view)
-            assert asked == [sum(dice)]
+    for min_dice in (2, 3):
+        monkeypatch.setattr(strong_mod, "ENDGAME_SEARCH_MIN_DICE", min_dice)
+        for dice in ([2, 2], [1, 1]):
+            searched = sum(dice) >= min_dice
+            game = Game.create(rules, ["p0", "p1"], dice=dice)
+            for seed in range(4):
+                view = game.initial_state(0).roll(SeededDice(seed)).view(0)
+                asked.clear()
+                bot = StrongBot(seed=0, models={"p1": model}, learn=False, search_endgames=True, endgame_gate=False,
+                                search_gate=False, plan_budget=PlanBudget(max_cells=0))  # no plan: the tables
+                d = bot.decide(view)
+                if searched:
+                    assert asked == [] and d == bot.analyse(view).decision
+                else:
+                    assert asked == [sum(dice)]
+                asked.clear()
+                StrongBot(seed=0, search_endgames=True).decide(view)
+                assert asked == [sum(dice)]
+
+
+def test_the_tables_gate_is_weaker_but_over_more_decisions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a position the tables hold the gate opens when the evidence exceeds
+    ``ENDGAME_GATE_LLR`` (-2 nats) over ``ENDGAME_GATE_MIN_DECISIONS`` (10),
+    or where the search's opens; the search's: ``GATE_LLR`` (0.5) over
+    ``GATE_MIN_DECISIONS`` (3)
+    (benchmarks/RESULTS.md, "The gate in the tables' positions")."""
+    from liars_dice.bots.strong import (
+        ENDGAME_GATE_LLR,
+        ENDGAME_GATE_MIN_DECISIONS,
+        GATE_LLR,
+        GATE_MIN_DECISIONS,
+    )
+
+    assert ENDGAME_GATE_LLR < GATE_LLR and ENDGAME_GATE_MIN_DECISIONS > GATE_MIN_DECISIONS
+    bot = StrongBot(seed=0, models={"p1": _never_challenges("p1")})
+    cases = {
+        (ENDGAME_GATE_LLR + 0.1, ENDGAME_GATE_MIN_DECISIONS): (True, False),
+        (ENDGAME_GATE_LLR + 0.1, ENDGAME_GATE_MIN_DECISIONS - 1): (False, False),
+        (ENDGAME_GATE_LLR - 0.1, 50): (False, False),
+        (GATE_LLR + 0.1, GATE_MIN_DECISIONS): (True, True),  # the search's gate opens it too
+        (GATE_LLR + 0.1, ENDGAME_GATE_MIN_DECISIONS): (True, True),
+    }
+    for evidence, (tables, search) in cases.items():
+        bot._evidence = {"p1": evidence}
+        assert bot.gate_open("p1", tables=True) is tables and bot.gate_open("p1") is search
+    # the weaker gate lets the search replace the tables at two dice each, not the search elsewhere
+    asked = _count_table_calls(monkeypatch)
+    game = Game.create(Rules.preset("classic"), ["p0", "p1"], dice=[2, 2])
+    view = game.initial_state(0).roll(SeededDice(1)).view(0)
+    bot = StrongBot(seed=0, models={"p1": _never_challenges("p1")}, learn=False)
+    bot._evidence = {"p1": (ENDGAME_GATE_LLR + 0.1, ENDGAME_GATE_MIN_DECISIONS)}
+    d = bot.decide(view)
+    assert asked == [] and d == bot.analyse(view).decision
+    assert bot._terms(view) == {} and set(bot._terms(view, tables=True)) == {1}
+    bot._evidence = {"p1": (ENDGAME_GATE_LLR - 0.1, 50)}
+    bot.decide(view)
+    assert asked == [4]
+    # a model that is not trusted (the server's fits, step 4) keeps the search's gate there
+    asked.clear()
+    untrusted = StrongBot(seed=0, learn=False)
+    untrusted.set_models({"p1": _never_challenges("p1")}, trusted=False)
+    untrusted._evidence = {"p1": (ENDGAME_GATE_LLR + 0.1, ENDGAME_GATE_MIN_DECISIONS)}
+    untrusted.decide(view)
+    assert asked == [4]
+    untrusted._evidence = {"p1": (GATE_LLR + 0.1, ENDGAME_GATE_MIN_DECISIONS)}
+    asked.clear()
+    untrusted.decide(view)
+    assert asked == []
 
 
 def test_by_default_the_search_replaces_the_tables_once_the_gate_opens(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -240,7 +299,7 @@ def test_by_default_the_search_replaces_the_tables_once_the_gate_opens(monkeypat
     bot.decide(view)
     assert asked == [4]  # gate shut: the tables
     asked.clear()
-    monkeypatch.setattr(StrongBot, "gate_open", lambda self, player: True)
+    monkeypatch.setattr(StrongBot, "gate_open", lambda self, player, tables=False: True)
     d = bot.decide(view)
     assert asked == [] and d == bot.analyse(view).decision  # gate open: the search
 

@@ -31,7 +31,9 @@ Language Engineering 1995; the back-off of Katz, IEEE TASSP 1987):
    bin, else a raise with weight ``bid bin mean * jump bin mean`` shared by the
    legal raises in that (bin, jump) cell;
 2. **context**: the table's counts summed over every situation with the same
-   dice, hand, *last* bid and place in the round (:func:`backoff_context`), a
+   dice of the players still in, hand, *last* bid and place in the round
+   (:func:`backoff_context`; the final two of a 4-player game share the
+   context of a 2-player game), a
    Dirichlet whose mean is the generic policy, weight :data:`BACKOFF_STRENGTH`;
 3. **situation**: the exact situation's counts, a Dirichlet whose mean is the
    context's policy, weight ``prior.table_strength``.
@@ -521,19 +523,22 @@ def situation_key(dice: Sequence[int], seat: int, hand: Sequence[int], bids: Seq
     return f"{','.join(map(str, order))}|{''.join(map(str, sorted(hand)))}|{','.join(str(b) for b in bids)}"
 
 
-#: A back-off context: (dice counts from the seat onwards, sorted hand, last bid
-#: or ``None``, bids so far modulo the players with dice).
+#: A back-off context: (dice counts of the players with dice, from the seat
+#: onwards, sorted hand, last bid or ``None``, bids so far modulo the players with dice).
 BackoffContext = tuple[tuple[int, ...], tuple[int, ...], Bid | None, int]
 
 
 def backoff_context(dice: Sequence[int], hand: Sequence[int], bids: Sequence[Bid]) -> BackoffContext:
     """The back-off context of a situation (module docstring): the dice counts
-    from the seat onwards, the sorted hand, the last bid (``None`` to open) and
-    the number of bids so far modulo the players with dice (with two players,
-    whether the seat opened the round: the networks of dudo.ai play differently
-    as opener and responder)."""
-    players = max(1, sum(1 for c in dice if c > 0))
-    return tuple(dice), tuple(sorted(hand)), (bids[-1] if bids else None), len(bids) % players
+    from the seat onwards of the players still in (a seat out of the game, 0
+    dice, never moves, so the final two of a 4-player game, key ``1,0,0,1``,
+    share the context of a 2-player game's ``1,1``: what ``strong``'s plans ask,
+    :func:`~liars_dice.bots.exploit.model_counts`), the sorted hand, the last
+    bid (``None`` to open) and the number of bids so far modulo the players
+    with dice (with two players, whether the seat opened the round: the
+    networks of dudo.ai play differently as opener and responder)."""
+    alive = tuple(c for c in dice if c > 0)
+    return alive, tuple(sorted(hand)), (bids[-1] if bids else None), len(bids) % max(1, len(alive))
 
 
 def parse_situation_key(key: str) -> tuple[tuple[int, ...], tuple[int, ...], tuple[Bid, ...]]:
