@@ -210,3 +210,102 @@ def test_a_show_that_does_not_fit_the_reveal_scores_nothing() -> None:
         revealed=((4, 4, 1, 2, 6), (5, 5, 5, 6, 2)), lost=(0, 1), out=(), next_opener=1, loser=1,
     )
     assert StrongBot(seed=0, models={"p1": model})._score_round(Rules.preset("wild-stars"), res, 1, model) == (0.0, 0)
+
+
+_CHALLENGER_MODEL: list[OpponentModel] = []
+
+
+def _recorded_challenger() -> OpponentModel:
+    """A model of ``p1`` fitted on 300 one-die games where it challenged every
+    bid (its situation table, which plans need, not only the generic part)."""
+    if not _CHALLENGER_MODEL:
+        from liars_dice.bots import make_bot
+
+        rules = Rules.preset("classic")
+        model = OpponentModel("p1", rules=rules.name)
+        for g in range(300):
+            game = Game.create(rules, ["p0", "p1"], dice=[1, 1])
+            end = play_game(game, [make_bot("probabilistic", g), _Scripted(True)], SeededDice(g), start=g % 2)
+            for res in end.results:
+                model.observe_round(rules, res, 1)
+        _CHALLENGER_MODEL.append(model)
+    return _CHALLENGER_MODEL[0].copy()
+
+
+def _plans_played(trusted: bool, challenger: bool, seed: int, plan_gate: bool = False) -> tuple[int, int, bool]:
+    """``strong`` (a recorded always-challenger's model for ``p1``) against the
+    scripted ``p1``, one die against four, classic: (its decisions at one die each,
+    the plans it played, whether the gate was open at every plan)."""
+    import liars_dice.bots.exploit as exploit_mod
+
+    bot = StrongBot(seed=seed, plan_gate=plan_gate)
+    bot.set_models({"p1": _recorded_challenger()}, trusted=trusted)
+    played: list[bool] = []
+    at_one_die = 0
+    real = exploit_mod.planned_action
+
+    def spy(plan, view, rng=None):  # type: ignore[no-untyped-def]
+        played.append(bot.gate_open("p1"))
+        return real(plan, view, rng)
+
+    def grab(state):  # type: ignore[no-untyped-def]
+        nonlocal at_one_die
+        if not state.is_over and not state.is_chance and state.to_move == 0 and state.dice == (1, 1):
+            at_one_die += 1
+
+    exploit_mod.planned_action = spy
+    try:
+        game = Game.create(Rules.preset("classic"), ["p0", "p1"], dice=[1, 4])
+        play_game(game, [bot, _Scripted(challenger)], SeededDice(seed), on_state=grab)
+    finally:
+        exploit_mod.planned_action = real
+    return at_one_die, len(played), all(played)
+
+
+def test_an_untrusted_models_plan_waits_for_evidence_in_the_first_round() -> None:
+    """One die each, nothing revealed yet: a trusted model's plan plays at once;
+    the same model given untrusted (``set_models(..., trusted=False)``, as the
+    server's "bots learn" gives it; strong.py step 4), or with ``plan_gate``,
+    does not (the gate is shut)."""
+    import liars_dice.bots.exploit as exploit_mod
+
+    calls: list[int] = []
+    real = exploit_mod.planned_action
+
+    def spy(plan, view, rng=None):  # type: ignore[no-untyped-def]
+        calls.append(view.seat)
+        return real(plan, view, rng)
+
+    game = Game.create(Rules.preset("classic"), ["p0", "p1"], dice=[1, 1])
+    view = game.initial_state(0).roll(SeededDice(3)).view(0)
+    exploit_mod.planned_action = spy
+    try:
+        seen = {}
+        for label, trusted, gate in (("trusted", True, False), ("untrusted", False, False), ("plan_gate", True, True)):
+            bot = StrongBot(seed=0, plan_gate=gate)
+            bot.set_models({"p1": _recorded_challenger()}, trusted=trusted)
+            calls.clear()
+            bot.decide(view)
+            seen[label] = len(calls)
+    finally:
+        exploit_mod.planned_action = real
+    assert seen == {"trusted": 1, "untrusted": 0, "plan_gate": 0}
+
+
+def test_untrusted_plans_play_only_with_the_gate_open() -> None:
+    """Whole games, one die against four: an untrusted model's plan is played
+    only at moves where the evidence gate is open, and it is played (against a
+    player who challenges every bid, as the model says); a trusted model's plan
+    is also played with the gate shut."""
+    untrusted = trusted_shut = 0
+    for seed in range(1, 9):
+        for challenger in (True, False):
+            _, played, all_open = _plans_played(trusted=False, challenger=challenger, seed=seed)
+            assert all_open
+            _, played_g, all_open_g = _plans_played(trusted=True, challenger=challenger, seed=seed, plan_gate=True)
+            assert all_open_g
+            if challenger:
+                untrusted += played
+            _, _, all_open_t = _plans_played(trusted=True, challenger=challenger, seed=seed)
+            trusted_shut += not all_open_t
+    assert untrusted > 0 and trusted_shut > 0

@@ -49,6 +49,8 @@ def test_bots_learn_fits_the_seated_persons_past_games(client: TestClient) -> No
     assert model.records == 1 and model.rounds >= 2
     bot = room.bot(1)
     assert bot.model_of("ann") is not None and bot.model_of("ann").records == 1
+    # names are not identities: the plans against these models wait for in-game evidence
+    assert bot.models_trusted is False
     p.close()
 
 

@@ -40,6 +40,18 @@ minimises the dice this seat expects to lose.
    once :data:`LEARN_MIN_ROUNDS` of their rounds are counted (off by default: a
    plan costs about a second of CFR+ at one die each, more above; ``plan_budget``
    bounds it, :class:`~.exploit.PlanBudget`).
+   **Plans of untrusted models wait for evidence** (``plan_gate``): the
+   equilibrium margin ``epsilon`` bounds what a plan gives away against the
+   equilibrium, not against a player who knows the model. A model someone
+   else could shape (the server's "bots learn from this player's past games"
+   fits on games played under a name, and names are not identities) is given
+   with ``set_models(..., trusted=False)``; its plans, like ``plan_gate=True``
+   for every model, are played only while the evidence gate of step 5 is open
+   for that opponent (their moves in this game's revealed rounds favour the
+   model). A model given by the bot's own user (``models``, the arena, the bot
+   protocol's ``models`` field) is trusted: its plans play from the first
+   round, as measured against the dudo.ai networks (single rounds, where no
+   evidence can come first).
 5. **Models in the search.** Wherever the bot searches (every position the
    tables do not play: three or more players, and larger two-player rounds),
    the model of each opponent can enter the likelihood of their bids (the
@@ -231,6 +243,10 @@ class StrongBot:
         the opponent's revealed decisions in this game must favour the model,
         :data:`GATE_LLR`, :data:`GATE_MIN_DECISIONS`); ``False`` (with
         ``search_gate=False``) searches on the model alone (unsafe, tuning).
+    :param plan_gate: whether the plans of step 4 wait for the same evidence
+        for every model (default ``False``: only for models given with
+        ``set_models(..., trusted=False)``). With ``search_model=False`` no
+        evidence is scored, so gated plans never play.
     """
 
     name = "strong"
@@ -253,8 +269,11 @@ class StrongBot:
         plan_budget: "PlanBudget | None" = None,
         endgame_gate: bool = True,
         search_gate: bool = True,
+        plan_gate: bool = False,
     ) -> None:
         self._search_gate = search_gate
+        self._plan_gate = plan_gate
+        self._trusted = True
         self._search_endgames = search_endgames
         self._endgame_gate = endgame_gate
         #: per opponent name: (log-likelihood ratio, decisions counted) this game
@@ -283,14 +302,26 @@ class StrongBot:
         """This bot's current model of ``player`` (given, plus what this game revealed)."""
         return self._models.get(player)
 
-    def set_models(self, models: "Mapping[str, OpponentModel]") -> None:
-        """Replace the given opponent models (the bot protocol's per-request field)."""
+    def set_models(self, models: "Mapping[str, OpponentModel]", *, trusted: bool = True) -> None:
+        """Replace the given opponent models (the bot protocol's per-request field).
+
+        :param trusted: ``False`` for models someone other than the bot's user
+            could have shaped (the server's fits on a name's past games): their
+            plans then wait for the evidence gate (module docstring, step 4).
+        """
         self._given = dict(models)
+        self._trusted = trusted
         self._models = {k: m.copy() for k, m in self._given.items()}
         self._seen_rounds = 0
         self._round_mode = None
         self._evidence = {}
         self._gate_cells = 0
+
+    @property
+    def models_trusted(self) -> bool:
+        """Whether the given models' plans may play before any evidence
+        (``set_models(..., trusted=False)`` makes this ``False``; step 4)."""
+        return self._trusted and not self._plan_gate
 
     def evidence(self, player: str) -> tuple[float, int]:
         """The gate's evidence on ``player`` this game: ``(log-likelihood ratio
@@ -415,6 +446,8 @@ class StrongBot:
         if model is None:
             return None
         if view.players[other] not in self._given and (not self._exploit_learned or model.rounds < LEARN_MIN_ROUNDS):
+            return None
+        if (self._plan_gate or not self._trusted) and not self.gate_open(view.players[other]):
             return None
         from .exploit import DEFAULT_BUDGET, EPSILON, plan_for, planned_action
 

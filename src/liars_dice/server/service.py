@@ -287,10 +287,11 @@ class TableService:
         """The table option "bots learn from this player's past games": a bot that
         takes opponent models (``set_models``) gets one per seated person, fitted
         on their last :data:`LEARN_GAMES` finished public games under the table's
-        rules (a model is of one rule set), once per seat. The games are read,
-        rebuilt and fitted in a worker thread, and not kept in memory (five
-        persons' 250 games rebuilt on the event loop stalled every table for
-        about 8 s, 32 ms a game of six seats and ten dice)."""
+        rules (a model is of one rule set), once per seat. The models are given
+        as untrusted (``trusted=False``): names are not identities. The games
+        are read, rebuilt and fitted in a worker thread, and not kept in memory
+        (five persons' 250 games rebuilt on the event loop stalled every table
+        for about 8 s, 32 ms a game of six seats and ten dice)."""
         room.models_given.add(seat)
         set_models = getattr(bot, "set_models", None)
         if set_models is None:
@@ -299,7 +300,9 @@ class TableService:
             t = room.table
             names = [s.name for s in t.seats if s.kind is SeatKind.HUMAN and s.name is not None]
             room.learned = await asyncio.to_thread(self._learned_models, names, t.code, t.preset, t.rules)
-        set_models(room.learned)
+        # fitted on games played under a name, which anyone can take: the
+        # plans against these models wait for in-game evidence (bots/strong.py, step 4)
+        set_models(room.learned, trusted=False)
 
     def _learned_models(self, names: Sequence[str], code: str, preset: str, rules: Any) -> dict[str, Any]:
         """Models of ``names`` by name, each fitted on the person's last
