@@ -153,3 +153,13 @@ def test_bid_history_breaks_between_entries_at_80_columns(preset: str) -> None:
         items += [x.strip() for x in body.split("→") if x.strip()]
     assert all(entry.match(x) for x in items), items
     assert len(items) == len(bids)
+
+
+@pytest.mark.parametrize("flag", ["--max-depth", "--depth-cap", "--show-depth-cap"])
+def test_a_depth_below_one_is_refused_under_its_flag(cli, flag: str) -> None:
+    """attack4 leftover: `solve --max-depth 0` was refused as "max_depth is the
+    most bids...", the library's parameter, not the flag the user typed."""
+    args = ["solve", "--rules", "openspiel", "--dice", "1", "1", flag, "0"] + (["--tables"] if flag != "--max-depth" else [])
+    out = _run(cli, *args)
+    assert out.returncode == 2
+    assert out.stderr.strip() == f"error: {flag} is the most bids in a history, at least 1, not 0.", out.stderr

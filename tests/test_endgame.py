@@ -241,3 +241,26 @@ def test_tables_are_written_where_asked_and_whole(tmp_path, monkeypatch) -> None
         build_tables_file(rules, path, max_total=2, report=lambda s: None, reuse=False)
     assert path.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t.bin"]
+
+
+def test_an_out_path_through_a_symbolic_link_keeps_the_link(tmp_path) -> None:
+    """attack5 leftover: the rename that makes the write atomic replaced a
+    symbolic link given as --out with a plain file; the file the link points to
+    is written, the link kept."""
+    from liars_dice.solver.endgame import EndgameTables, build_tables_file
+
+    rules = Rules.preset("classic")
+    (tmp_path / "real").mkdir()
+    target = tmp_path / "real" / "t.npz"
+    build_tables_file(rules, target, max_total=2, report=lambda s: None)
+    link = tmp_path / "link.npz"
+    link.symlink_to(target)
+    build_tables_file(rules, link, max_total=2, report=lambda s: None, reuse=False)
+    assert link.is_symlink() and link.resolve() == target.resolve()
+    assert EndgameTables.load(link).values.keys() == {(1, 1)}
+    assert sorted(p.name for p in (tmp_path / "real").iterdir()) == ["t.npz"]
+    dangling = tmp_path / "dangling.npz"
+    dangling.symlink_to(tmp_path / "nodir" / "t.npz")
+    _one_sentence_and_unchanged(
+        lambda: build_tables_file(rules, dangling, max_total=2, report=lambda s: None, reuse=False), dangling, "no directory"
+    )

@@ -74,6 +74,10 @@ def solve_command(
     from ..solver import SolverError, solve
     from ..solver.endgame import build_tables_file
 
+    for flag, value in (("--max-depth", max_depth), ("--depth-cap", depth_cap), ("--show-depth-cap", show_depth_cap)):
+        if value is not None and value < 1:  # named as the user typed it, before the library's parameter name
+            typer.echo(f"error: {flag} is the most bids in a history, at least 1, not {value}.", err=True)
+            raise typer.Exit(2)
     try:
         rule_set = load_rules(rules)
         if tables:

@@ -219,7 +219,11 @@ def save_tables(path: str | Path, rules: Rules, entries: list[TableEntry], min_r
 def _write_atomically(path: Path, arrays: dict[str, Any]) -> None:
     """Write ``arrays`` as an ``.npz`` at exactly ``path`` (numpy would add
     ``.npz`` to another name), through a file beside it renamed over ``path``:
-    a write that fails leaves the earlier file whole and no partial file."""
+    a write that fails leaves the earlier file whole and no partial file. A
+    ``path`` that is a symbolic link has the file it points to replaced, the
+    link kept (as an ordinary write through it would)."""
+    if path.is_symlink():
+        path = path.resolve()
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
     try:
         with os.fdopen(fd, "wb") as f:
@@ -534,6 +538,8 @@ def build_tables_file(
     """
     start = time.perf_counter()
     path = Path(path)
+    if path.is_symlink():  # the checks below are of the file the link points to, which is written
+        path = path.resolve()
     _check_largest(rules, max_total, depth_cap)  # sizes first: the cheapest refusal, and path-independent
     # attack5: a bad path was found only when writing, after the whole build
     if path.is_dir():
