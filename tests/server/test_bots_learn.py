@@ -71,3 +71,44 @@ def test_without_the_option_bots_get_no_models(client: TestClient) -> None:
     room = client.app.state.service.rooms[code]  # type: ignore[attr-defined]
     assert room.learned is None and room.models_given == set()
     p.close()
+
+
+def test_bots_learn_reads_the_last_games_of_the_tables_preset(client: TestClient, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """attack6: the last LEARN_GAMES games were taken before the rules were
+    checked, so a person's newer games of another preset hid every game of this
+    one (here one game kept: the newest is aces-wild, the table classic)."""
+    import liars_dice.server.service as service_mod
+
+    monkeypatch.setattr(service_mod, "LEARN_GAMES", 1)
+    _finished_game(client, "ann")
+    t = create(client, "ann", seats=2, preset="aces-wild", options={"dice_per_player": 2})
+    p = Player(client, t["code"], t["token"])
+    p.send({"type": "add_bot", "bot": "random"})
+    p.send({"type": "start", "id": "s"})
+    assert p.wait(lambda m: m.get("id") == "s")["type"] == "ack"
+    p.send({"type": "leave", "id": "l"})
+    p.wait(lambda m: is_state(m) and m["view"]["phase"] == "over")
+    p.close()
+    code, p = _table_with_strong(client, True)
+    try:
+        room = client.app.state.service.rooms[code]  # type: ignore[attr-defined]
+        assert "ann" in room.learned and room.learned["ann"].records == 1
+    finally:
+        p.close()
+
+
+def test_bots_learn_keeps_no_past_game_in_memory(client: TestClient) -> None:
+    """attack6: each past game was loaded as a room on the event loop (32 ms a
+    game of six seats and ten dice; five persons' 250 games stalled every table
+    for about 8 s) and kept among the rooms; now they are rebuilt in a worker
+    thread and dropped."""
+    past = [_finished_game(client, "ann") for _ in range(2)]
+    rooms = client.app.state.service.rooms  # type: ignore[attr-defined]
+    for c in past:
+        rooms.pop(c, None)
+    code, p = _table_with_strong(client, True)
+    try:
+        assert rooms[code].learned["ann"].records == 2
+        assert not set(past) & set(rooms)
+    finally:
+        p.close()

@@ -107,3 +107,14 @@ def test_the_summary_refuses_what_the_table_refuses(client: TestClient, options:
     assert summary.json()["error"]["message"] == table.json()["error"]["message"]
     for w in words:
         assert w in summary.json()["error"]["message"]
+
+
+def test_the_lobby_is_rate_limited(db_url: str) -> None:
+    """attack6: GET /api/tables had no rate (200 open tables answered 430 KB,
+    8.5 ms each, 122 times a second to one client); it counts against lookup_rate."""
+    from liars_dice.server import create_app
+    from liars_dice.server.config import Settings
+
+    with TestClient(create_app(Settings(db_url=db_url, lookup_rate="3/minute"))) as c:
+        codes = [c.get("/api/tables").status_code for _ in range(4)]
+    assert codes == [200, 200, 200, 429], codes

@@ -11,7 +11,9 @@ built once per ``(n, faces)`` and cached:
 * :func:`match_table` -- how many dice of each hand count toward a bid on each
   face, shape ``(H, faces)``, with or without wilds;
 * :func:`tail_logit` / :func:`tail_table` -- binomial tails ``P[X >= j]`` for
-  ``X ~ Binomial(U, p)``, and their clipped logits.
+  ``X ~ Binomial(U, p)``, and their clipped logits; :func:`tail_row` /
+  :func:`tail_logit_row` -- one ``U``'s row of them (what the likelihood reads:
+  a whole table of ``U`` up to 8,192 dice would take gigabytes).
 
 :func:`count_pmf` turns a posterior over hands into the distribution of one
 opponent's matching dice for a face, and :func:`convolve_all` adds independent
@@ -21,9 +23,11 @@ opponents' counts together.
 from __future__ import annotations
 
 from functools import lru_cache
-from math import comb, lgamma, log
+from math import lgamma, log
 
 import numpy as np
+
+from ..engine.odds import binomial_pmfs
 
 #: Logits of probabilities are clipped to [-LOGIT_CLIP, LOGIT_CLIP].
 LOGIT_CLIP = 7.0
@@ -84,12 +88,35 @@ def tail_table(u_max: int, p: float) -> np.ndarray:
     """
     t = np.zeros((u_max + 1, u_max + 2))
     for u in range(u_max + 1):
-        pmf = np.array([comb(u, i) * p**i * (1 - p) ** (u - i) for i in range(u + 1)])
-        tail = np.cumsum(pmf[::-1])[::-1]
-        t[u, : u + 1] = tail
-        t[u, 0] = 1.0
+        t[u] = _tail(u, p, u_max + 2)
     t.setflags(write=False)
     return t
+
+
+def _tail(u: int, p: float, width: int) -> np.ndarray:
+    out = np.zeros(width)
+    pmf = np.array(binomial_pmfs(u, p))
+    out[: u + 1] = np.cumsum(pmf[::-1])[::-1]
+    out[0] = 1.0
+    return out
+
+
+@lru_cache(maxsize=256)
+def tail_row(u: int, p: float) -> np.ndarray:
+    """``P[X >= j]`` for ``X ~ Binomial(u, p)`` and ``j = 0..u + 1``, shape ``(u + 2,)``:
+    row ``u`` of :func:`tail_table` (the same floats), without the rows below it."""
+    t = _tail(u, p, u + 2)
+    t.setflags(write=False)
+    return t
+
+
+@lru_cache(maxsize=256)
+def tail_logit_row(u: int, p: float) -> np.ndarray:
+    """Clipped logit of :func:`tail_row`, same shape (row ``u`` of :func:`tail_logit`)."""
+    t = np.clip(tail_row(u, p), 1e-12, 1 - 1e-12)
+    lg: np.ndarray = np.clip(np.log(t) - np.log1p(-t), -LOGIT_CLIP, LOGIT_CLIP)
+    lg.setflags(write=False)
+    return lg
 
 
 @lru_cache(maxsize=None)

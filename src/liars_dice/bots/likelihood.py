@@ -58,7 +58,7 @@ from typing import Any
 import numpy as np
 
 from ..engine import Bid, Rules
-from .inference import table_size, tail_logit, tail_table
+from .inference import tail_logit_row, tail_row
 
 #: Feature names, in the order of :meth:`LikelihoodParams.vector`.
 FEATURES = (
@@ -246,7 +246,6 @@ class ActorTables:
         self.rules, self.ctx, self.theta = rules, ctx, theta
         self.terms = None if terms is None or terms.inert else terms
         faces, n, nt = rules.faces, ctx.n, ctx.n_total
-        size = table_size(max(ctx.unseen, nt))
         p = match_probs(rules, ctx.wilds)
         self.p = p
         q = np.arange(1, nt + 1)
@@ -256,8 +255,8 @@ class ActorTables:
         logit = np.empty((faces, n + 1, nt))
         prob = np.empty((faces, n + 1, nt))
         for f in range(faces):
-            logit[f] = tail_logit(size, float(p[f]))[ctx.unseen][need[f]]
-            prob[f] = tail_table(size, float(p[f]))[ctx.unseen][need[f]]
+            logit[f] = tail_logit_row(ctx.unseen, float(p[f]))[need[f]]
+            prob[f] = tail_row(ctx.unseen, float(p[f]))[need[f]]
         self.logit = logit
         self.prob = prob
         support = (k[None, :] - n * p[:, None])[:, :, None]

@@ -79,8 +79,10 @@ minimises the dice this seat expects to lose.
    hard (the model's terms at their full weight, or not at all), is decided
    afresh at every move (evidence that turns shuts it again), and the
    evidence starts again each game (a new game is a view with fewer revealed
-   rounds than the last one; ``set_models`` also clears it). Until it opens
-   the search is the plain one.
+   rounds than the last one; ``set_models`` also clears it). Its work a game
+   is bounded (:data:`GATE_MAX_CELLS`, :data:`GATE_MAX_TABLE_CELLS`: a round
+   past them is not scored).
+   Until it opens the search is the plain one.
    Models used are the given ones (with what this game revealed), and with
    ``exploit_learned=True`` the ones learned in this game alone. With no
    model, or ``search_model=False``, the search is the plain one;
@@ -199,6 +201,20 @@ ENDGAME_GATE_MIN_DECISIONS = 10
 #: at one die each, the safe plan of step 4) once the gate opens.
 ENDGAME_SEARCH_MIN_DICE = 2
 
+#: Most likelihood-table cells (``faces * (hidden dice + 1) * dice in play`` per
+#: table) the gate builds in one game, over every opponent and round: a round
+#: that would pass it is not scored. It bounds the gate's time and memory on a
+#: hostile history (the bot protocol allows 64 players of 100 dice and 10,000
+#: past rounds: 63 opponents a round at 3.9 million cells each took 5.8 s a
+#: round, and a round of shows could hold 32 such tables at once). A whole
+#: six-player game of ten dice each builds well under a million.
+GATE_MAX_CELLS = 20_000_000
+
+#: Most cells of one of the gate's tables (about 8 MB per array of them): a
+#: round of a larger one (100 hidden dice among 6,400 would be 3.9 million,
+#: some 300 MB at its peak) is not scored.
+GATE_MAX_TABLE_CELLS = 1_000_000
+
 
 
 @dataclass
@@ -290,6 +306,7 @@ class StrongBot:
         self._endgame_gate = endgame_gate
         #: per opponent name: (log-likelihood ratio, decisions counted) this game
         self._evidence: dict[str, tuple[float, int]] = {}
+        self._gate_cells = 0  #: table cells the gate built this game (GATE_MAX_CELLS)
         self._search_model = search_model
         self._model_half = model_half
         self._rng = random.Random(seed)
@@ -326,6 +343,7 @@ class StrongBot:
         self._seen_rounds = 0
         self._round_mode = None
         self._evidence = {}
+        self._gate_cells = 0
 
     @property
     def models_trusted(self) -> bool:
@@ -397,20 +415,26 @@ class StrongBot:
             return 0.0, 0
         total = sum(len(h) for h in revealed)
         n = len(hidden)
+        # wilds as the search's posterior takes them: the opening's by the rules, later the round's
+        keys = [(rules.wild_face is not None if cur is None else bool(res.wilds_active), open_dice)
+                for cur, _, open_dice in decisions]
+        per_table = rules.faces * (n + 1) * total
+        cells = len(set(keys)) * per_table
+        if per_table > GATE_MAX_TABLE_CELLS or self._gate_cells + cells > GATE_MAX_CELLS:
+            return 0.0, 0
+        self._gate_cells += cells
         theta = self._params or params_for(rules)
-        tables: dict[tuple[bool, tuple[int, ...]], ActorTables] = {}
+        table: tuple[tuple[bool, tuple[int, ...]], ActorTables] | None = None  # the last key's (keys only grow)
         total_llr = 0.0
-        for cur, action, open_dice in decisions:
-            # wilds as the search's posterior takes them: the opening's by the rules, later the round's
-            wilds = rules.wild_face is not None if cur is None else bool(res.wilds_active)
-            key = (wilds, open_dice)
-            if key not in tables:
+        for (cur, action, open_dice), key in zip(decisions, keys):
+            wilds = key[0]
+            if table is None or table[0] != key:
                 ctx = ActorContext(n=n, unseen=total - n - len(open_dice),
                                    shown_match=_shown_match(rules, list(open_dice), wilds), wilds=wilds, n_total=total)
-                tables[key] = ActorTables(rules, ctx, theta, terms)
+                table = (key, ActorTables(rules, ctx, theta, terms))
             k = np.array([sum(1 for d in hidden if rules.matches(d, f, wilds)) for f in range(1, rules.faces + 1)],
                          dtype=np.int64)
-            total_llr += decision_llr(tables[key], cur, action, k)
+            total_llr += decision_llr(table[1], cur, action, k)
         return total_llr, len(decisions)
 
     def _update_models(self, view: SeatView) -> None:
@@ -422,6 +446,7 @@ class StrongBot:
             self._models = {k: m.copy() for k, m in self._given.items()}
             self._seen_rounds = 0
             self._evidence = {}
+            self._gate_cells = 0
         for res in view.results[self._seen_rounds :]:
             for seat, name in enumerate(view.players):
                 if seat == view.seat:

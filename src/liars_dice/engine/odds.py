@@ -11,7 +11,7 @@ wilds count for that face this round (including the classic suspension, seed
 from __future__ import annotations
 
 from functools import lru_cache
-from math import comb
+from math import comb, exp, lgamma, log, log1p
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -33,7 +33,7 @@ def binomial_tail(n: int, k: int, p: float) -> float:
         return 1.0
     if k > n:
         return 0.0
-    return sum(comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(k, n + 1))
+    return sum(binomial_pmfs(n, p)[k:])
 
 
 @lru_cache(maxsize=65536)
@@ -41,7 +41,32 @@ def binomial_pmf(n: int, k: int, p: float) -> float:
     """P[X == k] for X ~ Binomial(n, p). 0.0 outside 0..n."""
     if not 0 <= k <= n:
         return 0.0
-    return comb(n, k) * p**k * (1 - p) ** (n - k)
+    return _term(n, k, p)
+
+
+#: Most dice for which a binomial term is ``comb(n, k) * p**k * (1 - p)**(n - k)``
+#: in floats; above it ``comb`` outgrows a float (from n = 1,030 at k = n / 2) and
+#: the term is computed from logarithms (a bot-protocol request may hold 6,400 dice).
+EXACT_TERMS_MAX_N = 1000
+
+
+def _term(n: int, k: int, p: float) -> float:
+    if n <= EXACT_TERMS_MAX_N:
+        return comb(n, k) * p**k * (1 - p) ** (n - k)
+    if p <= 0.0 or p >= 1.0:
+        return float(k == (n if p >= 1.0 else 0))
+    return exp(lgamma(n + 1) - lgamma(k + 1) - lgamma(n - k + 1) + k * log(p) + (n - k) * log1p(-p))
+
+
+@lru_cache(maxsize=1024)
+def binomial_pmfs(n: int, p: float) -> tuple[float, ...]:
+    """``P[X == k]`` for ``k = 0..n``, X ~ Binomial(n, p): a tuple of ``n + 1`` floats,
+    finite for any ``n`` (from logarithms above :data:`EXACT_TERMS_MAX_N` dice).
+
+    >>> binomial_pmfs(2, 0.5)
+    (0.25, 0.5, 0.25)
+    """
+    return tuple(_term(n, k, p) for k in range(n + 1))
 
 
 def match_probability(rules: Rules, face: int, wilds_active: bool) -> float:

@@ -160,6 +160,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/tables", response_model=Lobby)
     async def lobby(request: Request) -> dict[str, Any]:
+        guard(request).before_lobby(request)
         return {"tables": svc(request).lobby()}
 
     @app.get("/api/tables/{code}", response_model=TableSummary)

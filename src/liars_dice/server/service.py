@@ -288,34 +288,51 @@ class TableService:
         takes opponent models (``set_models``) gets one per seated person, fitted
         on their last :data:`LEARN_GAMES` finished public games under the table's
         rules (a model is of one rule set), once per seat. The models are given
-        as untrusted (``trusted=False``): names are not identities."""
+        as untrusted (``trusted=False``): names are not identities. The games
+        are read, rebuilt and fitted in a worker thread, and not kept in memory
+        (five persons' 250 games rebuilt on the event loop stalled every table
+        for about 8 s, 32 ms a game of six seats and ten dice)."""
         room.models_given.add(seat)
         set_models = getattr(bot, "set_models", None)
         if set_models is None:
             return
         if room.learned is None:
-            from ..bots.opponent_model import ModelError, fit
-
-            learned: dict[str, Any] = {}
-            for s in room.table.seats:
-                if s.kind is not SeatKind.HUMAN or s.name is None:
-                    continue
-                games = [g for g in await self.games_of_name(s.name) if g.get("code") != room.code][:LEARN_GAMES]
-                records = []
-                for g in games:
-                    try:
-                        records.append(await self.record(g["code"]))
-                    except LiarsDiceError:
-                        continue
-                if records:
-                    try:
-                        learned[s.name] = await asyncio.to_thread(fit, records, s.name, rules=room.table.rules)
-                    except ModelError:
-                        continue
-            room.learned = learned
+            t = room.table
+            names = [s.name for s in t.seats if s.kind is SeatKind.HUMAN and s.name is not None]
+            room.learned = await asyncio.to_thread(self._learned_models, names, t.code, t.preset, t.rules)
         # fitted on games played under a name, which anyone can take: the
         # plans against these models wait for in-game evidence (bots/strong.py, step 4)
         set_models(room.learned, trusted=False)
+
+    def _learned_models(self, names: Sequence[str], code: str, preset: str, rules: Any) -> dict[str, Any]:
+        """Models of ``names`` by name, each fitted on the person's last
+        :data:`LEARN_GAMES` finished public games of ``preset`` (other than table
+        ``code``) that are under ``rules``; none for a person without one.
+        Blocking (database and CPU): for a worker thread."""
+        from ..bots.opponent_model import ModelError, fit
+
+        learned: dict[str, Any] = {}
+        for name in names:
+            codes = [g["code"] for g in self.store.games_of(name=name)
+                     if g.get("code") != code and g.get("rules") == preset][:LEARN_GAMES]
+            records = []
+            for c in codes:
+                table_id = self.store.table_id_for_code(c)
+                if table_id is None:
+                    continue
+                try:
+                    past = rebuild(self.store.events(table_id), 0)
+                except (LiarsDiceError, ValueError):
+                    continue
+                if past.status is not TableStatus.FINISHED or past.state is None:
+                    continue
+                records.append(record_from_state(past.state, past.start, fairness.record_seeds(past.state, past.seeds)))
+            if records:
+                try:
+                    learned[name] = fit(records, name, rules=rules)
+                except ModelError:
+                    continue
+        return learned
 
     def _evict_later(self, room: Room) -> None:
         """A finished or closed table leaves memory ``finished_ttl`` seconds after
