@@ -78,7 +78,7 @@ from .room import Room
 from .security import hash_token, is_code, new_code, new_token, normalize_code
 from .store import Op, Store, utcnow
 from .commands import AddBot, Chat, Command, Join, Leave, Move, RemoveSeat, Return, Settle, Stale, Start, step
-from .tables import Departure, Event, EventKind, SeatKind, TableStatus, created, rebuild, rules_summary
+from .tables import Departure, Event, EventKind, SeatKind, Table, TableStatus, created, rebuild, rules_summary
 from .text import clean_text
 from .timers import Scheduler
 from .views import replay_steps, state_message_text
@@ -326,7 +326,7 @@ class TableService:
                     continue
                 if past.status is not TableStatus.FINISHED or past.state is None:
                     continue
-                records.append(record_from_state(past.state, past.start, fairness.record_seeds(past.state, past.seeds)))
+                records.append(_record_of(past))
             if records:
                 try:
                     learned[name] = fit(records, name, rules=rules)
@@ -529,9 +529,7 @@ class TableService:
 
     async def record(self, code: str) -> dict[str, Any]:
         """The finished game's record (RECORD-FORMAT.md). :raises GameNotFinished: before the end."""
-        t = (await self._finished(code, "record")).table
-        assert t.state is not None
-        return record_from_state(t.state, t.start, fairness.record_seeds(t.state, t.seeds))
+        return _record_of((await self._finished(code, "record")).table)
 
     async def replay(self, code: str) -> dict[str, Any]:
         """The replay page's data. :raises GameNotFinished: before the end."""
@@ -539,7 +537,7 @@ class TableService:
         st = t.state
         assert st is not None
         return {
-            "record": record_from_state(st, t.start, fairness.record_seeds(st, t.seeds)),
+            "record": _record_of(t),
             "rules": t.rules_dict,
             "players": list(st.game.players),
             "steps": replay_steps(st.game, t.start, st),
@@ -676,3 +674,9 @@ def config_json(settings: Settings) -> dict[str, Any]:
             **s.limits(),
         },
     }
+
+
+def _record_of(t: Table) -> dict[str, Any]:
+    """A finished table's record (RECORD-FORMAT.md), with its fair-dice seeds."""
+    assert t.state is not None
+    return record_from_state(t.state, t.start, fairness.record_seeds(t.state, t.seeds))
