@@ -216,6 +216,17 @@ GATE_MAX_CELLS = 20_000_000
 GATE_MAX_TABLE_CELLS = 1_000_000
 
 
+def _duel(view: SeatView) -> tuple[int, int, tuple[int, int]] | None:
+    """In a two-player position (two seats with dice): ``(the other seat, the
+    round's opener, (the opener's dice, the responder's))``, the dice pair as
+    the tables and plans key it; ``None`` with more players in."""
+    alive = [s for s, d in enumerate(view.dice) if d > 0]
+    if len(alive) != 2:
+        return None
+    other = alive[1] if alive[0] == view.seat else alive[0]
+    opener = view.bids[0][0] if view.bids else view.seat
+    return other, opener, (view.dice[opener], view.dice[other if opener == view.seat else view.seat])
+
 
 @dataclass
 class _Opponent:
@@ -472,10 +483,10 @@ class StrongBot:
 
     def _exploit(self, view: SeatView) -> Decision | None:
         """The safe best response to the opponent's model (module docstring, step 4), or ``None``."""
-        alive = [s for s, d in enumerate(view.dice) if d > 0]
-        if len(alive) != 2:
+        duel = _duel(view)
+        if duel is None:
             return None
-        other = alive[1] if alive[0] == view.seat else alive[0]
+        other, opener, dice = duel
         model = self._models.get(view.players[other])
         if model is None:
             return None
@@ -485,9 +496,7 @@ class StrongBot:
             return None
         from .exploit import DEFAULT_BUDGET, EPSILON, plan_for, planned_action
 
-        opener = view.bids[0][0] if view.bids else view.seat
         role = 0 if opener == view.seat else 1
-        dice = (view.dice[opener], view.dice[other if opener == view.seat else view.seat])
         plan = plan_for(view.rules, model, dice, role, EPSILON if self._epsilon is None else self._epsilon,
                         self._plan_budget or DEFAULT_BUDGET)
         if plan is None:
@@ -530,16 +539,14 @@ class StrongBot:
         the search's own gate there and leave one die each to the plan."""
         if not self._search_endgames or not self._use_endgame:
             return False
-        alive = [s for s, d in enumerate(view.dice) if d > 0]
-        if len(alive) != 2:
+        duel = _duel(view)
+        if duel is None:
             return False
-        other = alive[1] if alive[0] == view.seat else alive[0]
+        other, _, pair = duel
         relaxed = self._relaxed(view.players[other])
         if view.dice_in_play < (ENDGAME_SEARCH_MIN_DICE if relaxed else 3):
             return False
         tables = _tables_for(view.rules)
-        opener = view.bids[0][0] if view.bids else view.seat
-        pair = (view.dice[opener], view.dice[other if opener == view.seat else view.seat])
         if tables is None or tables.position(pair) is None:
             return False
         if self._endgame_gate:
