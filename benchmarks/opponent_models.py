@@ -398,7 +398,7 @@ def on_policy(d: int, sizes: list[int], offset: int, mix: float, epsilon: float,
             folder.mkdir(parents=True, exist_ok=True)
             (folder / f"stage{k}-{len(recs)}.model.json").write_text(model.dumps())
         ex = exact(model, epsilon, quiet=True) if d == 1 else {}
-        row = {"stage": k, "records": len(recs), "against_plan": sum(t[2] == "plan" for t in tasks),
+        row: dict[str, object] = {"stage": k, "records": len(recs), "against_plan": sum(t[2] == "plan" for t in tasks),
                "situations": len(model.table), "seconds": round(time.perf_counter() - t0, 1)}
         if ex:
             row.update(networks=round(ex["networks"]["safe mixture"], 4),
