@@ -30,10 +30,10 @@ def _fail(message: str, status: int = 2) -> typer.Exit:
 
 
 def _read(path: str, limit: int, what: str) -> bytes:
-    from ..records.reading import read_bounded
+    from ..records.reading import open_regular, read_bounded
 
     try:
-        with Path(path).open("rb") as f:
+        with open_regular(path) as f:
             raw = read_bounded(f, limit)
     except OSError as e:
         raise _fail(f"Cannot read {path}: {e.strerror}.") from None
