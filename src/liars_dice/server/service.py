@@ -48,6 +48,7 @@ from .config import Settings
 from .errors import (
     ChatInvalid,
     BadToken,
+    ChatFull,
     GameNotFinished,
     MessageInvalid,
     NameInvalid,
@@ -660,6 +661,8 @@ class TableService:
         elif isinstance(msg, CalzaMsg):
             await self.move(room, seat, CALZA, (), client=True)
         elif isinstance(msg, ChatMsg):
+            if room.table.chat_count >= self.settings.chat_table_max:
+                raise ChatFull(f"This table's chat is full ({self.settings.chat_table_max} lines): no more lines are kept.")
             text = clean_chat(msg.text, self.settings.chat_max)
             await self._run(room, Chat(seat, text, utcnow().isoformat()))
         elif isinstance(msg, AddBotMsg):
