@@ -388,3 +388,39 @@ def test_stopping_an_external_bot_prints_no_traceback() -> None:
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr, proc.stderr
     assert proc.stdout.strip() == "threads 1", proc.stdout
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="process sessions are POSIX")
+def test_an_external_bot_whose_child_holds_its_output_is_stopped_in_time(tmp_path) -> None:
+    """attack7: a bot program that started a child (``sleep 60 &``) and then
+    stopped answering timed out after 1 s, but stopping it waited for the
+    child: closing the output pipe the child still held blocked until the
+    child ended (30 s for ``sleep 30``, for ever for a server). The bot now
+    runs in a session of its own, stopped whole, and the pipes are closed
+    aside, so the time limit holds and the child is gone."""
+    import os
+    import time
+
+    pidfile = tmp_path / "child.pid"
+    script = f"sleep 60 & echo $! > {pidfile}; exec {sys.executable} -c 'import sys, time; sys.stdin.readline(); time.sleep(60)'"
+    bot = ExternalBot(["sh", "-c", script], name="stub", timeout=1.0)
+    state = _state()
+    start = time.monotonic()
+    try:
+        with pytest.raises(BotTimeoutError):
+            bot.decide(state.view(state.to_move))
+        assert time.monotonic() - start < 10.0
+    finally:
+        bot.close()
+    child = int(pidfile.read_text())
+    deadline = time.monotonic() + 5.0
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{child}/stat") as f:
+                if f.read().split(") ")[1].startswith("Z"):
+                    break  # killed, not yet reaped by its new parent
+        except FileNotFoundError:
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError(f"the bot's child {child} still runs")

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import collections
 import json
+import os
 import queue
 import shlex
+import signal
 import subprocess
 import threading
 import time
@@ -160,7 +162,12 @@ class ExternalBot:
         self.timeout = timeout
         self._failure: BotError | None = None
         try:
-            self._proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            # a session of its own: stopping the bot ends every process it started
+            # (a child left holding its output kept the pipe open and the reader blocked)
+            self._proc = subprocess.Popen(
+                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                start_new_session=os.name == "posix",
+            )
         except OSError as e:
             raise BotCrashedError(f"The bot command {self.name!r} cannot be started: {e.strerror or e}.") from None
         self._lines: queue.Queue[object] = queue.Queue(maxsize=MAX_LINES_AHEAD)
@@ -267,16 +274,30 @@ class ExternalBot:
         return BotCrashedError(f"The bot {self.name!r} {how} before replying{detail}.")
 
     def _stop(self) -> None:
+        """Kill the program and every process of its session, and close the
+        pipes. Bounded in time: a pipe held open by a process that escaped the
+        session is closed aside (a reader blocked on it holds its lock)."""
         self._stopped.set()  # a reader waiting on a full queue lets go
+        if os.name == "posix":
+            try:
+                os.killpg(self._proc.pid, signal.SIGKILL)
+            except OSError:  # the whole group is gone already
+                pass
         if self._proc.poll() is None:
             self._proc.kill()
         self._proc.wait()
-        for f in (self._proc.stdin, self._proc.stdout, self._proc.stderr):
-            try:
-                if f is not None:
-                    f.close()
-            except OSError:  # pragma: no cover
-                pass
+
+        def close_pipes() -> None:
+            for f in (self._proc.stdin, self._proc.stdout, self._proc.stderr):
+                try:
+                    if f is not None:
+                        f.close()
+                except (OSError, ValueError):  # pragma: no cover
+                    pass
+
+        closer = threading.Thread(target=close_pipes, daemon=True)
+        closer.start()
+        closer.join(1.0)
 
     def close(self, grace: float = 2.0) -> None:
         """End the process: close its input, wait up to ``grace`` seconds, then kill it."""
