@@ -165,11 +165,12 @@ def test_open_regular_refuses_a_fifo_without_waiting_for_a_writer(tmp_path) -> N
     blocking: no writer is needed, and a regular file reads as before."""
     import os
 
-    from liars_dice.records.reading import NotRegularFileError, open_regular
+    from liars_dice.records.reading import open_regular
 
     os.mkfifo(tmp_path / "fifo")
-    with pytest.raises(NotRegularFileError):
+    with pytest.raises(OSError) as exc:
         open_regular(str(tmp_path / "fifo"))
+    assert exc.value.strerror.startswith("Not a regular file")
     (tmp_path / "ok.json").write_bytes(b"{}")
     with open_regular(str(tmp_path / "ok.json")) as f:
         assert f.read() == b"{}"

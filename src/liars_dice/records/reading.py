@@ -39,20 +39,18 @@ def read_bounded(stream: BinaryIO, limit: int) -> bytes:
     return b"".join(parts)
 
 
-class NotRegularFileError(OSError):
-    """A path names a pipe, a device or a socket, not a file: reading a fifo
-    nobody writes to waited for ever, and ``/dev/zero`` was read to the bound."""
-
-
 def open_regular(path: str) -> BinaryIO:
     """``path`` opened for reading in binary, when it is a regular file
     (symbolic links followed). The file is opened without blocking and then
     checked (``fstat``), so a fifo with no writer is refused at once, not
     waited on, and nothing can be swapped in between the check and the read.
 
-    :raises NotRegularFileError: ``path`` is a fifo, device or socket
-        (``strerror`` "Not a regular file").
-    :raises OSError: as ``open`` does (``IsADirectoryError`` for a directory).
+    A fifo nobody writes to was waited on for ever, and ``/dev/zero`` was read
+    to the bound (attack7).
+
+    :raises OSError: ``path`` is a fifo, device or socket (``errno.EINVAL``,
+        ``strerror`` "Not a regular file (a pipe, device or socket)").
+        As ``open`` does otherwise (``IsADirectoryError`` for a directory).
     """
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     try:
@@ -60,7 +58,7 @@ def open_regular(path: str) -> BinaryIO:
         if stat.S_ISDIR(mode):
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
         if not stat.S_ISREG(mode):
-            raise NotRegularFileError(errno.EINVAL, "Not a regular file (a pipe, device or socket)", path)
+            raise OSError(errno.EINVAL, "Not a regular file (a pipe, device or socket)", path)
         if hasattr(os, "O_NONBLOCK"):
             os.set_blocking(fd, True)
         return os.fdopen(fd, "rb")
