@@ -74,7 +74,7 @@ def test_replay_text_tells_a_calza(cli, tmp_path) -> None:
 @pytest.mark.parametrize("content, words", [
     (b"not json", "The record is not valid JSON"),
     (b"\xff\xfe", "The record is not UTF-8 text"),
-    (b"[" * 100_000, "nests its JSON too deeply"),
+    (b"[" * 100_000, "The record nests its JSON too deeply"),
 ])
 def test_replay_text_of_a_record_that_is_no_game_says_one_sentence(cli, tmp_path, content: bytes, words: str) -> None:
     """attack7: ``replay --text`` printed "The record stops being a legal game:
