@@ -148,8 +148,16 @@ def test_arena_report_is_printed_before_the_plot(cli, tmp_path) -> None:
 
 def test_play_refuses_a_record_path_it_could_not_write_before_the_game(cli, tmp_path) -> None:
     """`--record /no/such/folder/x.json` used to let a person play the whole
-    game, then fail to save it at the end; now it is one sentence up front."""
-    for path, words in ((tmp_path / "no" / "game.json", "there is no folder"), (tmp_path, "is a folder")):
+    game, then fail to save it at the end; now it is one sentence up front.
+    attack7: a fifo nobody reads held the finished game for ever (the save
+    never returned), and `/dev/full` lost it after the game."""
+    import os
+
+    os.mkfifo(tmp_path / "fifo.json")
+    for path, words in (
+        (tmp_path / "no" / "game.json", "there is no folder"), (tmp_path, "is a folder"),
+        (tmp_path / "fifo.json", "is a pipe or a device"), ("/dev/full", "is a pipe or a device"),
+    ):
         proc = _run(cli, "play", "--watch", "--seed", "1", "--record", str(path), timeout=60)
         _no_traceback(proc)
         out = " ".join(proc.stdout.decode().split())  # Rich wraps a long path
