@@ -278,3 +278,53 @@ def test_an_old_token_of_a_finished_game_sees_its_seat_and_chats_within_a_bound(
         old.send({"type": "chat", "text": "line 4", "id": 4})
         refused = reply(old, 4)
         assert refused["code"] == "chat/full" and "3 lines" in refused["message"], refused
+
+
+def test_a_person_back_while_the_bot_thinks_makes_their_own_move(db_url: str, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """attack7: a person whose seat a bot took over after the grace period came
+    back while that bot was deciding the seat's move; the bot's move was still
+    played for them (the move number had not changed). It is now dropped: the
+    seat's turn is the person's."""
+    import threading
+    import time
+
+    from liars_dice.server import bots_runner
+
+    real = bots_runner.decide
+    decided = threading.Event()
+
+    async def slow(bot, view, where):  # type: ignore[no-untyped-def]
+        import asyncio
+
+        await asyncio.sleep(1.0)
+        try:
+            return await real(bot, view, where)
+        finally:
+            decided.set()
+
+    with running(Settings(db_url=db_url, bot_delay=0.0, grace=0.3)) as client:
+        t = create(client, "ann", seats=2, options={"dice_per_player": 3})
+        code = t["code"]
+        j = join(client, code, "bob")
+        ann, bob = Player(client, code, t["token"]), Player(client, code, j["token"])
+        ann.send({"type": "start", "id": "s"})
+        assert reply(ann, "s")["type"] == "ack"
+        bob.close()
+        wait_until(lambda: summary(client, code)["seats"][1].get("replaced") is True)
+        for _ in range(50):  # play ann until she has the turn, then hand it to the bot
+            v = ann.wait(is_state)["view"]
+            if v["phase"] == "bid" and v["to_move"] == "ann" and v["legal"]["raises"]:
+                monkeypatch.setattr(bots_runner, "decide", slow)
+                ann.send({"type": "bid", **v["legal"]["raises"][0]})
+                break
+        else:
+            raise AssertionError("ann never had the turn")
+        back = Player(client, code, j["token"])  # while the bot thinks
+        assert back.welcome["type"] == "welcome" and back.welcome["seat"] == 1
+        assert decided.wait(30.0)
+        time.sleep(0.5)  # the bot's move, if it were played, would be told by now
+        back.send({"type": "ping", "id": "p"})
+        back.wait(lambda m: m["type"] == "pong")
+        views = [m["view"] for m in back.received if is_state(m)]
+        assert views and views[-1]["to_move"] == "bob", [(v["to_move"], v["bids"][-1:]) for v in views]
+        assert not any(m.get("event", {}).get("by_bot") for m in back.received if is_state(m))

@@ -284,9 +284,14 @@ class TableService:
         if t.move_number != expect or t.status is not TableStatus.PLAYING or t.state is None:
             return
         view = t.state.view(seat)
-        if t.bots_learn and t.seats[seat].kind is SeatKind.BOT and seat not in room.models_given:
+        kind = t.seats[seat].kind
+        if t.bots_learn and kind is SeatKind.BOT and seat not in room.models_given:
             await self._give_models(room, seat, bot)
         d = await bots_runner.decide(bot, view, f"at table {t.code}")
+        if room.table.seats[seat].kind is not kind:
+            # the person came back to the seat (or left it) while the bot thought:
+            # the move is theirs now (attack7: the bot still made it for them)
+            return
         try:
             await self.move(room, seat, d.action, d.show, by_bot=by_bot, expect_move=expect)
         except LiarsDiceError:
