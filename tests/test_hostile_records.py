@@ -160,6 +160,28 @@ def test_every_command_that_reads_a_file_refuses_a_pipe_or_device_at_once(cli, t
     assert not out.exists()
 
 
+@pytest.mark.parametrize("kind", ["fifo", "directory", "device"])
+def test_model_fit_refuses_an_output_that_is_not_a_file_before_reading(cli, tmp_path, kind) -> None:
+    """attack7: ``model fit ... -o FIFO`` fitted, then waited for ever for a
+    reader; a folder or device is refused as well, in one sentence, before any
+    record is read."""
+    import os
+    import subprocess
+
+    if kind == "fifo":
+        out = str(tmp_path / "ann.model.json")
+        os.mkfifo(out)
+    elif kind == "directory":
+        out = str(tmp_path)
+    else:
+        out = "/dev/full"
+    proc = subprocess.run([cli, "model", "fit", str(tmp_path / "missing.json"), "--player", "ann", "-o", out],
+                          capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+    said = (proc.stdout + proc.stderr).strip()
+    assert proc.returncode == 2 and said.startswith(f"-o {out} is ") and "not a file" in said, said
+    assert "\n" not in said and "missing.json" not in said, said
+
+
 def test_open_regular_refuses_a_fifo_without_waiting_for_a_writer(tmp_path) -> None:
     """The check is made on the opened file (``fstat``), opened without
     blocking: no writer is needed, and a regular file reads as before."""
