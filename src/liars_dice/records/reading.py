@@ -82,6 +82,8 @@ def read_record_bytes(spec: str) -> bytes:
             with open_regular(spec) as f:
                 raw = read_bounded(f, MAX_RECORD_BYTES)
     except OSError as e:
+        if e.errno == errno.EINVAL:  # a pipe or device (open_regular): stdin reads one, e.g. `cmd | replay -`
+            raise RecordError(f"Cannot read {spec}: {e.strerror}; pipe it in with '-' instead.") from None
         raise RecordError(f"Cannot read {spec}: {e.strerror}.") from None
     if len(raw) > MAX_RECORD_BYTES:
         raise RecordError(f"The record is over {MAX_RECORD_BYTES // (1024 * 1024)} MB, far larger than any game.")
