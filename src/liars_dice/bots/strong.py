@@ -197,6 +197,20 @@ ENDGAME_GATE_LLR = -2.0
 #: positions can open (:data:`ENDGAME_GATE_LLR`).
 ENDGAME_GATE_MIN_DECISIONS = 10
 
+#: The gate in the tables' positions also pools the evidence over every
+#: opponent given the same model (the same counts, :meth:`OpponentModel.fingerprint`):
+#: it opens when that pooled log-likelihood ratio exceeds this many nats a
+#: decision (times the pooled decisions, at least
+#: :data:`ENDGAME_GATE_MIN_DECISIONS` of them) and the player's own evidence
+#: is above :data:`ENDGAME_GATE_LLR`. With one such opponent it is the rule
+#: above (``-0.25 * n <= -2`` from 10 decisions on); with several it opens where
+#: each one's moves are too few to decide (``probabilistic``'s shows in
+#: wild-stars skip many of them). Against players the model does not describe
+#: the pooled evidence falls 0.5-1 nat a decision, against the right ones
+#: -0.27 to +0.2 (measured: ``benchmarks/RESULTS.md``, "Pooled evidence in the
+#: tables' positions").
+ENDGAME_POOL_RATE = -0.25
+
 #: Least dice in play at which ``search_endgames`` may replace the tables (and,
 #: at one die each, the safe plan of step 4) once the gate opens.
 ENDGAME_SEARCH_MIN_DICE = 2
@@ -322,6 +336,8 @@ class StrongBot:
         self._model_half = model_half
         self._rng = random.Random(seed)
         self._given = dict(models or {})
+        #: the given models' fingerprints by player (pooled evidence), made when first asked
+        self._pool_keys: dict[str, str] | None = None
         self._models: dict[str, OpponentModel] = {k: m.copy() for k, m in self._given.items()}
         self._seen_rounds = 0
         self._epsilon = epsilon
@@ -349,6 +365,7 @@ class StrongBot:
             plans then wait for the evidence gate (module docstring, step 4).
         """
         self._given = dict(models)
+        self._pool_keys = None
         self._trusted = trusted
         self._models = {k: m.copy() for k, m in self._given.items()}
         self._seen_rounds = 0
@@ -378,9 +395,31 @@ class StrongBot:
         replace them), that or more than :data:`ENDGAME_GATE_LLR` over at
         least :data:`ENDGAME_GATE_MIN_DECISIONS`."""
         llr, n = self.evidence(player)
-        if tables and n >= ENDGAME_GATE_MIN_DECISIONS and llr > ENDGAME_GATE_LLR:
-            return True
+        if tables and llr > ENDGAME_GATE_LLR:
+            if n >= ENDGAME_GATE_MIN_DECISIONS:
+                return True
+            pooled, count = self.pooled_evidence(player)
+            if count >= ENDGAME_GATE_MIN_DECISIONS and pooled > ENDGAME_POOL_RATE * count:
+                return True
         return n >= GATE_MIN_DECISIONS and llr > GATE_LLR
+
+    def pooled_evidence(self, player: str) -> tuple[float, int]:
+        """The gate's evidence summed over every player given the same model
+        as ``player`` (the same counts: :meth:`OpponentModel.fingerprint`),
+        ``player`` included: ``(log-likelihood ratio in nats, decisions
+        counted)``; ``player``'s own evidence when no model was given for them."""
+        if player not in self._given:
+            return self.evidence(player)
+        if self._pool_keys is None:
+            self._pool_keys = {name: m.fingerprint() for name, m in self._given.items()}
+        key = self._pool_keys[player]
+        llr, n = 0.0, 0
+        for name, k in self._pool_keys.items():
+            if k == key:
+                d_llr, d_n = self.evidence(name)
+                llr += d_llr
+                n += d_n
+        return llr, n
 
     def _score_round(self, rules: Rules, res: RoundResult, seat: int, model: "OpponentModel") -> tuple[float, int]:
         """The gate's evidence from ``seat``'s decisions in the revealed round ``res``:
