@@ -292,12 +292,18 @@ def test_the_tables_gate_pools_the_evidence_of_players_given_the_same_model(monk
     over every player given the same model (the same counts), above
     ``ENDGAME_POOL_RATE`` nats a decision over at least
     ``ENDGAME_GATE_MIN_DECISIONS`` of them, while the player's own evidence
-    stays above ``ENDGAME_GATE_LLR``; a player given another model, or no
-    model, pools nothing; the search's gate elsewhere is unchanged
+    stays above ``ENDGAME_POOL_OWN_LLR``; a player given another model, or no
+    model, pools nothing, and a player's own evidence alone keeps the rule
+    of ``ENDGAME_GATE_LLR``; the search's gate elsewhere is unchanged
     (benchmarks/RESULTS.md, "Pooled evidence in the tables' positions")."""
-    from liars_dice.bots.strong import ENDGAME_GATE_LLR, ENDGAME_GATE_MIN_DECISIONS, ENDGAME_POOL_RATE
+    from liars_dice.bots.strong import (
+        ENDGAME_GATE_LLR,
+        ENDGAME_GATE_MIN_DECISIONS,
+        ENDGAME_POOL_OWN_LLR,
+        ENDGAME_POOL_RATE,
+    )
 
-    assert ENDGAME_POOL_RATE * ENDGAME_GATE_MIN_DECISIONS <= ENDGAME_GATE_LLR  # one player alone: the old rule
+    assert ENDGAME_POOL_OWN_LLR < ENDGAME_GATE_LLR < 0
     few = ENDGAME_GATE_MIN_DECISIONS - 1  # too few of p1's own moves to open it alone
     model = _never_challenges("p")
     same = {"p1": model, "p2": model.copy(), "p3": model.copy()}  # equal counts, distinct objects
@@ -308,7 +314,10 @@ def test_the_tables_gate_pools_the_evidence_of_players_given_the_same_model(monk
         (same, {"p1": (-1.0, few), "p2": (-1.0, 12), "p3": (0.0, 10)}, True),
         (same, {"p1": (-1.0, few)}, False),  # the pooled decisions too few (p2 and p3 no evidence)
         (same, {"p1": (-1.0, few), "p2": (-1.0, 2)}, True),  # -2 nats over 11 decisions: above the rate
-        (same, {"p1": (ENDGAME_GATE_LLR - 0.1, few), "p2": (4.0, 30)}, False),  # p1's own evidence refutes it
+        (same, {"p1": (ENDGAME_POOL_OWN_LLR + 0.1, few), "p2": (4.0, 30)}, True),
+        (same, {"p1": (ENDGAME_POOL_OWN_LLR - 0.1, few), "p2": (4.0, 30)}, False),  # p1's own evidence refutes it
+        (same, {"p1": (ENDGAME_POOL_OWN_LLR + 0.1, 20)}, False),  # p1 alone: the rule of ENDGAME_GATE_LLR
+        (same, {"p1": (ENDGAME_GATE_LLR + 0.1, 10)}, True),
         (same, {"p1": (-1.0, few), "p2": (ENDGAME_POOL_RATE * (30 + few) + 1.0, 30)}, False),  # at the rate: shut
         ({"p1": model, "p2": other, "p3": other.copy()}, {"p1": (-1.0, few), "p2": (0.0, 20), "p3": (0.0, 20)}, False),
     ]
@@ -343,6 +352,35 @@ def test_the_tables_gate_pools_the_evidence_of_players_given_the_same_model(monk
             assert set(bot._terms(view, tables=True)) == {1}
         else:
             assert asked == [4]
+
+
+def test_where_the_search_replaces_the_tables_the_model_waits_for_the_searchs_gate(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tables' gate lets the search play in their positions; the model's
+    terms enter that search only where the search's own gate (``GATE_LLR``
+    over ``GATE_MIN_DECISIONS``) is open: with the tables' gate alone open the
+    search is the plain one (the decision of ``strong`` without tables or
+    model), with both open it uses the model (benchmarks/RESULTS.md, "Pooled
+    evidence in the tables' positions": in wild-stars the model at full weight
+    there lost dice)."""
+    from liars_dice.bots.strong import ENDGAME_GATE_LLR, ENDGAME_GATE_MIN_DECISIONS, GATE_LLR
+
+    asked = _count_table_calls(monkeypatch)
+    rules = Rules.preset("classic")
+    differs = 0
+    for seed in range(12):
+        game = Game.create(rules, ["p0", "p1"], dice=[2, 2])
+        view = game.initial_state(0).roll(SeededDice(seed)).view(0)
+        plain = StrongBot(seed=0, use_endgame=False).decide(view)
+        tables_only = StrongBot(seed=0, models={"p1": _never_challenges("p1")}, learn=False)
+        tables_only._evidence = {"p1": (ENDGAME_GATE_LLR + 0.1, ENDGAME_GATE_MIN_DECISIONS)}
+        asked.clear()
+        assert tables_only.decide(view) == plain and asked == []
+        assert tables_only._analyser(view).terms == {}
+        both = StrongBot(seed=0, models={"p1": _never_challenges("p1")}, learn=False)
+        both._evidence = {"p1": (GATE_LLR + 0.1, ENDGAME_GATE_MIN_DECISIONS)}
+        assert set(both._analyser(view).terms) == {1}
+        differs += both.decide(view) != plain
+    assert differs > 0  # the model changes some decisions where it enters
 
 
 def test_by_default_the_search_replaces_the_tables_once_the_gate_opens(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -202,14 +202,18 @@ ENDGAME_GATE_MIN_DECISIONS = 10
 #: it opens when that pooled log-likelihood ratio exceeds this many nats a
 #: decision (times the pooled decisions, at least
 #: :data:`ENDGAME_GATE_MIN_DECISIONS` of them) and the player's own evidence
-#: is above :data:`ENDGAME_GATE_LLR`. With one such opponent it is the rule
-#: above (``-0.25 * n <= -2`` from 10 decisions on); with several it opens where
-#: each one's moves are too few to decide (``probabilistic``'s shows in
-#: wild-stars skip many of them). Against players the model does not describe
-#: the pooled evidence falls 0.5-1 nat a decision, against the right ones
-#: -0.27 to +0.2 (measured: ``benchmarks/RESULTS.md``, "Pooled evidence in the
-#: tables' positions").
+#: is above :data:`ENDGAME_POOL_OWN_LLR`. With one such opponent (two players)
+#: it adds nothing to the rule above (``-0.25 * n <= -2`` from 10 decisions on);
+#: with several it opens where each one's moves are too few to decide
+#: (``probabilistic``'s shows in wild-stars skip many of them). Against
+#: players the model does not describe the pooled evidence falls 0.5-1 nat a
+#: decision, against the right ones -0.27 to +0.2 (measured:
+#: ``benchmarks/RESULTS.md``, "Pooled evidence in the tables' positions").
 ENDGAME_POOL_RATE = -0.25
+
+#: The least evidence (nats) on the player themselves with which the pooled
+#: evidence (:data:`ENDGAME_POOL_RATE`) opens the gate in the tables' positions.
+ENDGAME_POOL_OWN_LLR = -4.0
 
 #: Least dice in play at which ``search_endgames`` may replace the tables (and,
 #: at one die each, the safe plan of step 4) once the gate opens.
@@ -393,14 +397,19 @@ class StrongBot:
         :data:`GATE_MIN_DECISIONS` decisions; with ``tables``, in a position
         the tables hold (where, with ``search_endgames``, the search would
         replace them), that or more than :data:`ENDGAME_GATE_LLR` over at
-        least :data:`ENDGAME_GATE_MIN_DECISIONS`."""
+        least :data:`ENDGAME_GATE_MIN_DECISIONS`, or, when other players given
+        the same model add evidence (:meth:`pooled_evidence`), more than
+        :data:`ENDGAME_POOL_RATE` nats a decision pooled over at least
+        :data:`ENDGAME_GATE_MIN_DECISIONS` with more than
+        :data:`ENDGAME_POOL_OWN_LLR` on ``player``."""
         llr, n = self.evidence(player)
-        if tables and llr > ENDGAME_GATE_LLR:
-            if n >= ENDGAME_GATE_MIN_DECISIONS:
+        if tables:
+            if n >= ENDGAME_GATE_MIN_DECISIONS and llr > ENDGAME_GATE_LLR:
                 return True
-            pooled, count = self.pooled_evidence(player)
-            if count >= ENDGAME_GATE_MIN_DECISIONS and pooled > ENDGAME_POOL_RATE * count:
-                return True
+            if llr > ENDGAME_POOL_OWN_LLR:
+                pooled, count = self.pooled_evidence(player)
+                if count > n and count >= ENDGAME_GATE_MIN_DECISIONS and pooled > ENDGAME_POOL_RATE * count:
+                    return True
         return n >= GATE_MIN_DECISIONS and llr > GATE_LLR
 
     def pooled_evidence(self, player: str) -> tuple[float, int]:
@@ -600,10 +609,9 @@ class StrongBot:
         return self.models_trusted and player in self._given
 
     def _analyser(self, view: SeatView) -> "_Analyser":
-        alive = [s for s, d in enumerate(view.dice) if d > 0]
-        relaxed = len(alive) == 2 and all(self._relaxed(view.players[s]) for s in alive if s != view.seat)
-        terms = self._terms(view, tables=relaxed and self._searches_endgame(view))
-        an = _Analyser(view, self._params or params_for(view.rules), self._residual, terms)
+        # the model's terms under the search's own gate, also where the search
+        # replaces the tables (the tables' gate lets it play there, not the terms)
+        an = _Analyser(view, self._params or params_for(view.rules), self._residual, self._terms(view))
         an.show_policy = self._show
         return an
 
