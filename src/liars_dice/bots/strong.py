@@ -88,21 +88,31 @@ minimises the dice this seat expects to lose.
    model, or ``search_model=False``, the search is the plain one;
    ``search_gate=False`` uses the model without evidence (unsafe: a wrong
    model costs about 0.1 dice a round, ``benchmarks/RESULTS.md``; tuning).
-   With ``search_endgames=True`` (the default) the bot also searches, with
-   the model, in the two-player positions the tables hold (a dice pair of the
-   tables, from :data:`ENDGAME_SEARCH_MIN_DICE` = 2 dice in play: at one die
-   each also in place of the safe plan of step 4), under a gate of its own
-   there: the same evidence, above :data:`ENDGAME_GATE_LLR` = -2 nats over at
-   least :data:`ENDGAME_GATE_MIN_DECISIONS` = 10 decisions (the model not
-   refuted over many moves), or the search's gate (favoured over few). ``endgame_gate`` (on by default) applies it there also when
+   With ``search_endgames=True`` (the default) the bot also searches in the
+   two-player positions the tables hold (a dice pair of the tables, from
+   :data:`ENDGAME_SEARCH_MIN_DICE` = 2 dice in play: at one die each also in
+   place of the safe plan of step 4), under a gate of its own there (the
+   evidence that the player is one the model describes): the same evidence,
+   above :data:`ENDGAME_GATE_LLR` = -2 nats over at least
+   :data:`ENDGAME_GATE_MIN_DECISIONS` = 10 decisions (the model not refuted
+   over many moves); or, when other players given the same model (the same
+   counts) add evidence, that evidence pooled over all of them
+   (:meth:`StrongBot.pooled_evidence`) above :data:`ENDGAME_POOL_RATE` =
+   -0.25 nat a decision over at least 10 decisions, with more than
+   :data:`ENDGAME_POOL_OWN_LLR` = -4 nats on the player; or the search's gate
+   (favoured over few). The search that then replaces the tables uses the
+   model's terms only under the search's own gate (:data:`GATE_LLR`): the
+   tables' gate decides that the search plays, not that the model enters it.
+   ``endgame_gate`` (on by default) applies the tables' gate there also when
    ``search_gate=False``. Until it opens the tables (or the plan) play
    there, so a single round (nothing revealed yet) is played as without
    it. Models that are not trusted (``set_models(..., trusted=False)``,
    ``plan_gate=True``; step 4), and models learned in this game alone
    (``exploit_learned``), keep the search's gate there, and one die each to
    the plan. Measured in ``benchmarks/RESULTS.md`` ("The gate in the tables'
-   positions"): against 3 x ``probabilistic`` it wins back the tables' cost
-   (1,000 games: wild-stars 0.520 -> 0.550, aces-wild 0.557 -> 0.600), and with
+   positions", "Pooled evidence in the tables' positions"): against 3 x
+   ``probabilistic`` it wins back the tables' cost (1,000 games: wild-stars
+   0.520 -> 0.550 -> WS_FINAL, aces-wild 0.557 -> 0.600 -> AW_FINAL, classic 0.575 -> CL_FINAL), and with
    a wrong model against ``strong`` it stays at the no-model controls.
 
 Source of the rules: the seeds and ``shared/RULES.md``.
@@ -282,10 +292,11 @@ class StrongBot:
         their learned model has :data:`LEARN_MIN_ROUNDS` rounds (and to use
         their learned model in the search, step 5).
     :param search_model: whether the search uses the opponent models (step 5).
-    :param search_endgames: whether to search with the model instead of playing
-        the tables (and, at one die each, the plan of step 4) in the two-player
-        positions the tables hold, once their gate opens (step 5,
-        :data:`ENDGAME_GATE_LLR`, ``endgame_gate``; default on).
+    :param search_endgames: whether to search instead of playing the tables
+        (and, at one die each, the plan of step 4) in the two-player positions
+        the tables hold, once their gate opens (step 5,
+        :data:`ENDGAME_GATE_LLR`, :data:`ENDGAME_POOL_RATE`, ``endgame_gate``;
+        default on); the model enters that search under the search's gate.
     :param search_gate: whether the search waits for evidence before it uses an
         opponent's model (step 5: :data:`GATE_LLR` over
         :data:`GATE_MIN_DECISIONS`); ``False`` uses the model from the first
