@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import importlib.util
+import re
 import subprocess
 import sys
 import tomllib
@@ -116,3 +117,21 @@ def test_the_version_is_written_nowhere_else() -> None:
     ]
     assert holders == ["src/liars_dice/__init__.py"]
     assert f'"{version}"' not in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+
+
+_INSTALL_HINT = re.compile(r"pip install (?:-e )?'([^'\[]*)\[([a-z,]+)\]'")
+
+
+def test_every_install_hint_names_this_distribution_and_its_extras() -> None:
+    """Each ``pip install '...[extra]'`` in src/, docs/ and the README installs
+    this distribution (or ``.`` in a clone) with extras that pyproject.toml
+    defines: a hint naming ``liars-dice[ray]`` installed nothing (that is
+    another project's name)."""
+    extras = set(PYPROJECT["project"]["optional-dependencies"])
+    files = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")), *sorted((ROOT / "src").rglob("*.py"))]
+    hints = [(f.relative_to(ROOT), m.groups()) for f in files for m in _INSTALL_HINT.finditer(f.read_text(encoding="utf-8"))]
+    assert len(hints) >= 6, hints  # the arena, plot, Ray, server and TextArena hints at least
+    for where, (name, wanted) in hints:
+        assert name in {DIST, "."}, f"{where}: pip install {name!r} is not this distribution ({DIST})"
+        for extra in wanted.split(","):
+            assert extra in extras, f"{where}: the extra {extra!r} is not in pyproject.toml"

@@ -17,7 +17,7 @@ def check_plot_path(path: str | Path) -> None:
     try:
         from matplotlib.backend_bases import FigureCanvasBase
     except ImportError:
-        raise ValueError("--plot needs the matplotlib package: pip install 'liars-dice-game[arena]'.") from None
+        raise ValueError("--plot needs the 'arena' extra (matplotlib): pip install 'liars-dice-game[arena]', or in a clone .venv/bin/pip install -e '.[arena]'.") from None
 
     out = Path(path)
     formats = FigureCanvasBase.get_supported_filetypes()

@@ -8,7 +8,7 @@ are the same as with ``--jobs``. A task starts the arena's external programs
 program must therefore be installed on every node of a cluster.
 
 ``ray`` is imported only when this backend runs (the ``ray`` extra:
-``pip install 'liars-dice[ray]'``). See ``docs/scaling.md``.
+``pip install 'liars-dice-game[ray]'``). See ``docs/scaling.md``.
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def run_on_ray(
     try:
         import ray
     except ImportError:
-        raise ArenaError("The Ray backend needs the ray package: pip install 'liars-dice[ray]'.") from None
+        raise ArenaError("The Ray backend needs the 'ray' extra: pip install 'liars-dice-game[ray]', or in a clone .venv/bin/pip install -e '.[ray]'.") from None
     started = not ray.is_initialized()
     if started:
         options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "logging_level": "ERROR"}

@@ -96,7 +96,7 @@ def arena_command(
     try:
         import openskill  # noqa: F401
     except ImportError:
-        _fail("The arena needs the openskill package: pip install 'liars-dice-game[arena]'.")
+        _fail("The arena needs the 'arena' extra (openskill): pip install 'liars-dice-game[arena]', or in a clone .venv/bin/pip install -e '.[arena]'.")
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 

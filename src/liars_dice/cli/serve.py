@@ -48,7 +48,7 @@ def serve_command(
         from ..server import Settings, create_app
         from ..server.http_deadline import uvicorn_config
     except ImportError as e:  # pragma: no cover - without the server extra
-        typer.echo(f"The server needs the 'server' extra: pip install 'liars-dice-game[server]' ({e.name} is missing).", err=True)
+        typer.echo(f"The server needs the 'server' extra ({e.name} is missing): pip install 'liars-dice-game[server]', or in a clone .venv/bin/pip install -e '.[server]'.", err=True)
         raise typer.Exit(2)
     settings = Settings(
         db_url=db, grace=grace, bot_delay=bot_delay, timeout_bot=timeout_bot or None, public_url=public_url or None,

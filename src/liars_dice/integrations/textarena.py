@@ -40,7 +40,7 @@ reveal); an invalid reply is sent back with the reason, up to ``--retries``
 times; after that the bot calls the bid (or, with none to call, makes the
 lowest legal bid) and says so on standard error.
 
-Needs the ``textarena`` extra: ``pip install 'liars-dice[textarena]'``.
+Needs the ``textarena`` extra: ``pip install 'liars-dice-game[textarena]'``.
 Importing textarena downloads nothing; its word-game environments fetch NLTK
 data only when made, and ours need none.
 """
