@@ -112,7 +112,7 @@ minimises the dice this seat expects to lose.
    the plan. Measured in ``benchmarks/RESULTS.md`` ("The gate in the tables'
    positions", "Pooled evidence in the tables' positions"): against 3 x
    ``probabilistic`` it wins back the tables' cost (1,000 games: wild-stars
-   0.520 -> 0.550 -> WS_FINAL, aces-wild 0.557 -> 0.600 -> AW_FINAL, classic 0.575 -> CL_FINAL), and with
+   0.520 -> 0.550 -> 0.573, aces-wild 0.557 -> 0.600 -> 0.606, classic 0.575 -> 0.572), and with
    a wrong model against ``strong`` it stays at the no-model controls.
 
 Source of the rules: the seeds and ``shared/RULES.md``.
