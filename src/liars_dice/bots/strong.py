@@ -212,13 +212,13 @@ ENDGAME_GATE_MIN_DECISIONS = 10
 #: it opens when that pooled log-likelihood ratio exceeds this many nats a
 #: decision (times the pooled decisions, at least
 #: :data:`ENDGAME_GATE_MIN_DECISIONS` of them) and the player's own evidence
-#: is above :data:`ENDGAME_POOL_OWN_LLR`. With one such opponent (two players)
-#: it adds nothing to the rule above (``-0.25 * n <= -2`` from 10 decisions on);
-#: with several it opens where each one's moves are too few to decide
-#: (``probabilistic``'s shows in wild-stars skip many of them). Against
-#: players the model does not describe the pooled evidence falls 0.5-1 nat a
-#: decision, against the right ones -0.27 to +0.2 (measured:
-#: ``benchmarks/RESULTS.md``, "Pooled evidence in the tables' positions").
+#: is above :data:`ENDGAME_POOL_OWN_LLR`, other players having added some.
+#: With one such opponent (two players) nothing is pooled and the rule above
+#: alone applies; with several it opens where each one's moves are too few to
+#: decide (``probabilistic``'s shows in wild-stars skip many of them). Against
+#: players the model does not describe the pooled evidence runs -1.3 to -0.4
+#: nat a decision, against the right ones -0.27 to +0.2 (wild-stars, 4
+#: players; ``benchmarks/RESULTS.md``, "Pooled evidence in the tables' positions").
 ENDGAME_POOL_RATE = -0.25
 
 #: The least evidence (nats) on the player themselves with which the pooled
