@@ -13,7 +13,11 @@ tables play the rest; with ``--tables``, only those table positions,
 two players with 3 or 4 dice in play, where ``search_endgames`` may replace
 the tables, :data:`~liars_dice.bots.strong.ENDGAME_GATE_LLR`). Prints, per number of players in, the share of
 (position, opponent) pairs at which ``llr > L`` over at least ``m`` decisions,
-and the mean evidence after 3, 6 and 10 decisions.
+and the mean evidence after 3, 6 and 10 decisions; with ``--tables`` also the
+share at which the shipped gate of the tables' positions is open
+(``StrongBot.gate_open(..., tables=True)``, the pooled evidence included) and
+the evidence pooled over the players given the model
+(``StrongBot.pooled_evidence``), in nats a decision.
 
     .venv/bin/python benchmarks/gate_opening.py --players 2 --opponent probabilistic --games 60
     .venv/bin/python benchmarks/gate_opening.py --players 2 --dice 5 --opponent strong --games 40
@@ -53,6 +57,7 @@ def main() -> None:
         ap.error("players must be 2 to 6, games and model records at least 1, dice at least 0.")
     model = fitted_model(a.preset, "probabilistic", a.model_records, a.players)
     pts: list[tuple[int, float, int]] = []  # (players in, llr, decisions)
+    shipped: list[tuple[int, bool, float, int]] = []  # (players in, tables' gate open, pooled llr, pooled decisions)
     for g in range(a.games):
         seat = g % a.players
         bot = StrongBot(500 + g, models={f"p{s}": model for s in range(a.players) if s != seat})
@@ -71,6 +76,8 @@ def main() -> None:
                 if o != seat:
                     llr, n = bot.evidence(f"p{o}")
                     pts.append((len(alive), llr, n))
+                    if a.tables:
+                        shipped.append((len(alive), bot.gate_open(f"p{o}", tables=True), *bot.pooled_evidence(f"p{o}")))
 
         game = Game.create(Rules.preset(a.preset), [f"p{s}" for s in range(a.players)],
                            dice=[a.dice] * a.players if a.dice else None)
@@ -89,6 +96,14 @@ def main() -> None:
             xs = [llr for _, llr, n in sub if n == m]
             if xs:
                 print(f"    after {m} decisions: mean {statistics.mean(xs):+.2f} nat (sd {statistics.pstdev(xs):.2f}, {len(xs)})")
+        sh = [p for p in shipped if p[0] == alive]
+        if sh:
+            rates = sorted(pl / pn for _, _, pl, pn in sh if pn >= ENDGAME_GATE_MIN_DECISIONS)
+            line = f"    the tables' gate as shipped (pooled evidence included): open {sum(p[1] for p in sh) / len(sh):.2f}"
+            if rates:
+                line += (f"; pooled over >= {ENDGAME_GATE_MIN_DECISIONS} decisions at {len(rates) / len(sh):.2f}, "
+                         f"nats a decision min {rates[0]:+.2f}, median {rates[len(rates) // 2]:+.2f}, max {rates[-1]:+.2f}")
+            print(line)
 
 
 if __name__ == "__main__":

@@ -124,13 +124,18 @@ def test_arena_with_more_jobs_than_games_starts_only_what_it_needs(cli) -> None:
 def test_arena_refuses_a_bad_plot_path_before_playing(cli, tmp_path) -> None:
     """`--plot out.xyz` used to play every game, then end in matplotlib's
     ValueError traceback; a missing folder played every game and lost the
-    report. Both are refused up front, in one sentence."""
-    for path, words in ((tmp_path / "out.xyz", "image format"), (tmp_path / "no" / "x.png", "there is no folder")):
+    report. Both are refused up front, in one sentence. attack7: so is a fifo
+    (nobody reading it held the finished run for ever)."""
+    import os
+
+    os.mkfifo(tmp_path / "fifo.png")
+    for path, words in ((tmp_path / "out.xyz", "image format"), (tmp_path / "no" / "x.png", "there is no folder"),
+                        (tmp_path / "fifo.png", "is a pipe or a device")):
         proc = _run(cli, "arena", "--bots", "random,random", "--games", "2", "--seed", "1", "--plot", str(path))
         _no_traceback(proc)
         assert proc.returncode == 2 and proc.stdout == b""
         msg = proc.stderr.decode().strip()
-        assert words in msg and msg.count("\n") == 0 and not path.exists()
+        assert words in msg and msg.count("\n") == 0 and (not path.exists() or path.is_fifo())
 
 
 def test_arena_report_is_printed_before_the_plot(cli, tmp_path) -> None:
@@ -148,8 +153,16 @@ def test_arena_report_is_printed_before_the_plot(cli, tmp_path) -> None:
 
 def test_play_refuses_a_record_path_it_could_not_write_before_the_game(cli, tmp_path) -> None:
     """`--record /no/such/folder/x.json` used to let a person play the whole
-    game, then fail to save it at the end; now it is one sentence up front."""
-    for path, words in ((tmp_path / "no" / "game.json", "there is no folder"), (tmp_path, "is a folder")):
+    game, then fail to save it at the end; now it is one sentence up front.
+    attack7: a fifo nobody reads held the finished game for ever (the save
+    never returned), and `/dev/full` lost it after the game."""
+    import os
+
+    os.mkfifo(tmp_path / "fifo.json")
+    for path, words in (
+        (tmp_path / "no" / "game.json", "there is no folder"), (tmp_path, "is a folder"),
+        (tmp_path / "fifo.json", "is a pipe or a device"), ("/dev/full", "is a pipe or a device"),
+    ):
         proc = _run(cli, "play", "--watch", "--seed", "1", "--record", str(path), timeout=60)
         _no_traceback(proc)
         out = " ".join(proc.stdout.decode().split())  # Rich wraps a long path

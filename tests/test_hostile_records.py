@@ -117,3 +117,82 @@ def test_reading_a_small_record_allocates_what_it_holds(tmp_path) -> None:
     assert len(read_bounded(io.BytesIO(b"x" * 5000), 3000)) == 3001
     assert read_bounded(io.BytesIO(b"x" * 3000), 3000) == b"x" * 3000
     assert MAX_RECORD_BYTES == 32 * 1024 * 1024
+
+
+FILE_COMMANDS = [
+    ["replay"], ["replay", "--text"], ["verify"], ["model", "show"],
+    ["model", "fit", "--player", "ann", "-o", "{out}"], ["rules", "show"],
+]
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "directory", "symlink to a fifo"])
+@pytest.mark.parametrize("command", FILE_COMMANDS, ids=lambda c: " ".join(c[:2]))
+def test_every_command_that_reads_a_file_refuses_a_pipe_or_device_at_once(cli, tmp_path, command, kind) -> None:
+    """attack7: ``replay``, ``verify``, ``model fit`` and ``model show`` given a
+    fifo nobody writes to waited for ever (killed by a 10 s timeout), and
+    ``/dev/zero`` was read to the 32 MB bound first; ``rules show`` called a
+    fifo or a directory "no rule set called 'fifo'". Each now refuses anything
+    but a regular file at once, in one sentence naming the path, and writes
+    nothing."""
+    import os
+    import subprocess
+
+    if kind == "fifo":
+        path = str(tmp_path / "game.json")
+        os.mkfifo(path)
+    elif kind == "symlink to a fifo":
+        os.mkfifo(tmp_path / "real")
+        path = str(tmp_path / "game.json")
+        os.symlink(tmp_path / "real", path)
+    elif kind == "device":
+        path = "/dev/zero"
+    else:
+        path = str(tmp_path / "games")
+        os.mkdir(path)
+    out = tmp_path / "out.model.json"
+    argv = [cli, *(a.format(out=out) for a in command), path]
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+    said = (proc.stdout + proc.stderr).strip()
+    assert proc.returncode == 2, proc
+    assert "Traceback" not in said and os.path.basename(path) in said, said
+    assert ("regular file" in said) or ("Is a directory" in said), said
+    assert said.count("\n") == 0 or command == ["replay"], said  # one sentence (replay: its error object)
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("kind", ["fifo", "directory", "device"])
+def test_model_fit_refuses_an_output_that_is_not_a_file_before_reading(cli, tmp_path, kind) -> None:
+    """attack7: ``model fit ... -o FIFO`` fitted, then waited for ever for a
+    reader; a folder or device is refused as well, in one sentence, before any
+    record is read."""
+    import os
+    import subprocess
+
+    if kind == "fifo":
+        out = str(tmp_path / "ann.model.json")
+        os.mkfifo(out)
+    elif kind == "directory":
+        out = str(tmp_path)
+    else:
+        out = "/dev/full"
+    proc = subprocess.run([cli, "model", "fit", str(tmp_path / "missing.json"), "--player", "ann", "-o", out],
+                          capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+    said = (proc.stdout + proc.stderr).strip()
+    assert proc.returncode == 2 and said.startswith(f"-o {out} is ") and "not a file" in said, said
+    assert "\n" not in said and "missing.json" not in said, said
+
+
+def test_open_regular_refuses_a_fifo_without_waiting_for_a_writer(tmp_path) -> None:
+    """The check is made on the opened file (``fstat``), opened without
+    blocking: no writer is needed, and a regular file reads as before."""
+    import os
+
+    from liars_dice.records.reading import open_regular
+
+    os.mkfifo(tmp_path / "fifo")
+    with pytest.raises(OSError) as exc:
+        open_regular(str(tmp_path / "fifo"))
+    assert exc.value.strerror.startswith("Not a regular file")
+    (tmp_path / "ok.json").write_bytes(b"{}")
+    with open_regular(str(tmp_path / "ok.json")) as f:
+        assert f.read() == b"{}"

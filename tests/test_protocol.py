@@ -330,3 +330,97 @@ def test_external_bot_that_stops_reading_times_out_on_a_large_request() -> None:
             bot._send(b"x" * 300_000 + b"\n")
     finally:
         bot.close(grace=0.2)  # must not wait for the blocked write
+
+
+FLOODER = (
+    "import os, sys\n"
+    "sys.stdin.readline()\n"
+    "out = os.fdopen(1, 'wb', closefd=False)\n"
+    "out.write(b'{\"challenge\": true}\\n'); out.flush()\n"
+    "while True:\n"
+    "    out.write(b'x\\n' * 65536)\n"
+)
+
+
+def test_an_external_bot_flooding_its_output_holds_no_more_than_a_few_lines() -> None:
+    """attack7: a bot that answered, then wrote short lines without end, filled
+    an unbounded queue (7.9 million lines, 458 MB of memory after 8 s) while it
+    waited for its next request. The reader now keeps at most MAX_LINES_AHEAD
+    lines and then stops reading, so the bot's pipe fills and it waits; its
+    next reply is the first extra line, refused in one sentence."""
+    import time
+
+    from liars_dice.protocol.external import MAX_LINES_AHEAD
+
+    state = _state()
+    bot = _python_bot(FLOODER, timeout=20.0)
+    try:
+        assert bot.decide(state.view(state.to_move)).action == CHALLENGE
+        time.sleep(1.0)
+        assert bot._lines.qsize() <= MAX_LINES_AHEAD
+        with pytest.raises(BotReplyError, match="not valid JSON"):
+            bot.decide(state.view(state.to_move))
+    finally:
+        bot.close()
+
+
+def test_stopping_an_external_bot_prints_no_traceback() -> None:
+    """attack7: stopping a bot closed its output under the reader threads, which
+    died with "ValueError: readline of closed file" printed on the arena's
+    standard error; they now end quietly."""
+    code = (
+        "import os, sys, threading\n"
+        "from liars_dice.protocol.external import ExternalBot\n"
+        "from liars_dice.engine import Bid, Game, Rules, SeededDice\n"
+        f"bot = ExternalBot([sys.executable, '-c', {FLOODER!r}], timeout=20.0)\n"
+        "s = Game.create(Rules.preset('classic'), ['a', 'b']).initial_state().roll(SeededDice(2)).apply(Bid(1, 4))\n"
+        "bot.decide(s.view(s.to_move))\n"
+        "for _ in range(5):\n"
+        "    try:\n"
+        "        bot.decide(s.view(s.to_move))\n"
+        "    except Exception:\n"
+        "        pass\n"
+        "bot.close()\n"
+        "import time; time.sleep(0.5)\n"
+        "print('threads', threading.active_count())\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stdout.strip() == "threads 1", proc.stdout
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="process sessions are POSIX")
+def test_an_external_bot_whose_child_holds_its_output_is_stopped_in_time(tmp_path) -> None:
+    """attack7: a bot program that started a child (``sleep 60 &``) and then
+    stopped answering timed out after 1 s, but stopping it waited for the
+    child: closing the output pipe the child still held blocked until the
+    child ended (30 s for ``sleep 30``, for ever for a server). The bot now
+    runs in a session of its own, stopped whole, and the pipes are closed
+    aside, so the time limit holds and the child is gone."""
+    import os
+    import time
+
+    pidfile = tmp_path / "child.pid"
+    script = f"sleep 60 & echo $! > {pidfile}; exec {sys.executable} -c 'import sys, time; sys.stdin.readline(); time.sleep(60)'"
+    bot = ExternalBot(["sh", "-c", script], name="stub", timeout=1.0)
+    state = _state()
+    start = time.monotonic()
+    try:
+        with pytest.raises(BotTimeoutError):
+            bot.decide(state.view(state.to_move))
+        assert time.monotonic() - start < 10.0
+    finally:
+        bot.close()
+    child = int(pidfile.read_text())
+    deadline = time.monotonic() + 5.0
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{child}/stat") as f:
+                if f.read().split(") ")[1].startswith("Z"):
+                    break  # killed, not yet reaped by its new parent
+        except FileNotFoundError:
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError(f"the bot's child {child} still runs")

@@ -69,3 +69,21 @@ def test_replay_text_tells_a_calza(cli, tmp_path) -> None:
     path.write_text(json.dumps(case["record"]))
     proc = _run(cli, "replay", "--text", str(path))
     assert "  cy calls calza on bob's six 3s: the count is 6; cy gains 1 die." in proc.stdout.splitlines()
+
+
+@pytest.mark.parametrize("content, words", [
+    (b"not json", "The record is not valid JSON"),
+    (b"\xff\xfe", "The record is not UTF-8 text"),
+    (b"[" * 100_000, "The record nests its JSON too deeply"),
+])
+def test_replay_text_of_a_record_that_is_no_game_says_one_sentence(cli, tmp_path, content: bytes, words: str) -> None:
+    """attack7: ``replay --text`` printed "The record stops being a legal game:
+    The record is not valid JSON ..." for a file that never was a game, and the
+    JSON error object (not text) for one that was not UTF-8 or nested too deep.
+    Now one sentence each, and nothing else."""
+    path = tmp_path / "game.json"
+    path.write_bytes(content)
+    proc = subprocess.run([cli, "replay", "--text", str(path)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2
+    out = proc.stdout.strip()
+    assert out.startswith(words) and "\n" not in out and "stops being" not in out, out

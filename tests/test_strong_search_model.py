@@ -287,6 +287,102 @@ def test_the_tables_gate_is_weaker_but_over_more_decisions(monkeypatch: pytest.M
     assert asked == []
 
 
+def test_the_tables_gate_pools_the_evidence_of_players_given_the_same_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a position the tables hold the gate also opens on the evidence summed
+    over every player given the same model (the same counts), above
+    ``ENDGAME_POOL_RATE`` nats a decision over at least
+    ``ENDGAME_GATE_MIN_DECISIONS`` of them, while the player's own evidence
+    stays above ``ENDGAME_POOL_OWN_LLR``; a player given another model, or no
+    model, pools nothing, and a player's own evidence alone keeps the rule
+    of ``ENDGAME_GATE_LLR``; the search's gate elsewhere is unchanged
+    (benchmarks/RESULTS.md, "Pooled evidence in the tables' positions")."""
+    from liars_dice.bots.strong import (
+        ENDGAME_GATE_LLR,
+        ENDGAME_GATE_MIN_DECISIONS,
+        ENDGAME_POOL_OWN_LLR,
+        ENDGAME_POOL_RATE,
+    )
+
+    assert ENDGAME_POOL_OWN_LLR < ENDGAME_GATE_LLR < 0
+    few = ENDGAME_GATE_MIN_DECISIONS - 1  # too few of p1's own moves to open it alone
+    model = _never_challenges("p")
+    same = {"p1": model, "p2": model.copy(), "p3": model.copy()}  # equal counts, distinct objects
+    other = _never_challenges("p")
+    other.faced[0] += 1  # other counts: another model
+    cases = [
+        # (models, evidence by player, open in the tables' positions)
+        (same, {"p1": (-1.0, few), "p2": (-1.0, 12), "p3": (0.0, 10)}, True),
+        (same, {"p1": (-1.0, few)}, False),  # the pooled decisions too few (p2 and p3 no evidence)
+        (same, {"p1": (-1.0, few), "p2": (-1.0, 2)}, True),  # -2 nats over 11 decisions: above the rate
+        (same, {"p1": (ENDGAME_POOL_OWN_LLR + 0.1, few), "p2": (4.0, 30)}, True),
+        (same, {"p1": (ENDGAME_POOL_OWN_LLR - 0.1, few), "p2": (4.0, 30)}, False),  # p1's own evidence refutes it
+        (same, {"p1": (ENDGAME_POOL_OWN_LLR + 0.1, 20)}, False),  # p1 alone: the rule of ENDGAME_GATE_LLR
+        (same, {"p1": (ENDGAME_GATE_LLR + 0.1, 10)}, True),
+        (same, {"p1": (-1.0, few), "p2": (ENDGAME_POOL_RATE * (30 + few) + 1.0, 30)}, False),  # at the rate: shut
+        ({"p1": model, "p2": other, "p3": other.copy()}, {"p1": (-1.0, few), "p2": (0.0, 20), "p3": (0.0, 20)}, False),
+    ]
+    for models, evidence, tables in cases:
+        bot = StrongBot(seed=0, models=models, learn=False)
+        bot._evidence = dict(evidence)
+        assert bot.gate_open("p1", tables=True) is tables, (evidence, tables)
+        assert bot.gate_open("p1") is False  # the search's gate does not pool
+    # a player given no model pools nothing
+    bot = StrongBot(seed=0, models={"p2": model}, learn=False)
+    bot._evidence = {"p1": (-1.0, few), "p2": (0.0, 30)}
+    assert bot.pooled_evidence("p1") == (-1.0, few) and not bot.gate_open("p1", tables=True)
+    # set_models forgets the old grouping: p2 given another model no longer pools with p1
+    bot = StrongBot(seed=0, models=same, learn=False)
+    bot._evidence = {"p1": (-1.0, few), "p2": (0.0, 20)}
+    assert bot.gate_open("p1", tables=True)
+    bot.set_models({"p1": model, "p2": other})
+    bot._evidence = {"p1": (-1.0, few), "p2": (0.0, 20)}
+    assert not bot.gate_open("p1", tables=True)
+    # in a four-player game's last two (p1 and strong; p2, p3 out) the pooled gate lets the search replace the tables
+    asked = _count_table_calls(monkeypatch)
+    game = Game.create(Rules.preset("classic"), ["p0", "p1", "p2", "p3"], dice=[2, 2, 0, 0])
+    view = game.initial_state(0).roll(SeededDice(1)).view(0)
+    assert list(view.dice) == [2, 2, 0, 0]
+    for evidence, searched in (({"p1": (-1.0, few), "p2": (0.0, 15)}, True), ({"p1": (-1.0, few)}, False)):
+        bot = StrongBot(seed=0, models=same, learn=False)
+        bot._evidence = dict(evidence)
+        asked.clear()
+        d = bot.decide(view)
+        if searched:
+            assert asked == [] and d == bot.analyse(view).decision
+            assert set(bot._terms(view, tables=True)) == {1}
+        else:
+            assert asked == [4]
+
+
+def test_where_the_search_replaces_the_tables_the_model_waits_for_the_searchs_gate(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tables' gate lets the search play in their positions; the model's
+    terms enter that search only where the search's own gate (``GATE_LLR``
+    over ``GATE_MIN_DECISIONS``) is open: with the tables' gate alone open the
+    search is the plain one (the decision of ``strong`` without tables or
+    model), with both open it uses the model (benchmarks/RESULTS.md, "Pooled
+    evidence in the tables' positions": in wild-stars the model at full weight
+    there lost dice)."""
+    from liars_dice.bots.strong import ENDGAME_GATE_LLR, ENDGAME_GATE_MIN_DECISIONS, GATE_LLR
+
+    asked = _count_table_calls(monkeypatch)
+    rules = Rules.preset("classic")
+    differs = 0
+    for seed in range(12):
+        game = Game.create(rules, ["p0", "p1"], dice=[2, 2])
+        view = game.initial_state(0).roll(SeededDice(seed)).view(0)
+        plain = StrongBot(seed=0, use_endgame=False).decide(view)
+        tables_only = StrongBot(seed=0, models={"p1": _never_challenges("p1")}, learn=False)
+        tables_only._evidence = {"p1": (ENDGAME_GATE_LLR + 0.1, ENDGAME_GATE_MIN_DECISIONS)}
+        asked.clear()
+        assert tables_only.decide(view) == plain and asked == []
+        assert tables_only._analyser(view).terms == {}
+        both = StrongBot(seed=0, models={"p1": _never_challenges("p1")}, learn=False)
+        both._evidence = {"p1": (GATE_LLR + 0.1, ENDGAME_GATE_MIN_DECISIONS)}
+        assert set(both._analyser(view).terms) == {1}
+        differs += both.decide(view) != plain
+    assert differs > 0  # the model changes some decisions where it enters
+
+
 def test_by_default_the_search_replaces_the_tables_once_the_gate_opens(monkeypatch: pytest.MonkeyPatch) -> None:
     """``search_endgames`` is on by default (benchmarks/RESULTS.md: gated, as safe
     as the tables and better against the modelled player): at two dice each a

@@ -4,6 +4,8 @@ seated person, fitted on their finished public games; without the option, none."
 
 from __future__ import annotations
 
+import time
+
 from fastapi.testclient import TestClient
 
 from .helpers import Player, create, is_state
@@ -21,8 +23,8 @@ def _finished_game(client: TestClient, name: str, dice: int = 2) -> str:
     return str(t["code"])
 
 
-def _table_with_strong(client: TestClient, learn: bool) -> tuple[str, Player]:
-    t = create(client, "ann", seats=2, options={"dice_per_player": 2}, bots_learn=learn)
+def _table_with_strong(client: TestClient, learn: bool, name: str = "ann") -> tuple[str, Player]:
+    t = create(client, name, seats=2, options={"dice_per_player": 2}, bots_learn=learn)
     assert client.get(f"/api/tables/{t['code']}").json().get("bots_learn", False) is learn
     p = Player(client, t["code"], t["token"])
     p.send({"type": "add_bot", "bot": "strong"})
@@ -31,7 +33,7 @@ def _table_with_strong(client: TestClient, learn: bool) -> tuple[str, Player]:
     # play until the bot has moved once (whoever opens, ann challenges or the bot bids)
     for _ in range(3):
         m = p.wait(lambda m: is_state(m) and m["view"]["phase"] == "bid")
-        if m["view"]["to_move"] == "ann":
+        if m["view"]["to_move"] == name:
             if m["view"]["bids"]:
                 break  # the bot has bid
             p.send({"type": "bid", "quantity": 1, "face": 2, "id": "b"})
@@ -110,5 +112,61 @@ def test_bots_learn_keeps_no_past_game_in_memory(client: TestClient) -> None:
     try:
         assert rooms[code].learned["ann"].records == 2
         assert not set(past) & set(rooms)
+    finally:
+        p.close()
+
+
+def test_tables_started_again_under_the_same_names_fit_them_once(client: TestClient, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """attack7: every start of a "bots learn" table read, rebuilt and fitted the
+    seated names' last 50 games again (up to 8 s of CPU for five prolific names),
+    so anyone creating tables under those names (20 a minute per address) kept
+    a core busy. A (name, rule set) model is now fitted once and reused for
+    LEARN_CACHE_SECONDS; after that, games finished meanwhile count."""
+    import liars_dice.server.service as service_mod
+
+    service = client.app.state.service  # type: ignore[attr-defined]
+    fits: list[tuple[str, ...]] = []
+    real = service._learned_models
+
+    def counting(names, *args):  # type: ignore[no-untyped-def]
+        fits.append(tuple(names))
+        return real(names, *args)
+
+    monkeypatch.setattr(service, "_learned_models", counting)
+    _finished_game(client, "ann")
+    for _ in range(3):
+        code, p = _table_with_strong(client, True)
+        assert service.rooms[code].learned["ann"].records == 1
+        p.close()
+    assert fits == [("ann",)], fits
+    # past its lifetime (here: made past it) the model is fitted again, with the games finished since
+    cache = service._learn_cache
+    assert all(expires - time.monotonic() > 0.9 * service_mod.LEARN_CACHE_SECONDS for expires, _ in cache.values())
+    for key, (_, model) in list(cache.items()):
+        cache[key] = (time.monotonic() - 1.0, model)
+    _finished_game(client, "ann")
+    code, p = _table_with_strong(client, True)
+    try:
+        assert service.rooms[code].learned["ann"].records == 2
+    finally:
+        p.close()
+    assert fits == [("ann",), ("ann",)], fits
+
+
+def test_the_learned_models_kept_are_bounded(client: TestClient, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """attack7: the models kept for reuse are at most LEARN_CACHE_SIZE, the
+    least recently used dropped first."""
+    import liars_dice.server.service as service_mod
+
+    monkeypatch.setattr(service_mod, "LEARN_CACHE_SIZE", 1)
+    service = client.app.state.service  # type: ignore[attr-defined]
+    _finished_game(client, "ann")
+    code, p = _table_with_strong(client, True)
+    p.close()
+    assert [k[0] for k in service._learn_cache] == ["ann"]
+    code, p = _table_with_strong(client, True, "bea")
+    try:
+        assert service.rooms[code].learned == {}  # bea has no past game
+        assert [k[0] for k in service._learn_cache] == ["bea"]
     finally:
         p.close()

@@ -233,3 +233,98 @@ def test_my_games_leaves_out_seats_given_up_before_the_start(client: TestClient)
     assert reply(fay, "x")["type"] == "ack"
     assert summary(client, t2["code"])["status"] == "closed"
     assert my_games(client, t2["token"]) == []
+
+
+# -- attack7: a token's lifetime after the game -----------------------------------------
+
+
+def test_an_old_token_of_a_finished_game_sees_its_seat_and_chats_within_a_bound(db_url: str) -> None:
+    """attack7: a seat token never expires, so a finished game's page can still
+    say hello and chat, and one token of an old game wrote a chat line into the
+    database every second for as long as it liked (the rate limits bound the
+    pace, nothing the total). A table now stores at most ``chat_table_max``
+    lines in its life, counted over restarts (rebuilt from its events); its
+    moves are refused as over, and its view hides nothing of a finished game
+    but holds no legal move."""
+    settings = Settings(db_url=db_url, bot_delay=0.0, grace=60.0, chat_table_max=3, chat_rate_seat="100/second")
+    with running(settings) as client:
+        t = create(client, "ann", seats=2, options={"dice_per_player": 1})
+        code = t["code"]
+        ann = Player(client, code, t["token"])
+        ann.send({"type": "add_bot", "bot": "random"})
+        ann.send({"type": "start", "id": "s"})
+        assert reply(ann, "s")["type"] == "ack"
+        for _ in range(200):
+            v = ann.wait(is_state)["view"]
+            if v["phase"] == "over":
+                break
+            if v["to_move"] == "ann":
+                ann.send({"type": "challenge"} if v["legal"]["challenge"] else {"type": "bid", **v["legal"]["raises"][0]})
+        else:
+            raise AssertionError("the game did not end")
+        ann.send({"type": "chat", "text": "gg", "id": "c1"})
+        assert reply(ann, "c1")["type"] == "ack"
+        ann.close()
+    with running(settings) as client:  # a restarted server: the count comes from the events
+        old = Player(client, code, t["token"])
+        assert old.welcome["type"] == "welcome" and old.welcome["seat"] == 0
+        view = old.wait(is_state)["view"]
+        assert view["phase"] == "over" and view["legal"]["raises"] == [] and not view["legal"]["challenge"]
+        old.send({"type": "bid", "quantity": 9, "face": 6, "id": "b"})
+        assert reply(old, "b")["code"] == "game/over"
+        for i in (2, 3):
+            old.send({"type": "chat", "text": f"line {i}", "id": i})
+            assert reply(old, i)["type"] == "ack"
+        old.send({"type": "chat", "text": "line 4", "id": 4})
+        refused = reply(old, 4)
+        assert refused["code"] == "chat/full" and "3 lines" in refused["message"], refused
+
+
+def test_a_person_back_while_the_bot_thinks_makes_their_own_move(db_url: str, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """attack7: a person whose seat a bot took over after the grace period came
+    back while that bot was deciding the seat's move; the bot's move was still
+    played for them (the move number had not changed). It is now dropped: the
+    seat's turn is the person's."""
+    import threading
+    import time
+
+    from liars_dice.server import bots_runner
+
+    real = bots_runner.decide
+    decided = threading.Event()
+
+    async def slow(bot, view, where):  # type: ignore[no-untyped-def]
+        import asyncio
+
+        await asyncio.sleep(1.0)
+        try:
+            return await real(bot, view, where)
+        finally:
+            decided.set()
+
+    with running(Settings(db_url=db_url, bot_delay=0.0, grace=0.3)) as client:
+        t = create(client, "ann", seats=2, options={"dice_per_player": 3})
+        code = t["code"]
+        j = join(client, code, "bob")
+        ann, bob = Player(client, code, t["token"]), Player(client, code, j["token"])
+        ann.send({"type": "start", "id": "s"})
+        assert reply(ann, "s")["type"] == "ack"
+        bob.close()
+        wait_until(lambda: summary(client, code)["seats"][1].get("replaced") is True)
+        for _ in range(50):  # play ann until she has the turn, then hand it to the bot
+            v = ann.wait(is_state)["view"]
+            if v["phase"] == "bid" and v["to_move"] == "ann" and v["legal"]["raises"]:
+                monkeypatch.setattr(bots_runner, "decide", slow)
+                ann.send({"type": "bid", **v["legal"]["raises"][0]})
+                break
+        else:
+            raise AssertionError("ann never had the turn")
+        back = Player(client, code, j["token"])  # while the bot thinks
+        assert back.welcome["type"] == "welcome" and back.welcome["seat"] == 1
+        assert decided.wait(30.0)
+        time.sleep(0.5)  # the bot's move, if it were played, would be told by now
+        back.send({"type": "ping", "id": "p"})
+        back.wait(lambda m: m["type"] == "pong")
+        views = [m["view"] for m in back.received if is_state(m)]
+        assert views and views[-1]["to_move"] == "bob", [(v["to_move"], v["bids"][-1:]) for v in views]
+        assert not any(m.get("event", {}).get("by_bot") for m in back.received if is_state(m))

@@ -30,6 +30,8 @@ def check_plot_path(path: str | Path) -> None:
     folder = out.parent
     if out.is_dir():
         raise ValueError(f"--plot {path} is a folder; give an image file name such as {out / 'arena.png'}.")
+    if out.exists() and not out.is_file():  # a fifo nobody read held the finished run for ever (attack7)
+        raise ValueError(f"--plot {path} is a pipe or a device, not a file; give an image file name such as arena.png.")
     if not folder.is_dir():
         raise ValueError(f"--plot {path}: there is no folder {folder}.")
     if not os.access(folder, os.W_OK):

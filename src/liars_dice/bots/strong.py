@@ -88,21 +88,31 @@ minimises the dice this seat expects to lose.
    model, or ``search_model=False``, the search is the plain one;
    ``search_gate=False`` uses the model without evidence (unsafe: a wrong
    model costs about 0.1 dice a round, ``benchmarks/RESULTS.md``; tuning).
-   With ``search_endgames=True`` (the default) the bot also searches, with
-   the model, in the two-player positions the tables hold (a dice pair of the
-   tables, from :data:`ENDGAME_SEARCH_MIN_DICE` = 2 dice in play: at one die
-   each also in place of the safe plan of step 4), under a gate of its own
-   there: the same evidence, above :data:`ENDGAME_GATE_LLR` = -2 nats over at
-   least :data:`ENDGAME_GATE_MIN_DECISIONS` = 10 decisions (the model not
-   refuted over many moves), or the search's gate (favoured over few). ``endgame_gate`` (on by default) applies it there also when
+   With ``search_endgames=True`` (the default) the bot also searches in the
+   two-player positions the tables hold (a dice pair of the tables, from
+   :data:`ENDGAME_SEARCH_MIN_DICE` = 2 dice in play: at one die each also in
+   place of the safe plan of step 4), under a gate of its own there (the
+   evidence that the player is one the model describes): the same evidence,
+   above :data:`ENDGAME_GATE_LLR` = -2 nats over at least
+   :data:`ENDGAME_GATE_MIN_DECISIONS` = 10 decisions (the model not refuted
+   over many moves); or, when other players given the same model (the same
+   counts) add evidence, that evidence pooled over all of them
+   (:meth:`StrongBot.pooled_evidence`) above :data:`ENDGAME_POOL_RATE` =
+   -0.25 nat a decision over at least 10 decisions, with more than
+   :data:`ENDGAME_POOL_OWN_LLR` = -4 nats on the player; or the search's gate
+   (favoured over few). The search that then replaces the tables uses the
+   model's terms only under the search's own gate (:data:`GATE_LLR`): the
+   tables' gate decides that the search plays, not that the model enters it.
+   ``endgame_gate`` (on by default) applies the tables' gate there also when
    ``search_gate=False``. Until it opens the tables (or the plan) play
    there, so a single round (nothing revealed yet) is played as without
    it. Models that are not trusted (``set_models(..., trusted=False)``,
    ``plan_gate=True``; step 4), and models learned in this game alone
    (``exploit_learned``), keep the search's gate there, and one die each to
    the plan. Measured in ``benchmarks/RESULTS.md`` ("The gate in the tables'
-   positions"): against 3 x ``probabilistic`` it wins back the tables' cost
-   (1,000 games: wild-stars 0.520 -> 0.550, aces-wild 0.557 -> 0.600), and with
+   positions", "Pooled evidence in the tables' positions"): against 3 x
+   ``probabilistic`` it wins back the tables' cost (1,000 games: wild-stars
+   0.520 -> 0.550 -> 0.573, aces-wild 0.557 -> 0.600 -> 0.606, classic 0.575 -> 0.572), and with
    a wrong model against ``strong`` it stays at the no-model controls.
 
 Source of the rules: the seeds and ``shared/RULES.md``.
@@ -197,6 +207,24 @@ ENDGAME_GATE_LLR = -2.0
 #: positions can open (:data:`ENDGAME_GATE_LLR`).
 ENDGAME_GATE_MIN_DECISIONS = 10
 
+#: The gate in the tables' positions also pools the evidence over every
+#: opponent given the same model (the same counts, :meth:`OpponentModel.fingerprint`):
+#: it opens when that pooled log-likelihood ratio exceeds this many nats a
+#: decision (times the pooled decisions, at least
+#: :data:`ENDGAME_GATE_MIN_DECISIONS` of them) and the player's own evidence
+#: is above :data:`ENDGAME_POOL_OWN_LLR`, other players having added some.
+#: With one such opponent (two players) nothing is pooled and the rule above
+#: alone applies; with several it opens where each one's moves are too few to
+#: decide (``probabilistic``'s shows in wild-stars skip many of them). Against
+#: players the model does not describe the pooled evidence runs -1.3 to -0.4
+#: nat a decision, against the right ones -0.27 to +0.2 (wild-stars, 4
+#: players; ``benchmarks/RESULTS.md``, "Pooled evidence in the tables' positions").
+ENDGAME_POOL_RATE = -0.25
+
+#: The least evidence (nats) on the player themselves with which the pooled
+#: evidence (:data:`ENDGAME_POOL_RATE`) opens the gate in the tables' positions.
+ENDGAME_POOL_OWN_LLR = -4.0
+
 #: Least dice in play at which ``search_endgames`` may replace the tables (and,
 #: at one die each, the safe plan of step 4) once the gate opens.
 ENDGAME_SEARCH_MIN_DICE = 2
@@ -264,10 +292,11 @@ class StrongBot:
         their learned model has :data:`LEARN_MIN_ROUNDS` rounds (and to use
         their learned model in the search, step 5).
     :param search_model: whether the search uses the opponent models (step 5).
-    :param search_endgames: whether to search with the model instead of playing
-        the tables (and, at one die each, the plan of step 4) in the two-player
-        positions the tables hold, once their gate opens (step 5,
-        :data:`ENDGAME_GATE_LLR`, ``endgame_gate``; default on).
+    :param search_endgames: whether to search instead of playing the tables
+        (and, at one die each, the plan of step 4) in the two-player positions
+        the tables hold, once their gate opens (step 5,
+        :data:`ENDGAME_GATE_LLR`, :data:`ENDGAME_POOL_RATE`, ``endgame_gate``;
+        default on); the model enters that search under the search's gate.
     :param search_gate: whether the search waits for evidence before it uses an
         opponent's model (step 5: :data:`GATE_LLR` over
         :data:`GATE_MIN_DECISIONS`); ``False`` uses the model from the first
@@ -322,6 +351,8 @@ class StrongBot:
         self._model_half = model_half
         self._rng = random.Random(seed)
         self._given = dict(models or {})
+        #: the given models' fingerprints by player (pooled evidence), made when first asked
+        self._pool_keys: dict[str, str] | None = None
         self._models: dict[str, OpponentModel] = {k: m.copy() for k, m in self._given.items()}
         self._seen_rounds = 0
         self._epsilon = epsilon
@@ -349,6 +380,7 @@ class StrongBot:
             plans then wait for the evidence gate (module docstring, step 4).
         """
         self._given = dict(models)
+        self._pool_keys = None
         self._trusted = trusted
         self._models = {k: m.copy() for k, m in self._given.items()}
         self._seen_rounds = 0
@@ -376,11 +408,38 @@ class StrongBot:
         :data:`GATE_MIN_DECISIONS` decisions; with ``tables``, in a position
         the tables hold (where, with ``search_endgames``, the search would
         replace them), that or more than :data:`ENDGAME_GATE_LLR` over at
-        least :data:`ENDGAME_GATE_MIN_DECISIONS`."""
+        least :data:`ENDGAME_GATE_MIN_DECISIONS`, or, when other players given
+        the same model add evidence (:meth:`pooled_evidence`), more than
+        :data:`ENDGAME_POOL_RATE` nats a decision pooled over at least
+        :data:`ENDGAME_GATE_MIN_DECISIONS` with more than
+        :data:`ENDGAME_POOL_OWN_LLR` on ``player``."""
         llr, n = self.evidence(player)
-        if tables and n >= ENDGAME_GATE_MIN_DECISIONS and llr > ENDGAME_GATE_LLR:
-            return True
+        if tables:
+            if n >= ENDGAME_GATE_MIN_DECISIONS and llr > ENDGAME_GATE_LLR:
+                return True
+            if llr > ENDGAME_POOL_OWN_LLR:
+                pooled, count = self.pooled_evidence(player)
+                if count > n and count >= ENDGAME_GATE_MIN_DECISIONS and pooled > ENDGAME_POOL_RATE * count:
+                    return True
         return n >= GATE_MIN_DECISIONS and llr > GATE_LLR
+
+    def pooled_evidence(self, player: str) -> tuple[float, int]:
+        """The gate's evidence summed over every player given the same model
+        as ``player`` (the same counts: :meth:`OpponentModel.fingerprint`),
+        ``player`` included: ``(log-likelihood ratio in nats, decisions
+        counted)``; ``player``'s own evidence when no model was given for them."""
+        if player not in self._given:
+            return self.evidence(player)
+        if self._pool_keys is None:
+            self._pool_keys = {name: m.fingerprint() for name, m in self._given.items()}
+        key = self._pool_keys[player]
+        llr, n = 0.0, 0
+        for name, k in self._pool_keys.items():
+            if k == key:
+                d_llr, d_n = self.evidence(name)
+                llr += d_llr
+                n += d_n
+        return llr, n
 
     def _score_round(self, rules: Rules, res: RoundResult, seat: int, model: "OpponentModel") -> tuple[float, int]:
         """The gate's evidence from ``seat``'s decisions in the revealed round ``res``:
@@ -561,10 +620,9 @@ class StrongBot:
         return self.models_trusted and player in self._given
 
     def _analyser(self, view: SeatView) -> "_Analyser":
-        alive = [s for s, d in enumerate(view.dice) if d > 0]
-        relaxed = len(alive) == 2 and all(self._relaxed(view.players[s]) for s in alive if s != view.seat)
-        terms = self._terms(view, tables=relaxed and self._searches_endgame(view))
-        an = _Analyser(view, self._params or params_for(view.rules), self._residual, terms)
+        # the model's terms under the search's own gate, also where the search
+        # replaces the tables (the tables' gate lets it play there, not the terms)
+        an = _Analyser(view, self._params or params_for(view.rules), self._residual, self._terms(view))
         an.show_policy = self._show
         return an
 

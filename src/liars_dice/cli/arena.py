@@ -23,10 +23,8 @@ def _fail(message: str) -> NoReturn:
 
 def _read_models(specs: list[str], names: list[str], rules: Any = None) -> tuple[tuple[str, str], ...]:
     """``NAME=PATH`` options to ``(name, model text)``; one sentence and status 2 on a fault."""
-    from pathlib import Path
-
     from ..bots.opponent_model import MAX_MODEL_BYTES, ModelError, OpponentModel
-    from ..records.reading import read_bounded
+    from ..records.reading import open_regular, read_bounded
 
     out: list[tuple[str, str]] = []
     for spec in specs:
@@ -38,7 +36,7 @@ def _read_models(specs: list[str], names: list[str], rules: Any = None) -> tuple
         if any(n == name for n, _ in out):
             _fail(f"--model gives {name!r} twice.")
         try:
-            with Path(path).open("rb") as f:
+            with open_regular(path) as f:
                 raw = read_bounded(f, MAX_MODEL_BYTES)  # in chunks: memory follows the file, not the bound
             model = OpponentModel.loads(raw)
             if rules is not None:

@@ -30,10 +30,10 @@ def _fail(message: str, status: int = 2) -> typer.Exit:
 
 
 def _read(path: str, limit: int, what: str) -> bytes:
-    from ..records.reading import read_bounded
+    from ..records.reading import open_regular, read_bounded
 
     try:
-        with Path(path).open("rb") as f:
+        with open_regular(path) as f:
             raw = read_bounded(f, limit)
     except OSError as e:
         raise _fail(f"Cannot read {path}: {e.strerror}.") from None
@@ -58,6 +58,11 @@ def fit_command(
 
     if len(records) > MAX_RECORDS:
         raise _fail(f"{len(records):,} records is more than one fit reads ({MAX_RECORDS:,}).")
+    out_path = Path(output)
+    if output != "-" and out_path.exists() and not out_path.is_file():
+        # a fifo nobody read held the fit for ever; checked before the records are read (attack7)
+        what = "a folder" if out_path.is_dir() else "a pipe or a device"
+        raise _fail(f"-o {output} is {what}, not a file; give a file name such as ann.model.json, or '-' for standard output.")
     # one record in memory at a time: 100,000 records of up to 32 MiB each must not all be held
     raws = (_read(path, MAX_RECORD_BYTES, "a game record") for path in records)
     try:

@@ -205,6 +205,9 @@ def record_path_problem(path: Path) -> str | None:
     bad ``--record``."""
     if path.is_dir():
         return f"--record {path} is a folder; give a file name such as {path / 'game.json'}."
+    if path.exists() and not path.is_file():
+        # a fifo nobody reads held the finished game for ever; /dev/full lost it (attack7)
+        return f"--record {path} is a pipe or a device, not a file; give a file name such as game.json."
     folder = path.parent
     if not folder.is_dir():
         return f"--record {path}: there is no folder {folder}."

@@ -12,11 +12,14 @@ import typer
 from .app import Command, app
 
 
-def _fault(message: str, indent: int) -> typer.Exit:
+def _fault(message: str, indent: int, text: bool = False) -> typer.Exit:
     """Print the result with its error object (RECORD-FORMAT.md) for a fault before any round:
-    the same shape as :meth:`Replay.result` gives."""
+    the same shape as :meth:`Replay.result` gives; with ``text`` (``--text``), the one sentence."""
     from ..records import RecordError
 
+    if text:
+        print(message)
+        return typer.Exit(2)
     out: dict[str, Any] = {"rounds": [], "dice": {}, "to_move": None, "winner": None, "error": RecordError(message).to_json()}
     print(json.dumps(out, indent=indent, ensure_ascii=False))
     return typer.Exit(2)
@@ -66,17 +69,17 @@ def replay_command(
     try:
         raw = read_record_bytes(file)
     except RecordError as e:
-        raise _fault(e.message, indent) from None
+        raise _fault(e.message, indent, text) from None
     try:
         data = _load(raw)
     except RecordError as e:
-        raise _fault(e.message, indent) from None
+        raise _fault(e.message, indent, text) from None
     try:
         result = replay(data)
     except TypeError:
         # A rule option of the wrong type ({"faces": "six"}) reaches Rules unchecked; the records
         # layer should name it (reported to its owner). Until then: one sentence, no traceback.
-        raise _fault("The record's rules hold an option of the wrong type; see RECORD-FORMAT.md.", indent) from None
+        raise _fault("The record's rules hold an option of the wrong type; see RECORD-FORMAT.md.", indent, text) from None
     if text:
         _print_text(result)
     else:
@@ -104,4 +107,7 @@ def _print_text(result: Any) -> None:
                 f", move {e.move + 1}" if e.move is not None else "",
             )
         )
-        print(f"The record stops being a legal game{' at ' + where if where else ''}: {e.message}")
+        if state is None:  # nothing was played: the sentence alone (not valid JSON, no rules, ...)
+            print(e.message)
+        else:
+            print(f"The record stops being a legal game{' at ' + where if where else ''}: {e.message}")

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import collections
 import json
+import os
 import queue
 import shlex
+import signal
 import subprocess
 import threading
 import time
@@ -68,23 +70,51 @@ _EOF = object()
 _TOO_LONG = object()
 
 
-def _pump_lines(stream: IO[bytes], out: "queue.Queue[object]") -> None:
-    while True:
-        line = stream.readline(MAX_LINE_BYTES + 1)
-        if not line:
-            out.put(_EOF)
-            return
-        if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
-            out.put(_TOO_LONG)
-            while line and not line.endswith(b"\n"):
-                line = stream.readline(1 << 16)
+#: Reply lines read ahead of the requests, at most. The protocol has one reply
+#: per request and one request out at a time, so a second line waiting is
+#: already a fault; a bot that wrote lines without end filled an unbounded
+#: queue at 55 MB a second while it waited for its next request (attack7).
+#: When this many wait, the reader stops reading and the bot's output pipe fills.
+MAX_LINES_AHEAD = 4
+
+
+def _put(out: "queue.Queue[object]", item: object, stopped: threading.Event) -> bool:
+    """Put ``item`` on the bounded ``out``, waiting while it is full, until
+    ``stopped`` is set (then ``False``: the item is dropped)."""
+    while not stopped.is_set():
+        try:
+            out.put(item, timeout=0.1)
+            return True
+        except queue.Full:
             continue
-        out.put(line)
+    return False
+
+
+def _pump_lines(stream: IO[bytes], out: "queue.Queue[object]", stopped: threading.Event) -> None:
+    try:
+        while True:
+            line = stream.readline(MAX_LINE_BYTES + 1)
+            if not line:
+                break
+            if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
+                if not _put(out, _TOO_LONG, stopped):
+                    return
+                while line and not line.endswith(b"\n"):
+                    line = stream.readline(1 << 16)
+                continue
+            if not _put(out, line, stopped):
+                return
+    except (OSError, ValueError):  # the bot was stopped: its output closed under the read
+        return
+    _put(out, _EOF, stopped)
 
 
 def _pump_tail(stream: IO[bytes], tail: "collections.deque[str]") -> None:
-    for raw in iter(lambda: stream.readline(1 << 14), b""):
-        tail.append(raw.decode("utf-8", "replace").rstrip())
+    try:
+        for raw in iter(lambda: stream.readline(1 << 14), b""):
+            tail.append(raw.decode("utf-8", "replace").rstrip())
+    except (OSError, ValueError):  # the bot was stopped: its error output closed under the read
+        return
 
 
 class ExternalBot:
@@ -132,13 +162,21 @@ class ExternalBot:
         self.timeout = timeout
         self._failure: BotError | None = None
         try:
-            self._proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            # a session of its own: stopping the bot ends every process it started
+            # (a child left holding its output kept the pipe open and the reader blocked)
+            self._proc = subprocess.Popen(
+                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                start_new_session=os.name == "posix",
+            )
         except OSError as e:
             raise BotCrashedError(f"The bot command {self.name!r} cannot be started: {e.strerror or e}.") from None
-        self._lines: queue.Queue[object] = queue.Queue()
+        self._lines: queue.Queue[object] = queue.Queue(maxsize=MAX_LINES_AHEAD)
+        self._stopped = threading.Event()
         self._stderr: collections.deque[str] = collections.deque(maxlen=5)
         assert self._proc.stdout is not None and self._proc.stderr is not None
-        threading.Thread(target=_pump_lines, args=(self._proc.stdout, self._lines), daemon=True).start()
+        threading.Thread(
+            target=_pump_lines, args=(self._proc.stdout, self._lines, self._stopped), daemon=True
+        ).start()
         self._tail_thread = threading.Thread(target=_pump_tail, args=(self._proc.stderr, self._stderr), daemon=True)
         self._tail_thread.start()
 
@@ -236,15 +274,30 @@ class ExternalBot:
         return BotCrashedError(f"The bot {self.name!r} {how} before replying{detail}.")
 
     def _stop(self) -> None:
+        """Kill the program and every process of its session, and close the
+        pipes. Bounded in time: a pipe held open by a process that escaped the
+        session is closed aside (a reader blocked on it holds its lock)."""
+        self._stopped.set()  # a reader waiting on a full queue lets go
+        if os.name == "posix":
+            try:
+                os.killpg(self._proc.pid, signal.SIGKILL)
+            except OSError:  # the whole group is gone already
+                pass
         if self._proc.poll() is None:
             self._proc.kill()
         self._proc.wait()
-        for f in (self._proc.stdin, self._proc.stdout, self._proc.stderr):
-            try:
-                if f is not None:
-                    f.close()
-            except OSError:  # pragma: no cover
-                pass
+
+        def close_pipes() -> None:
+            for f in (self._proc.stdin, self._proc.stdout, self._proc.stderr):
+                try:
+                    if f is not None:
+                        f.close()
+                except (OSError, ValueError):  # pragma: no cover
+                    pass
+
+        closer = threading.Thread(target=close_pipes, daemon=True)
+        closer.start()
+        closer.join(1.0)
 
     def close(self, grace: float = 2.0) -> None:
         """End the process: close its input, wait up to ``grace`` seconds, then kill it."""

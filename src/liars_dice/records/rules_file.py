@@ -126,6 +126,8 @@ def load_rules(spec: str) -> Rules:
     if spec in PRESETS:
         return PRESETS[spec]
     path = Path(spec)
+    if path.exists() and not path.is_file():
+        raise RulesFileError(f"The rules file {spec} is not a regular file: it is a directory, pipe or device.")
     if not path.is_file():
         known = ", ".join(sorted(PRESETS))
         raise RulesError(

@@ -97,6 +97,9 @@ class Settings:
     :ivar nickname_max: characters in a nickname.
     :ivar chat_max: characters in a chat line (after NFC).
     :ivar chat_history: chat lines kept per table and sent to a new client.
+    :ivar chat_table_max: chat lines a table stores over its whole life; past
+        it, ``chat/full``. A seat token never expires (a finished game's page
+        still chats), so this is what bounds one table's stored chat.
     :ivar lobby_max: tables listed by ``GET /api/tables``.
 
     Rates, strings of the :mod:`limits` library (``"20/minute"``, ``"5 per 5
@@ -155,6 +158,7 @@ class Settings:
     nickname_max: int = 24
     chat_max: int = 300
     chat_history: int = 50
+    chat_table_max: int = 2000
     lobby_max: int = 200
     seats_min: int = 2
     seats_max: int = 6

@@ -190,6 +190,13 @@ class ChatInvalid(ServerError):
     code = "chat/invalid"
 
 
+class ChatFull(ServerError):
+    """The table has stored ``Settings.chat_table_max`` chat lines, its last."""
+
+    code = "chat/full"
+    status = 409
+
+
 class TooManyTables(ServerError):
     """The address already has ``Settings.open_tables_per_address`` open tables."""
 

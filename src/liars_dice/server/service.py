@@ -21,6 +21,7 @@ import random
 import secrets
 import time
 import uuid
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
@@ -47,6 +48,7 @@ from .config import Settings
 from .errors import (
     ChatInvalid,
     BadToken,
+    ChatFull,
     GameNotFinished,
     MessageInvalid,
     NameInvalid,
@@ -87,6 +89,12 @@ log = logging.getLogger(__name__)
 
 #: Finished games per seated person the table option "bots learn" fits a model on.
 LEARN_GAMES = 50
+#: Seconds a "bots learn" model of a (name, rule set) is reused before it is fitted
+#: again: a table started by anyone under a prolific player's name cost up to 8 s of
+#: CPU (five names, 50 games each), and the same again at every such start (attack7).
+LEARN_CACHE_SECONDS = 600.0
+#: The most (name, rule set) models kept at once; the oldest used goes first.
+LEARN_CACHE_SIZE = 512
 
 #: Events after which the table summary changes.
 _TABLE_EVENTS = frozenset({
@@ -155,6 +163,9 @@ class TableService:
         self.tell = broadcaster or Broadcaster(settings.presence_interval, settings.presence_fanout)
         self.dice: DiceSource = dice or SecureDice()
         self.rooms: dict[str, Room] = {}
+        #: "bots learn" models by (name, preset, rules): (monotonic expiry, model or None)
+        self._learn_cache: OrderedDict[tuple[str, str, Any], tuple[float, Any]] = OrderedDict()
+        self._learn_lock: asyncio.Lock | None = None  # made on the event loop, at first use
 
     # -- life cycle -------------------------------------------------------------
 
@@ -273,9 +284,14 @@ class TableService:
         if t.move_number != expect or t.status is not TableStatus.PLAYING or t.state is None:
             return
         view = t.state.view(seat)
-        if t.bots_learn and t.seats[seat].kind is SeatKind.BOT and seat not in room.models_given:
+        kind = t.seats[seat].kind
+        if t.bots_learn and kind is SeatKind.BOT and seat not in room.models_given:
             await self._give_models(room, seat, bot)
         d = await bots_runner.decide(bot, view, f"at table {t.code}")
+        if room.table.seats[seat].kind is not kind:
+            # the person came back to the seat (or left it) while the bot thought:
+            # the move is theirs now (attack7: the bot still made it for them)
+            return
         try:
             await self.move(room, seat, d.action, d.show, by_bot=by_bot, expect_move=expect)
         except LiarsDiceError:
@@ -291,7 +307,8 @@ class TableService:
         as untrusted (``trusted=False``): names are not identities. The games
         are read, rebuilt and fitted in a worker thread, and not kept in memory
         (five persons' 250 games rebuilt on the event loop stalled every table
-        for about 8 s, 32 ms a game of six seats and ten dice)."""
+        for about 8 s, 32 ms a game of six seats and ten dice). Fits are made
+        one at a time server-wide and reused (:meth:`_learn`)."""
         room.models_given.add(seat)
         set_models = getattr(bot, "set_models", None)
         if set_models is None:
@@ -299,10 +316,45 @@ class TableService:
         if room.learned is None:
             t = room.table
             names = [s.name for s in t.seats if s.kind is SeatKind.HUMAN and s.name is not None]
-            room.learned = await asyncio.to_thread(self._learned_models, names, t.code, t.preset, t.rules)
+            room.learned = await self._learn(names, t.code, t.preset, t.rules)
         # fitted on games played under a name, which anyone can take: the
         # plans against these models wait for in-game evidence (bots/strong.py, step 4)
         set_models(room.learned, trusted=False)
+
+    async def _learn(self, names: Sequence[str], code: str, preset: str, rules: Any) -> dict[str, Any]:
+        """:meth:`_learned_models` of ``names``, bounded: one fit at a time
+        server-wide (a worker thread: at most one core, whoever starts tables),
+        and each (name, preset, rules) model kept :data:`LEARN_CACHE_SECONDS`
+        (at most :data:`LEARN_CACHE_SIZE` of them, least recently used out
+        first), so tables started again and again under the same prolific
+        names fit them once. A person's games finished meanwhile count from
+        the next fit. The models are shared: bots copy what they are given."""
+        if self._learn_lock is None:
+            self._learn_lock = asyncio.Lock()
+        cache = self._learn_cache
+        async with self._learn_lock:
+            now = time.monotonic()
+            learned: dict[str, Any] = {}
+            missing: list[str] = []
+            for name in dict.fromkeys(names):
+                hit = cache.get((name, preset, rules))
+                if hit is not None and hit[0] > now:
+                    cache.move_to_end((name, preset, rules))
+                    if hit[1] is not None:
+                        learned[name] = hit[1]
+                else:
+                    missing.append(name)
+            if missing:
+                fitted = await asyncio.to_thread(self._learned_models, missing, code, preset, rules)
+                expires = time.monotonic() + LEARN_CACHE_SECONDS
+                for name in missing:
+                    cache[(name, preset, rules)] = (expires, fitted.get(name))
+                    cache.move_to_end((name, preset, rules))
+                    if name in fitted:
+                        learned[name] = fitted[name]
+                while len(cache) > LEARN_CACHE_SIZE:
+                    cache.popitem(last=False)
+            return learned
 
     def _learned_models(self, names: Sequence[str], code: str, preset: str, rules: Any) -> dict[str, Any]:
         """Models of ``names`` by name, each fitted on the person's last
@@ -614,6 +666,8 @@ class TableService:
         elif isinstance(msg, CalzaMsg):
             await self.move(room, seat, CALZA, (), client=True)
         elif isinstance(msg, ChatMsg):
+            if room.table.chat_count >= self.settings.chat_table_max:
+                raise ChatFull(f"This table's chat is full ({self.settings.chat_table_max} lines): no more lines are kept.")
             text = clean_chat(msg.text, self.settings.chat_max)
             await self._run(room, Chat(seat, text, utcnow().isoformat()))
         elif isinstance(msg, AddBotMsg):

@@ -121,6 +121,7 @@ class Table:
     :ivar seq: the number of the last event applied.
     :ivar last_event: what the last move was, for the clients (``{"kind": "sync"}`` after a rebuild).
     :ivar chat: the last ``chat_kept`` chat lines.
+    :ivar chat_count: every chat line the table has stored.
     :ivar revoked: token hashes that gave their seat up for good, each with the
         event kind that did it (``seat_freed`` before the start, ``replaced`` after).
     :ivar seeds: per round index, ``(commitment, seed)`` in hex (``docs/fair-dice.md``),
@@ -147,6 +148,7 @@ class Table:
     move_number: int = 0
     last_event: dict[str, Any] = field(default_factory=lambda: {"kind": "sync"})
     chat: tuple[dict[str, Any], ...] = ()
+    chat_count: int = 0
     revoked: tuple[tuple[str, EventKind], ...] = ()
     seeds: tuple[tuple[str, str] | None, ...] = field(default=(), repr=False)
     bots_learn: bool = False  #: the table option "bots learn from this player's past games"
@@ -324,7 +326,7 @@ def apply(t: Table, e: Event) -> Table:
         return replace(t, seats=_seat(t, p["seat"], kind=SeatKind.HUMAN, bot=None, replaced=False, returnable=False))
     if k is EventKind.CHAT:
         line = {"seat": p["seat"], "name": p["name"], "text": p["text"], "at": p["at"]}
-        return replace(t, chat=(t.chat + (line,))[-t.chat_kept:])
+        return replace(t, chat=(t.chat + (line,))[-t.chat_kept:], chat_count=t.chat_count + 1)
     if k is EventKind.FINISHED:
         return replace(t, status=TableStatus.FINISHED)
     raise ValueError(f"A table cannot apply a {k.value!r} event.")  # ``created`` starts a table
