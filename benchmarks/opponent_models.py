@@ -44,7 +44,7 @@ from liars_dice.records import record_from_state  # noqa: E402
 
 _MODEL: OpponentModel | None = None
 #: Seeds of round ``r``'s records: ``SEEDS[x] + r``, one stream per source of chance.
-RECORD_SEEDS = {"dice": 10**6, "strong": 3 * 10**6, "networks": 5 * 10**6}
+RECORD_SEEDS = {"dice": 10**6, "strong": 3 * 10**6, "networks": 5 * 10**6, "mix": 7 * 10**6}
 #: Added to ``seed + r`` for ``strong``'s own draws in the evaluated rounds (the dice use ``seed + r``).
 STRONG_SEED = 10**7
 #: The plans' settings, the same in the parent (which plans before the pool forks,
@@ -52,17 +52,26 @@ STRONG_SEED = 10**7
 _SETTINGS: dict = {"p_max": P_MAX, "n0": N0, "budget": PlanBudget()}
 
 
-def record_round(args: tuple[int, int, str, int]) -> str:
+def record_round(args: tuple) -> str:
     """Record round ``r`` of the networks (seat name ``dudo``) against ``who``
     (plain ``strong``, or any registered bot; ``strong+random``: ``random`` in
-    odd rounds)."""
-    d, r, who, offset = args
+    odd rounds; ``plan``: ``strong`` given the worker's model, playing its plan,
+    with ``epsilon`` the optional fifth element, default 0.02)."""
+    d, r, who, offset = args[:4]
     r += offset
     me, start = r % 2, (r // 2) % 2
     names = ["strong", "dudo"] if me == 0 else ["dudo", "strong"]
     game = Game.create(Rules.preset("joker"), names, dice=(d, d))
     bots: list = [None, None]
     name = who if "+" not in who else who.split("+")[r % 2]
+    if name == "plan":  # on-policy: the bot that will use the model, with the model so far
+        assert _MODEL is not None
+        eps = args[4] if len(args) > 4 else 0.02
+        bots[me] = StrongBot(RECORD_SEEDS["strong"] + r, models={"dudo": _MODEL}, epsilon=eps,
+                             plan_budget=_SETTINGS["budget"])
+        bots[1 - me] = DudoBot(first=start, seed=RECORD_SEEDS["networks"] + r)
+        final = play_game(game, bots, SeededDice(RECORD_SEEDS["dice"] + r), start=start)
+        return json.dumps(record_from_state(final))
     # Each source of chance has its own seed: a bot seeded like the dice draws its
     # first move from the same Mersenne Twister output as the deal (random.Random
     # of one seed), so its sampling followed its dice (records before 2026-11-30
@@ -120,14 +129,17 @@ def _cached(fn):  # type: ignore[no-untyped-def]
     return wrapped
 
 
-def exact(model_path: str, epsilon: float) -> None:
+def exact(model_path: str | OpponentModel, epsilon: float, quiet: bool = False) -> dict[str, dict[str, float]]:
     """Exact expected results at one die each (every deal and move walked,
     ``bots.exploit.evaluate``): the equilibrium tables, the plan's best response
-    and the safe mixture, against the networks and against the equilibrium."""
+    and the safe mixture, against the networks and against the equilibrium.
+
+    :returns: per opponent (``networks``, ``equilibrium``) the seat-balanced win rates,
+        and under ``plans`` per role its ``loss``, ``lambda`` and ``worst``."""
     from liars_dice.bots.exploit import _table_fn, evaluate, plan_fn
 
     rules = Rules.preset("joker")
-    model = OpponentModel.loads(Path(model_path).read_text())
+    model = model_path if isinstance(model_path, OpponentModel) else OpponentModel.loads(Path(model_path).read_text())
     eq = _cached(_table_fn(rules))
     rows = {}
     for opp_name in ("networks", "equilibrium"):
@@ -148,7 +160,13 @@ def exact(model_path: str, epsilon: float) -> None:
             for k, v in (("equilibrium", v_eq), ("plan", v_br), ("safe mixture", v_mix)):
                 rates[k] += (1 + v) / 4  # seat-balanced: half the rounds in each role
         rows[opp_name] = rates
-        print(f"against the {opp_name}: " + ", ".join(f"{k} {v:.4f}" for k, v in rates.items()), flush=True)
+        if not quiet:
+            print(f"against the {opp_name}: " + ", ".join(f"{k} {v:.4f}" for k, v in rates.items()), flush=True)
+    for role in (0, 1):
+        plan = plan_for(rules, model, (1, 1), role, epsilon, p_max=_SETTINGS["p_max"], n0=_SETTINGS["n0"])
+        assert plan is not None
+        rows[f"role{role}"] = {"loss": plan.loss, "lambda": plan.lam, "worst": plan.worst}
+    return rows
 
 
 def _projected(game, eq, net_tabs, modelled: int, context) -> tuple[dict, float]:  # type: ignore[no-untyped-def]
@@ -309,21 +327,93 @@ def sweep(model_path: str, p_maxes: list[float], n0s: list[float], epsilon: floa
     if not oracle:
         return
     # The oracle: the networks' exact distributions as the model, trusted at the
-    # situations the records saw (the model's counts), or everywhere.
+    # situations the records saw (the table's exact counts), as far as the model's
+    # back-off evidence goes (what the plans trust), or everywhere.
     from liars_dice.bots.exploit import model_counts
     from liars_dice.solver.restricted import restricted_response
 
-    for where in ("observed", "everywhere"):
+    for where in ("observed", "with the back-off's evidence", "everywhere"):
         for n0 in n0s:
             for p in p_maxes:
                 vals = []
                 for role in (0, 1):
-                    counts = model_counts(model, (1, 1), role) if where == "observed" else None
+                    counts = (model_counts(model, (1, 1), role) if where == "observed" else
+                              model_counts(model, (1, 1), role, game.tree) if where != "everywhere" else None)
                     res = restricted_response(rules, net.probabilities, (1, 1), role, p_max=p, counts=counts, n0=n0,
                                               iterations=_SETTINGS["budget"].iterations, max_depth=tables.max_depth[(1, 1)],
                                               leaf_value=leaf_value_for(tables.values), game_value=tables.values[(1, 1)])
                     vals.append(value(res.policy.strategy, role, opponents["networks"][1 - role]))
                 print(f"oracle trusted {where}, p_max {p}, n0 {n0}: {rate(vals):.4f} against the networks", flush=True)
+
+
+def stage_sizes(spec: str, records: int) -> list[int]:
+    """``--stages``: ``N`` splits ``records`` into N stages (the last takes the remainder),
+    ``A,B,...`` gives each stage's size."""
+    if "," in spec:
+        sizes = [int(x) for x in spec.split(",")]
+    else:
+        n = int(spec)
+        sizes = [records // n] * n
+        sizes[-1] += records - sum(sizes)
+    if not sizes or any(x <= 0 for x in sizes):
+        raise SystemExit(f"--stages {spec}: every stage needs at least one record")
+    return sizes
+
+
+def on_policy(d: int, sizes: list[int], offset: int, mix: float, epsilon: float, jobs: int,
+              out: str, record_settings: dict) -> list[dict]:
+    """Records gathered **on-policy**, in stages: stage 0's rounds against plain
+    ``strong`` (the equilibrium), then each stage's rounds against ``strong``
+    given the model fitted on every record so far, playing its plan (in a share
+    ``mix`` of the rounds, drawn per round with seed ``RECORD_SEEDS["mix"] + r``;
+    the rest against plain ``strong``), refitting after each stage. Rounds run
+    on from ``offset`` with the seeds of :func:`record_round`, so stage 0 is the
+    start of the ordinary record set. After each stage the exact figures of
+    :func:`exact` (one die each). ``record_settings``: the plans' ``p_max``/``n0``
+    while recording (the evaluation's are ``_SETTINGS``).
+
+    :returns: one row per stage."""
+    import random
+
+    recs: list[str] = []
+    model: OpponentModel | None = None
+    rows = []
+    start = 0
+    for k, size in enumerate(sizes):
+        t0 = time.perf_counter()
+        tasks = []
+        for r in range(start, start + size):
+            plan = model is not None and random.Random(RECORD_SEEDS["mix"] + offset + r).random() < mix
+            tasks.append((d, r, "plan" if plan else "strong", offset, epsilon))
+        if model is None:
+            with mp.Pool(jobs) as pool:
+                recs += pool.map(record_round, tasks, chunksize=16)
+        else:
+            with mp.Pool(jobs, initializer=_init, initargs=(model.dumps(), record_settings)) as pool:
+                recs += pool.map(record_round, tasks, chunksize=16)
+        start += size
+        model = fit(recs, "dudo")
+        if out:
+            folder = Path(out)
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / f"stage{k}-{len(recs)}.model.json").write_text(model.dumps())
+        ex = exact(model, epsilon, quiet=True) if d == 1 else {}
+        row: dict[str, object] = {"stage": k, "records": len(recs), "against_plan": sum(t[2] == "plan" for t in tasks),
+               "situations": len(model.table), "seconds": round(time.perf_counter() - t0, 1)}
+        if ex:
+            row.update(networks=round(ex["networks"]["safe mixture"], 4),
+                       equilibrium=round(ex["equilibrium"]["safe mixture"], 4),
+                       networks_eq_alone=round(ex["networks"]["equilibrium"], 4),
+                       loss=[round(ex[f"role{i}"]["loss"], 4) for i in (0, 1)],
+                       lam=[round(ex[f"role{i}"]["lambda"], 4) for i in (0, 1)],
+                       worst=[round(ex[f"role{i}"]["worst"], 4) for i in (0, 1)])
+        rows.append(row)
+        print(f"stage {k}: {len(recs)} records ({row['against_plan']} of this stage's {size} against the plan), "
+              f"{len(model.table)} situations; " + (
+                  f"exact vs networks {row['networks']:.4f}, vs equilibrium {row['equilibrium']:.4f}, "
+                  f"loss {row['loss']}, lambda {row['lam']}, worst {row['worst']}; " if ex else "")
+              + f"{row['seconds']} s", flush=True)
+    return rows
 
 
 def main() -> None:
@@ -354,6 +444,15 @@ def main() -> None:
     ap.add_argument("--sweep-n0", default="")
     ap.add_argument("--oracle", action="store_true", help="with --sweep: also the networks' own distributions as the model")
     ap.add_argument("--projections", default="", help="a model file: the networks' policy projected on coarser contexts (1v1, exact)")
+    ap.add_argument("--stages", default="",
+                    help="records gathered on-policy: N equal stages of --records (or sizes A,B,...), the first "
+                         "against plain strong, each later one against strong playing its plan on the model so far; "
+                         "prints each stage's exact figures (1v1) and writes the stages' models to --out")
+    ap.add_argument("--stage-mix", type=float, default=1.0,
+                    help="with --stages: the share of a later stage's rounds against the plan (the rest: plain strong)")
+    ap.add_argument("--record-p-max", type=float, default=None,
+                    help="with --stages: the recording plans' p_max (default: --p-max)")
+    ap.add_argument("--record-n0", type=float, default=None, help="with --stages: the recording plans' n0 (default: --n0)")
     a = ap.parse_args()
     out: dict[str, object] = {}
     _SETTINGS.update(p_max=a.p_max, n0=a.n0,
@@ -370,6 +469,16 @@ def main() -> None:
         return
     if a.exact:
         exact(a.exact, a.epsilon)
+        return
+    if a.stages:
+        rec_settings = dict(_SETTINGS)
+        rec_settings.update(p_max=a.p_max if a.record_p_max is None else a.record_p_max,
+                            n0=a.n0 if a.record_n0 is None else a.record_n0)
+        for d in (int(x) for x in a.dice.split(",")):
+            rows = on_policy(d, stage_sizes(a.stages, a.records), a.record_offset, a.stage_mix, a.epsilon, a.jobs,
+                             a.out, rec_settings)
+            out[f"{d}v{d} stages {a.stages}"] = rows
+        print(json.dumps(out))
         return
     if a.ceiling:
         from liars_dice.solver import best_response
