@@ -50,10 +50,10 @@ def _spawn(cli: str, *args: str) -> pexpect.spawn:
     Rich's styles out of the text the test matches (the layout is the same)."""
     # The terminal's size rules, as in a real one: a COLUMNS or LINES left in the
     # environment of the test run (issue 8 fault 1) must not contradict the pty.
-    # 90 s an expect: a loaded 2-core CI machine has taken over 30 s to start the
-    # command and deal (one timeout seen in a full run); a hang still fails.
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
     env["TERM"] = "dumb"
+    # 90 s an expect: a loaded 2-core CI machine has taken over 30 s to start the
+    # command and deal (one timeout seen in a full run); a hang still fails.
     return pexpect.spawn(
         cli, ["play", *args], encoding="utf-8", dimensions=(50, 80), timeout=90, env=env,
         preexec_fn=_terminal_signals,
