@@ -26,6 +26,18 @@ def summary(client: TestClient, code: str) -> dict[str, Any]:
     return client.get(f"/api/tables/{code}").json()
 
 
+def two_people(client: TestClient, dice: int) -> tuple[str, dict[str, Any], Player, Player]:
+    """A started two-seat table of ann (the host) and bob, ``dice`` each: its
+    code, bob's join answer (his token) and both players' sockets."""
+    t = create(client, "ann", seats=2, options={"dice_per_player": dice})
+    code = t["code"]
+    j = join(client, code, "bob")
+    ann, bob = Player(client, code, t["token"]), Player(client, code, j["token"])
+    ann.send({"type": "start", "id": "s"})
+    assert reply(ann, "s")["type"] == "ack"
+    return code, j, ann, bob
+
+
 def lobby_codes(client: TestClient) -> list[str]:
     return [t["code"] for t in client.get("/api/tables").json()["tables"]]
 
@@ -109,12 +121,7 @@ def test_leave_revokes_the_token_dice_chat_and_hello(client: TestClient) -> None
     """bob leaves mid-game and keeps his socket open: from then on he gets the
     spectators' view (no dice, also of the next deal), cannot chat, and a new
     hello with his token is refused."""
-    t = create(client, "ann", seats=2, options={"dice_per_player": 2})
-    code = t["code"]
-    j = join(client, code, "bob")
-    ann, bob = Player(client, code, t["token"]), Player(client, code, j["token"])
-    ann.send({"type": "start", "id": "s"})
-    assert reply(ann, "s")["type"] == "ack"
+    code, j, ann, bob = two_people(client, dice=2)
     first = bob.wait(is_state)["view"]
     assert first["hand"] and first["seat"] == "bob"
     bob.send({"type": "leave", "id": "l"})
@@ -303,12 +310,7 @@ def test_a_person_back_while_the_bot_thinks_makes_their_own_move(db_url: str, mo
             decided.set()
 
     with running(Settings(db_url=db_url, bot_delay=0.0, grace=0.3)) as client:
-        t = create(client, "ann", seats=2, options={"dice_per_player": 3})
-        code = t["code"]
-        j = join(client, code, "bob")
-        ann, bob = Player(client, code, t["token"]), Player(client, code, j["token"])
-        ann.send({"type": "start", "id": "s"})
-        assert reply(ann, "s")["type"] == "ack"
+        code, j, ann, bob = two_people(client, dice=3)
         bob.close()
         wait_until(lambda: summary(client, code)["seats"][1].get("replaced") is True)
         for _ in range(50):  # play ann until she has the turn, then hand it to the bot
