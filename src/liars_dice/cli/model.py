@@ -73,8 +73,10 @@ def fit_command(
     if output == "-":
         sys.stdout.write(text)
         return
+    from ..records.writing import write_text_atomically
+
     try:
-        Path(output).write_text(text)
+        write_text_atomically(output, text)  # whole or not at all: a full disk leaves no half model
     except OSError as e:
         raise _fail(f"Cannot write {output}: {e.strerror}.") from None
     typer.echo(

@@ -388,11 +388,12 @@ def welcome(console: Console, session: PlaySession, watch: bool) -> None:
 def save_record(console: Console, session: PlaySession, path: Path) -> None:
     """Write the game record (RECORD-FORMAT.md) to ``path``; one sentence if that fails."""
     from ..records import dumps_record
+    from ..records.writing import write_text_atomically
 
     try:
         # With fair dice each round carries its commitment and (once ended) its seed: `liars-dice verify` checks it.
         fair = session.dice.rounds if isinstance(session.dice, FairRounds) else ()
-        path.write_text(dumps_record(session.state, session.start, fair) + "\n", encoding="utf-8")
+        write_text_atomically(path, dumps_record(session.state, session.start, fair) + "\n")  # whole or not at all
     except OSError as e:
         console.print(Text(f"Could not save the record to {path}: {e.strerror}.", style="red"))
         return

@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import time
 import zipfile
 from math import comb
@@ -218,23 +217,12 @@ def save_tables(path: str | Path, rules: Rules, entries: list[TableEntry], min_r
 
 def _write_atomically(path: Path, arrays: dict[str, Any]) -> None:
     """Write ``arrays`` as an ``.npz`` at exactly ``path`` (numpy would add
-    ``.npz`` to another name), through a file beside it renamed over ``path``:
-    a write that fails leaves the earlier file whole and no partial file. A
-    ``path`` that is a symbolic link has the file it points to replaced, the
-    link kept (as an ordinary write through it would)."""
-    if path.is_symlink():
-        path = path.resolve()
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            np.savez_compressed(f, **arrays)
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)  # as open() would make it (mkstemp's is 0600)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    ``.npz`` to another name), whole or not at all
+    (:func:`liars_dice.records.writing.write_atomically`: a failed write leaves
+    the earlier file whole; a symbolic link is kept, its file replaced)."""
+    from ..records.writing import write_atomically
+
+    write_atomically(path, lambda f: np.savez_compressed(f, **arrays))
 
 
 def _show_arrays(p: int, pol: ShowPolicy, min_reach: float) -> dict[str, np.ndarray]:
