@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
 
 def check_plot_path(path: str | Path) -> None:
     """Refuse, before any game is played, an image path :func:`plot_report`
-    could not write: a format matplotlib does not draw, or a folder that is
-    missing or not writable.
+    could not write: a format matplotlib does not draw, or a path
+    :func:`~liars_dice.records.writing.output_path_problem` refuses.
 
     :raises ValueError: with one sentence naming the problem.
     """
@@ -18,6 +17,8 @@ def check_plot_path(path: str | Path) -> None:
         from matplotlib.backend_bases import FigureCanvasBase
     except ImportError:
         raise ValueError("--plot needs the 'arena' extra (matplotlib): pip install 'liars-dice-game[arena]', or in a clone .venv/bin/pip install -e '.[arena]'.") from None
+
+    from ..records.writing import output_path_problem
 
     out = Path(path)
     formats = FigureCanvasBase.get_supported_filetypes()
@@ -27,15 +28,9 @@ def check_plot_path(path: str | Path) -> None:
             f"--plot {path}: the file name must end in an image format matplotlib draws, such as .png, .svg or .pdf"
             f" ({', '.join('.' + f for f in sorted(formats))})."
         )
-    folder = out.parent
-    if out.is_dir():
-        raise ValueError(f"--plot {path} is a folder; give an image file name such as {out / 'arena.png'}.")
-    if out.exists() and not out.is_file():  # a fifo nobody read held the finished run for ever (attack7)
-        raise ValueError(f"--plot {path} is a pipe or a device, not a file; give an image file name such as arena.png.")
-    if not folder.is_dir():
-        raise ValueError(f"--plot {path}: there is no folder {folder}.")
-    if not os.access(folder, os.W_OK):
-        raise ValueError(f"--plot {path}: the folder {folder} is not writable.")
+    problem = output_path_problem("--plot", out, "arena.png")
+    if problem is not None:
+        raise ValueError(problem)
 
 
 #: Bar and text colours.

@@ -58,11 +58,12 @@ def fit_command(
 
     if len(records) > MAX_RECORDS:
         raise _fail(f"{len(records):,} records is more than one fit reads ({MAX_RECORDS:,}).")
-    out_path = Path(output)
-    if output != "-" and out_path.exists() and not out_path.is_file():
-        # a fifo nobody read held the fit for ever; checked before the records are read (attack7)
-        what = "a folder" if out_path.is_dir() else "a pipe or a device"
-        raise _fail(f"-o {output} is {what}, not a file; give a file name such as ann.model.json, or '-' for standard output.")
+    from ..records.writing import output_path_problem, write_text_atomically
+
+    # checked before the records are read: a fifo nobody read held the fit for ever (attack7)
+    problem = None if output == "-" else output_path_problem("-o", Path(output), "ann.model.json", ", or '-' for standard output")
+    if problem is not None:
+        raise _fail(problem)
     # one record in memory at a time: 100,000 records of up to 32 MiB each must not all be held
     raws = (_read(path, MAX_RECORD_BYTES, "a game record") for path in records)
     try:
@@ -73,8 +74,6 @@ def fit_command(
     if output == "-":
         sys.stdout.write(text)
         return
-    from ..records.writing import write_text_atomically
-
     try:
         write_text_atomically(output, text)  # whole or not at all: a full disk leaves no half model
     except OSError as e:

@@ -12,7 +12,6 @@ At a terminal, ``play`` offers another game with the same settings at the end.
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -202,15 +201,7 @@ def _again(console: Console) -> bool:
 def record_path_problem(path: Path) -> str | None:
     """Why the game record could not be saved to ``path`` (one sentence), or
     ``None``: checked before the game, so a finished game is never lost to a
-    bad ``--record``."""
-    if path.is_dir():
-        return f"--record {path} is a folder; give a file name such as {path / 'game.json'}."
-    if path.exists() and not path.is_file():
-        # a fifo nobody reads held the finished game for ever; /dev/full lost it (attack7)
-        return f"--record {path} is a pipe or a device, not a file; give a file name such as game.json."
-    folder = path.parent
-    if not folder.is_dir():
-        return f"--record {path}: there is no folder {folder}."
-    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        return f"--record {path}: that file cannot be written here."
-    return None
+    bad ``--record`` (:func:`~liars_dice.records.writing.output_path_problem`)."""
+    from ..records.writing import output_path_problem
+
+    return output_path_problem("--record", path, "game.json")

@@ -2,7 +2,8 @@
 interrupt) leaves the earlier file as it was and no partial file beside it.
 
 Used for game records (``play --record``), opponent models (``model fit -o``)
-and endgame tables (``solve --tables``)."""
+and endgame tables (``solve --tables``); :func:`output_path_problem` checks an
+output path before the work that fills it."""
 
 from __future__ import annotations
 
@@ -51,3 +52,25 @@ def write_text_atomically(path: str | Path, text: str) -> None:
         f.write(data)
 
     write_atomically(path, write)
+
+
+def output_path_problem(flag: str, path: Path, name: str, or_else: str = "") -> str | None:
+    """Why a file could not be written at ``path`` (one sentence naming the
+    option ``flag``), or ``None``: checked before the work, so a finished game,
+    fit or arena run is not lost to a bad path. ``name`` is an example file
+    name for the advice, ``or_else`` an alternative added to it.
+
+    A folder, a pipe or a device, a missing folder, or a folder or file that
+    cannot be written is refused. A fifo nobody read held the finished work
+    for ever, and ``/dev/full`` lost it (attack7).
+    """
+    if path.is_dir():
+        return f"{flag} {path} is a folder, not a file; give a file name such as {path / name}{or_else}."
+    if path.exists() and not path.is_file():
+        return f"{flag} {path} is a pipe or a device, not a file; give a file name such as {name}{or_else}."
+    folder = path.parent
+    if not folder.is_dir():
+        return f"{flag} {path}: there is no folder {folder}."
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        return f"{flag} {path}: that file cannot be written here."
+    return None
