@@ -1,7 +1,7 @@
 """Server CPU per move spent building the ``state`` messages, against a peer.
 
 After every move the server builds each seat's ``state`` message
-(``liars_dice.server.views.state_message_text``): the seat's view, the words of
+(``liars_dice.server.core.views.state_message_text``): the seat's view, the words of
 every bid, and for the seat to move every legal raise with its words and the
 chance it is true. In a profile of ``benchmarks/server_load.py`` this was
 about half of the server's time. This script times the four messages of one
@@ -27,9 +27,9 @@ from pathlib import Path
 CHILD = r"""
 import dataclasses, json, statistics, sys, time
 from liars_dice.engine import Bid, Game, Rules, SeededDice
-from liars_dice.server import views
-from liars_dice.server.room import Room
-from liars_dice.server.tables import TableStatus, created
+from liars_dice.server.core import views
+from liars_dice.server.runtime.room import Room
+from liars_dice.server.core.tables import TableStatus, created
 
 rules = Rules.preset("classic")
 state = Game.create(rules, ["a", "b", "c", "d"]).initial_state(0).roll(SeededDice(1)).apply(Bid(3, 4))

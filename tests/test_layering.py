@@ -168,3 +168,47 @@ def test_layering_check_can_fail(tmp_path: Path) -> None:
     found = _imports("liars_dice.engine.bad", fake)
     assert ("liars_dice.bots", 1) in found and ("liars_dice.cli", 2) in found
     assert all(LAYERS[_part(m)] > LAYERS["engine"] for m, _ in found)
+
+
+#: The server's rings (issue 16 "The server in three rings"): each imports only
+#: inward. The core has no asyncio and no sockets; the runtime never sees the
+#: edge; the package root and the migrations sit outside the rings.
+SERVER_RINGS: dict[str, int] = {"core": 0, "runtime": 1, "edge": 2}
+_NETWORK_MODULES = ("asyncio", "socket", "starlette", "fastapi", "uvicorn", "websockets", "redis", "sqlalchemy")
+
+
+def _ring(module: str) -> str | None:
+    parts = module.split(".")
+    if parts[:2] != ["liars_dice", "server"] or len(parts) < 3:
+        return None
+    return parts[2] if parts[2] in SERVER_RINGS else None
+
+
+@pytest.mark.parametrize("name", sorted(n for n in MODULES if n.startswith("liars_dice.server.")))
+def test_server_rings_import_only_inward(name: str) -> None:
+    """Issue 16: "Each ring imports only inward, and the layering test checks it"."""
+    ring = _ring(name)
+    if name.startswith("liars_dice.server.migrations"):
+        return
+    assert ring is not None, f"{name} is in no ring of the server (core, runtime, edge)"
+    for imported, line in _imports(name, MODULES[name]):
+        other = _ring(imported)
+        if imported.startswith("liars_dice.server") and other is None and imported != "liars_dice.server":
+            pytest.fail(f"{name} imports {imported}, which is in no ring (line {line})")
+        if other is not None:
+            assert SERVER_RINGS[other] <= SERVER_RINGS[ring], (
+                f"{name} (ring {ring}) imports {imported} (ring {other}) on line {line}: rings import inward only"
+            )
+        if ring == "core":
+            top = imported.split(".")[0]
+            assert top not in _NETWORK_MODULES, f"{name}: the core imports {imported} (line {line}): no asyncio, sockets or database"
+
+
+def test_ring_check_can_fail(tmp_path: Path) -> None:
+    """The ring checker sees an outward import and asyncio in the core."""
+    fake = tmp_path / "liars_dice" / "server" / "core" / "bad.py"
+    fake.parent.mkdir(parents=True)
+    fake.write_text("import asyncio\nfrom ..runtime.room import Room\n")
+    found = _imports("liars_dice.server.core.bad", fake)
+    assert ("liars_dice.server.runtime.room", 2) in found and ("asyncio", 1) in found
+    assert SERVER_RINGS[_ring("liars_dice.server.runtime.room") or ""] > SERVER_RINGS["core"]

@@ -61,7 +61,7 @@ def test_a_challenge_reads_true_lie_or_perfect() -> None:
 
 def test_the_server_sends_the_verdict_with_every_result() -> None:
     pytest.importorskip("fastapi")
-    from liars_dice.server.views import result_json
+    from liars_dice.server.core.views import result_json
 
     rules, names, r = _result("perudo", [[2, 3, 3, 5, 6], [1, 3, 4, 4, 6], [2, 2, 2, 2, 2]], "three 3s", CALZA)
     assert result_json(r, tuple(names), rules)["verdict"] == verdict_sentence(rules, names, r)

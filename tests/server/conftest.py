@@ -24,7 +24,7 @@ def reset_postgres(url: str) -> None:
     """Drop every table of the server's schema (tests share one database)."""
     from sqlalchemy import text
 
-    from liars_dice.server.db import make_engine
+    from liars_dice.server.runtime.db import make_engine
 
     engine = make_engine(url)
     with engine.begin() as conn:

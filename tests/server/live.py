@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from liars_dice.server import Settings, create_app
-from liars_dice.server.http_deadline import uvicorn_config
+from liars_dice.server.edge.http_deadline import uvicorn_config
 
 
 @contextmanager

@@ -133,7 +133,7 @@ def test_one_error_tree_with_documented_codes() -> None:
     from pathlib import Path
 
     from liars_dice.engine import LiarsDiceError
-    from liars_dice.server import errors
+    from liars_dice.server.core import errors
 
     classes = [c for c in vars(errors).values() if isinstance(c, type) and issubclass(c, errors.ServerError)
                and c is not errors.ServerError]

@@ -79,7 +79,7 @@ def test_bots_learn_reads_the_last_games_of_the_tables_preset(client: TestClient
     """attack6: the last LEARN_GAMES games were taken before the rules were
     checked, so a person's newer games of another preset hid every game of this
     one (here one game kept: the newest is aces-wild, the table classic)."""
-    import liars_dice.server.service as service_mod
+    import liars_dice.server.runtime.service as service_mod
 
     monkeypatch.setattr(service_mod, "LEARN_GAMES", 1)
     _finished_game(client, "ann")
@@ -122,7 +122,7 @@ def test_tables_started_again_under_the_same_names_fit_them_once(client: TestCli
     so anyone creating tables under those names (20 a minute per address) kept
     a core busy. A (name, rule set) model is now fitted once and reused for
     LEARN_CACHE_SECONDS; after that, games finished meanwhile count."""
-    import liars_dice.server.service as service_mod
+    import liars_dice.server.runtime.service as service_mod
 
     service = client.app.state.service  # type: ignore[attr-defined]
     fits: list[tuple[str, ...]] = []
@@ -156,7 +156,7 @@ def test_tables_started_again_under_the_same_names_fit_them_once(client: TestCli
 def test_the_learned_models_kept_are_bounded(client: TestClient, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """attack7: the models kept for reuse are at most LEARN_CACHE_SIZE, the
     least recently used dropped first."""
-    import liars_dice.server.service as service_mod
+    import liars_dice.server.runtime.service as service_mod
 
     monkeypatch.setattr(service_mod, "LEARN_CACHE_SIZE", 1)
     service = client.app.state.service  # type: ignore[attr-defined]

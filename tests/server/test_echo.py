@@ -3,7 +3,7 @@
 A refusal names the value it refuses, but a client chooses that value: a number
 of a hundred digits, a string of kilobytes, a list of a hundred items, a key of
 its own. Every kind reaches the sentence bounded (``liars_dice.engine.echo``,
-``liars_dice.server.explain``), over HTTP and over the websocket, and the field
+``liars_dice.server.core.explain``), over HTTP and over the websocket, and the field
 path reads as the protocol names fields (``show[0]``, ``id``), never pydantic's
 internals (``id.int``). Each test failed on main before the fix (the sentence
 echoed the whole value, or named ``id.int``); nothing is stored on a refusal.
@@ -19,7 +19,7 @@ from helpers import Player, create, is_state, join
 from starlette.testclient import TestClient
 
 from liars_dice.engine.echo import echo, path
-from liars_dice.server.explain import SENTENCE_MAX
+from liars_dice.server.core.explain import SENTENCE_MAX
 
 from hypothesis import given, settings as hsettings, strategies as st
 

@@ -23,11 +23,11 @@ from starlette.testclient import TestClient
 from test_secrecy import play_scripted
 
 from liars_dice.engine import CHALLENGE, Bid, Rules, ScriptedDice, SeededDice
-from liars_dice.server import views
-from liars_dice.server.commands import Move as MoveCmd
-from liars_dice.server.commands import step
-from liars_dice.server.room import Room
-from liars_dice.server.tables import rebuild
+from liars_dice.server.core import views
+from liars_dice.server.core.commands import Move as MoveCmd
+from liars_dice.server.core.commands import step
+from liars_dice.server.runtime.room import Room
+from liars_dice.server.core.tables import rebuild
 
 
 def verify(cli: str, path: Path | str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -188,7 +188,7 @@ def test_a_calza_reveals_the_seed_like_a_challenge() -> None:
     """perudo (RULES.md ``perudo`` "Calza"): a calza ends the round with a reveal,
     so it publishes the round's seed; the next round has a new commitment."""
     from liars_dice.engine import CALZA
-    from liars_dice.server.commands import AddBot, Join, Start
+    from liars_dice.server.core.commands import AddBot, Join, Start
 
     rules = Rules.preset("perudo").with_options(dice_per_player=2)
     created = {

@@ -13,7 +13,7 @@ from helpers import Player, create, is_state, join, running
 
 from liars_dice.records import replay
 from liars_dice.server import Settings
-from liars_dice.server.config import normalize_db_url
+from liars_dice.server.core.config import normalize_db_url
 
 from .conftest import POSTGRES_URL, reset_postgres
 from .test_secrecy import play_scripted

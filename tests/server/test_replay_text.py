@@ -4,7 +4,7 @@ steps through a finished game"): the count and each loss in words."""
 from __future__ import annotations
 
 from liars_dice.engine import CHALLENGE, Bid, Game, Rules
-from liars_dice.server.views import replay_steps
+from liars_dice.server.core.views import replay_steps
 
 
 def test_challenge_step_names_the_count_and_the_dice_lost() -> None:
@@ -20,7 +20,7 @@ def test_served_words_and_counted_dice_come_from_the_engine() -> None:
     """Issue 8 "The browser renders what the server sends": each bid carries the
     engine's words ("three aces" under aces-wild, seed 003), each reveal which
     dice counted, and a classic round opened on 1s counts 1s only (seed 004)."""
-    from liars_dice.server.views import result_json
+    from liars_dice.server.core.views import result_json
 
     aw = Rules.preset("aces-wild")
     game = Game.create(aw, ["ann", "bob"], [2, 2])

@@ -8,7 +8,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from helpers import create
-from liars_dice.server.messages import RULES_TEXT_MAX
+from liars_dice.server.core.messages import RULES_TEXT_MAX
 
 
 def test_a_table_from_toml_and_from_json(client: TestClient) -> None:
@@ -81,7 +81,7 @@ def test_a_bad_rules_summary_request_is_one_sentence(client: TestClient, body: d
 def test_rules_summaries_are_rate_limited(db_url: str) -> None:
     """Every input has a rate: the form's summary requests count against lookup_rate."""
     from liars_dice.server import create_app
-    from liars_dice.server.config import Settings
+    from liars_dice.server.core.config import Settings
 
     with TestClient(create_app(Settings(db_url=db_url, lookup_rate="3/minute"))) as c:
         codes = [c.post("/api/rules/summary", json={"preset": "classic"}).status_code for _ in range(4)]
@@ -113,7 +113,7 @@ def test_the_lobby_is_rate_limited(db_url: str) -> None:
     """attack6: GET /api/tables had no rate (200 open tables answered 430 KB,
     8.5 ms each, 122 times a second to one client); it counts against lookup_rate."""
     from liars_dice.server import create_app
-    from liars_dice.server.config import Settings
+    from liars_dice.server.core.config import Settings
 
     with TestClient(create_app(Settings(db_url=db_url, lookup_rate="3/minute"))) as c:
         codes = [c.get("/api/tables").status_code for _ in range(4)]

@@ -295,7 +295,7 @@ def test_a_person_back_while_the_bot_thinks_makes_their_own_move(db_url: str, mo
     import threading
     import time
 
-    from liars_dice.server import bots_runner
+    from liars_dice.server.runtime import bots_runner
 
     real = bots_runner.decide
     decided = threading.Event()

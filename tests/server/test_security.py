@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from liars_dice.server.security import CODE_ALPHABET, hash_token, new_code, new_token
+from liars_dice.server.core.security import CODE_ALPHABET, hash_token, new_code, new_token
 
 
 def test_tokens_carry_256_random_bits_and_are_stored_hashed() -> None:
@@ -22,15 +22,15 @@ def test_codes_are_short_and_unambiguous() -> None:
 
 def test_online_games_roll_with_the_os_secure_source() -> None:
     from liars_dice.engine import SecureDice
-    from liars_dice.server.config import Settings
-    from liars_dice.server.service import TableService
+    from liars_dice.server.core.config import Settings
+    from liars_dice.server.runtime.service import TableService
 
     assert isinstance(TableService(Settings(), store=None).dice, SecureDice)  # type: ignore[arg-type]
 
 
 def test_message_limiter_allows_its_rate_then_refuses() -> None:
-    from liars_dice.server.config import Settings
-    from liars_dice.server.limits import Guard
+    from liars_dice.server.core.config import Settings
+    from liars_dice.server.edge.limits import Guard
 
     guard = Guard(Settings(message_rate="3 per hour"))
     lim, other = guard.message_limiter(), guard.message_limiter()
@@ -47,7 +47,7 @@ def test_rate_limit_storage_frees_expired_keys_and_sweeps_rarely() -> None:
     from limits import parse
     from limits.strategies import MovingWindowRateLimiter
 
-    from liars_dice.server.limits import SweptMemoryStorage
+    from liars_dice.server.edge.limits import SweptMemoryStorage
 
     storage = SweptMemoryStorage()
     limiter = MovingWindowRateLimiter(storage)
@@ -72,7 +72,7 @@ def test_a_sweep_that_meets_a_change_of_keys_tries_again() -> None:
     from limits import parse
     from limits.strategies import MovingWindowRateLimiter
 
-    from liars_dice.server.limits import SweptMemoryStorage
+    from liars_dice.server.edge.limits import SweptMemoryStorage
 
     class Changing(dict):  # type: ignore[type-arg]
         """A dict whose first copies fail as when another thread adds a key meanwhile."""

@@ -19,7 +19,7 @@ from websockets.sync.client import connect
 
 from live import live_server
 from liars_dice.server import Settings
-from liars_dice.server.http_deadline import deadline_protocol
+from liars_dice.server.edge.http_deadline import deadline_protocol
 
 
 def _trickle(url: str, head: bytes, seconds: float) -> float | None:

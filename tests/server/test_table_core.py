@@ -17,9 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from liars_dice.engine import CHALLENGE, Bid, IllegalActionError, NotYourTurnError, PRESETS, SeededDice, State
-from liars_dice.server.errors import NotHost, SeatEmpty, SeatReplaced, SeatsEmpty, TableStarted
-from liars_dice.server.commands import AddBot, Chat, Join, Leave, Move, RemoveSeat, Start, step
-from liars_dice.server.tables import Departure, EventKind, SeatKind, Table, TableStatus, created, rebuild
+from liars_dice.server.core.errors import NotHost, SeatEmpty, SeatReplaced, SeatsEmpty, TableStarted
+from liars_dice.server.core.commands import AddBot, Chat, Join, Leave, Move, RemoveSeat, Start, step
+from liars_dice.server.core.tables import Departure, EventKind, SeatKind, Table, TableStatus, created, rebuild
 
 
 def new_table(preset: str = "classic", seats: int = 3, dice: int = 2) -> tuple[Table, list[tuple[int, str, dict[str, Any]]]]:

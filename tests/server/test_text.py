@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from liars_dice.server.config import Settings
-from liars_dice.server.errors import ChatInvalid, NameInvalid
-from liars_dice.server.headers import origin_allowed
-from liars_dice.server.text import REFUSED_CATEGORIES, clean_text, confusable_with, json_depth_exceeds, skeleton
+from liars_dice.server.core.config import Settings
+from liars_dice.server.core.errors import ChatInvalid, NameInvalid
+from liars_dice.server.edge.headers import origin_allowed
+from liars_dice.server.core.text import REFUSED_CATEGORIES, clean_text, confusable_with, json_depth_exceeds, skeleton
 
 every_char = st.characters(exclude_categories=())
 

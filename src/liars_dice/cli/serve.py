@@ -46,7 +46,7 @@ def serve_command(
         import uvicorn
 
         from ..server import Settings, create_app
-        from ..server.http_deadline import uvicorn_config
+        from ..server.edge.http_deadline import uvicorn_config
     except ImportError as e:  # pragma: no cover - without the server extra
         typer.echo(f"The server needs the 'server' extra ({e.name} is missing): pip install 'liars-dice-game[server]', or in a clone .venv/bin/pip install -e '.[server]'.", err=True)
         raise typer.Exit(2)

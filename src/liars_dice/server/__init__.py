@@ -5,7 +5,7 @@ Layer: server, above arena; imports engine, records, bots. The protocol is
 SQLAlchemy, alembic, psycopg).
 """
 
-from .app import create_app
-from .config import Settings
+from .core.config import Settings
+from .edge.app import create_app
 
 __all__ = ["Settings", "create_app"]

@@ -7,8 +7,8 @@ import asyncio
 import logging
 import random
 
-from ..bots import REGISTRY, Bot, Decision, make_bot
-from ..engine import SeatView
+from ...bots import REGISTRY, Bot, Decision, make_bot
+from ...engine import SeatView
 
 log = logging.getLogger(__name__)
 

@@ -1,11 +1,11 @@
 """What is asked of a table, and what it makes: the decision half of
-boardgame.io's reducer shape (the other half is :func:`~liars_dice.server.tables.apply`).
+boardgame.io's reducer shape (the other half is :func:`~liars_dice.server.core.tables.apply`).
 
 * :func:`decide` ``(table, command, dice) -> events`` checks a command against
   the table and makes the events it causes, rolling any dice it needs. It
   raises (a :class:`~liars_dice.engine.LiarsDiceError`) and makes nothing when
   the command is refused; a move's legality is the engine's, checked once by
-  :func:`~liars_dice.server.tables.apply`.
+  :func:`~liars_dice.server.core.tables.apply`.
 * :func:`settle` ``(table, dice) -> event or None``: what follows on its own
   (the next deal after a challenge, the end of the game).
 * :func:`step` chains :func:`decide`, ``apply`` and :func:`settle`: the one
@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Union
 
-from ..bots import REGISTRY
-from ..engine import Action, Bid, Calza, Challenge, DiceSource, GameOverError, Phase, State
+from ...bots import REGISTRY
+from ...engine import Action, Bid, Calza, Challenge, DiceSource, GameOverError, Phase, State
 from . import fairness
 from .errors import (
     BotUnknown,
@@ -134,7 +134,7 @@ def decide(t: Table, c: Command, dice: DiceSource) -> list[Event]:
     """The events command ``c`` makes at table ``t`` (``[]``: nothing to do).
 
     :raises liars_dice.engine.LiarsDiceError: the command is refused (a
-        :mod:`~liars_dice.server.errors` class, or the engine's when
+        :mod:`~liars_dice.server.core.errors` class, or the engine's when
         :func:`apply` refuses a move). Nothing changes.
     :raises Stale: a move for a move number that has passed.
     """

@@ -6,7 +6,7 @@ Three tables:
   listings (status, players, winner). Derived from the events.
 * ``events``: every table event, append-only, numbered per table (``seq``).
   The events are the truth: a table's state is rebuilt by replaying them
-  through the engine (see :mod:`liars_dice.server.tables`).
+  through the engine (see :mod:`liars_dice.server.core.tables`).
 * ``seats``: one row per seat taken by a person (name, token hash), append-only,
   for "my games" listings.
 """
@@ -33,7 +33,7 @@ from sqlalchemy import (
     event,
 )
 
-from .config import normalize_db_url
+from ..core.config import normalize_db_url
 
 metadata = MetaData()
 
@@ -78,7 +78,7 @@ seats_t = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
 )
 
-MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 
 
 def make_engine(url: str, durable: bool = False) -> Engine:
@@ -91,7 +91,7 @@ def make_engine(url: str, durable: bool = False) -> Engine:
     or an OS crash may then lose the last fraction of a second of moves (never
     corrupt anything). ``durable=True`` waits for the disk at every commit
     (``synchronous=FULL`` / PostgreSQL's default). SQLite's automatic
-    checkpoints are off; the :class:`~liars_dice.server.store.Store`
+    checkpoints are off; the :class:`~liars_dice.server.runtime.store.Store`
     checkpoints on a thread of its own."""
     url = normalize_db_url(url)
     if url.startswith("sqlite"):

@@ -1,7 +1,7 @@
 """A table as a pure value, and the one function that changes it.
 
 This is the state half of boardgame.io's reducer shape (the other half,
-``decide``, is :mod:`~liars_dice.server.commands`):
+``decide``, is :mod:`~liars_dice.server.core.commands`):
 
 * :func:`apply` ``(table, event) -> table`` is the only way a table changes.
   It runs the engine's checked transition for a move: once per move, and it
@@ -10,7 +10,7 @@ This is the state half of boardgame.io's reducer shape (the other half,
   so a rebuilt table is the table that ran.
 
 A :class:`Table` holds no connection, lock, task or bot object: those live
-in the runtime :class:`~liars_dice.server.room.Room`.
+in the runtime :class:`~liars_dice.server.runtime.room.Room`.
 
 Event kinds and payloads (stored as JSON in ``events``; unchanged since the
 first version of the server):
@@ -42,8 +42,8 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from ..engine import CALZA, CHALLENGE, Bid, Game, Rules, State
-from ..engine.summary import rules_summary_json
+from ...engine import CALZA, CHALLENGE, Bid, Game, Rules, State
+from ...engine.summary import rules_summary_json
 from . import fairness
 
 

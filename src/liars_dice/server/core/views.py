@@ -14,9 +14,9 @@ import time
 from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
-from ..engine import (
+from ...engine import (
     Bid,
     Calza,
     Challenge,
@@ -32,10 +32,19 @@ from ..engine import (
     view_bid_probability,
     view_exact_probability,
 )
-from ..engine.narration import bid_sentence, challenge_sentence, round_sentence, verdict_sentence
+from ...engine.narration import bid_sentence, challenge_sentence, round_sentence, verdict_sentence
 from . import fairness
-from .room import Room
-from .tables import rules_summary
+from .tables import Table, rules_summary
+
+class Viewed(Protocol):
+    """What a view is made from: the table value, the turn timer's end (UNIX
+    seconds, or ``None``) and the room's cache of the results as data and JSON
+    (the runtime's :class:`~liars_dice.server.runtime.room.Room` is one)."""
+
+    table: Table
+    deadline: float | None
+    results_cache: tuple[int, list[dict[str, Any]], str] | None
+
 
 _NO_LEGAL: dict[str, Any] = {"raises": [], "challenge": False, "calza": False, "shows": [[]]}
 
@@ -90,7 +99,7 @@ def _word_bids(rules: Rules, out: dict[str, Any]) -> None:
         entry["label"], entry["words"] = w["label"], w["words"]
 
 
-def _results(room: Room) -> tuple[list[dict[str, Any]], str]:
+def _results(room: Viewed) -> tuple[list[dict[str, Any]], str]:
     """Every past round's result, as data and as JSON text, built once per round."""
     state = room.table.state
     assert state is not None
@@ -104,7 +113,7 @@ def _results(room: Room) -> tuple[list[dict[str, Any]], str]:
     return cached[1], cached[2]
 
 
-def _event_json(room: Room, sync: bool = False) -> dict[str, Any]:
+def _event_json(room: Viewed, sync: bool = False) -> dict[str, Any]:
     if sync:
         return {"kind": "sync"}
     ev = dict(room.table.last_event)
@@ -114,7 +123,7 @@ def _event_json(room: Room, sync: bool = False) -> dict[str, Any]:
     return ev
 
 
-def seat_view(room: Room, seat: int, with_results: bool = True) -> dict[str, Any]:
+def seat_view(room: Viewed, seat: int, with_results: bool = True) -> dict[str, Any]:
     """The ``state.view`` of ``docs/server-protocol.md`` for ``seat``
     (``results`` left empty when not ``with_results``)."""
     state = room.table.state
@@ -149,7 +158,7 @@ def seat_view(room: Room, seat: int, with_results: bool = True) -> dict[str, Any
     return out
 
 
-def public_view(room: Room, with_results: bool = True) -> dict[str, Any]:
+def public_view(room: Viewed, with_results: bool = True) -> dict[str, Any]:
     """The spectators' view: the engine's :class:`PublicView` (every public
     fact, no hidden die of anyone), no ``legal`` and no ``odds``."""
     state = room.table.state
@@ -164,7 +173,7 @@ def public_view(room: Room, with_results: bool = True) -> dict[str, Any]:
     return out
 
 
-def _common(room: Room, out: dict[str, Any]) -> None:
+def _common(room: Viewed, out: dict[str, Any]) -> None:
     t = room.table
     out["rules_options"] = t.rules_dict
     out["rules_summary"] = rules_summary(t.rules)
@@ -176,7 +185,7 @@ def _common(room: Room, out: dict[str, Any]) -> None:
     out["commitment"] = fairness.current_commitment(t.state, t.seeds)
 
 
-def state_message(room: Room, seat: int | None, sync: bool = False) -> dict[str, Any]:
+def state_message(room: Viewed, seat: int | None, sync: bool = False) -> dict[str, Any]:
     """The ``state`` message for ``seat`` (``None``: a spectator); ``sync``: the
     event is ``{"kind": "sync"}`` (a client catching up)."""
     view = seat_view(room, seat) if seat is not None else public_view(room)
@@ -189,7 +198,7 @@ _RESULTS_SLOT = "\x00results"
 _RESULTS_SLOT_JSON = json.dumps(_RESULTS_SLOT)
 
 
-def state_message_text(room: Room, seat: int | None, sync: bool = False) -> str:
+def state_message_text(room: Viewed, seat: int | None, sync: bool = False) -> str:
     """:func:`state_message` as JSON text. The past rounds' results (the same
     for every seat, and growing all game) are encoded once per round and
     spliced in, not rebuilt and re-encoded for every seat at every move."""

@@ -10,16 +10,16 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.requests import HTTPConnection
 
-from ..engine import RulesError
-from ..records import parse_rules_text
-from .config import Settings
-from .errors import ChatInvalid, NameInvalid, RateLimited, TableInvalid
+from ...engine import RulesError
+from ...records import parse_rules_text
+from ..core.config import Settings
+from ..core.errors import ChatInvalid, NameInvalid, RateLimited, TableInvalid
 from .limits import Guard
-from .messages import ChatMsg, CreateTable, JoinTable
-from .text import check_json_strings, clean_text
+from ..core.messages import ChatMsg, CreateTable, JoinTable
+from ..core.text import check_json_strings, clean_text
 
 if TYPE_CHECKING:
-    from .service import TableService
+    from ..runtime.service import TableService
 
 
 def _is_open(table: object) -> bool:

@@ -18,8 +18,8 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 from urllib.parse import urlsplit
 
-from .config import Settings
-from .text import json_depth_exceeds
+from ..core.config import Settings
+from ..core.text import json_depth_exceeds
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]

@@ -38,7 +38,7 @@ def _check_limit(name: str, value: int | float | str) -> None:
 class Settings:
     """Everything the server can be told, and every limit it keeps: one flat,
     immutable value. ``GET /api/config`` serves the limits a client needs (see
-    :func:`liars_dice.server.service.config_json`), so the UI never hard-codes one.
+    :func:`liars_dice.server.runtime.service.config_json`), so the UI never hard-codes one.
 
     Every limit, its default and why, is listed in ``docs/server-protocol.md``
     ("Limits"); ``liars-dice serve --limit NAME=VALUE`` changes one
@@ -53,7 +53,7 @@ class Settings:
         ``Host``, or :attr:`public_url`'s). A client that sends no ``Origin``
         (not a browser) is not refused.
     :ivar durable: wait for the disk at every commit (see
-        :func:`liars_dice.server.db.make_engine`); off, a killed server still
+        :func:`liars_dice.server.runtime.db.make_engine`); off, a killed server still
         loses no move, only a power cut may lose the last fraction of a second.
 
     Seats and time (seconds):
@@ -71,7 +71,7 @@ class Settings:
     :ivar hello_timeout: seconds a new websocket has to say ``hello``.
     :ivar request_seconds: seconds a client has to send an HTTP request (headers
         and body), from the connection's opening or the previous response's
-        end; a slower one is disconnected (:mod:`liars_dice.server.http_deadline`).
+        end; a slower one is disconnected (:mod:`liars_dice.server.edge.http_deadline`).
     :ivar finished_ttl: seconds a finished or closed table with nobody watching
         stays in memory (it is reloaded from the database when asked for).
 

@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any
+from typing import Any, Protocol
 
 from starlette.websockets import WebSocket
 
-from .explain import bounded
+from ..core.explain import bounded
 
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from .limits import ConnLimiter
+class ConnLimiter(Protocol):
+    """A connection's message rate (the edge's :class:`~liars_dice.server.edge.limits.ConnLimiter`)."""
+
+    def allow(self) -> bool:
+        """Whether one more message is allowed now."""
 
 
 def dumps(msg: dict[str, Any]) -> str:

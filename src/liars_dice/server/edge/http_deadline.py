@@ -30,7 +30,7 @@ import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from .config import Settings
+from ..core.config import Settings
 
 #: Client states of an h11 connection in which the request is still arriving.
 _RECEIVING = (h11.IDLE, h11.SEND_BODY)

@@ -1,6 +1,6 @@
 """The runtime side of a table: what is never stored.
 
-A :class:`Room` holds the current :class:`~liars_dice.server.tables.Table`
+A :class:`Room` holds the current :class:`~liars_dice.server.core.tables.Table`
 value and everything around it that lives only in this process: the lock that
 orders its changes, the connected clients (with per-seat counts, so a summary
 costs the number of seats, not the number of clients), the pending timers,
@@ -12,18 +12,18 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from ..bots import Bot, make_bot
+from ...bots import Bot, make_bot
 from .conn import Conn
-from .tables import SeatKind, Table
+from ..core.tables import SeatKind, Table
 
 
 class Room:
     """One live table. ``table`` is replaced (never mutated) by each change,
     under ``lock``.
 
-    :ivar timers: pending timer tasks by key (see :class:`~liars_dice.server.timers.Scheduler`).
+    :ivar timers: pending timer tasks by key (see :class:`~liars_dice.server.runtime.timers.Scheduler`).
     :ivar deadline: the turn timer's end (UNIX seconds), or ``None``.
-    :ivar results_cache: ``(rounds, results as data, as JSON text)``, see :mod:`~liars_dice.server.views`.
+    :ivar results_cache: ``(rounds, results as data, as JSON text)``, see :mod:`~liars_dice.server.core.views`.
     :ivar presence_pending: a coalesced ``presence`` message is due.
     """
 

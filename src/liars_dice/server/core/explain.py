@@ -1,7 +1,7 @@
 """A pydantic validation failure as one bounded sentence.
 
 Both parsers of client input end here: the websocket's
-(:func:`~liars_dice.server.messages.parse_client_message`) and FastAPI's for
+(:func:`~liars_dice.server.core.messages.parse_client_message`) and FastAPI's for
 HTTP bodies (the ``RequestValidationError`` handler in ``app.py``). A client
 chooses the values and the keys it sends, so nothing of them reaches a sentence
 unbounded (:mod:`liars_dice.engine.echo`):
@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ..engine.echo import echo, path
+from ...engine.echo import echo, path
 
 #: The longest error sentence the server sends (characters); anything longer is cut.
 SENTENCE_MAX = 600

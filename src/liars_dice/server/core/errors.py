@@ -10,7 +10,7 @@ handler serves them all: over HTTP ``{"error": {"code", "message"}}`` with
 
 from __future__ import annotations
 
-from ..engine import LiarsDiceError
+from ...engine import LiarsDiceError
 
 
 class ServerError(LiarsDiceError):

@@ -2,7 +2,7 @@
 
 :class:`Scheduler` knows nothing of the game: it runs a callback after a delay,
 at most one per ``(room, key)``, and cancels them. The
-:class:`~liars_dice.server.service.TableService` is given one and decides what
+:class:`~liars_dice.server.runtime.service.TableService` is given one and decides what
 to schedule: a bot's turn after its pause, the turn timer, the grace period of
 a person not connected, and dropping a finished table from memory.
 """

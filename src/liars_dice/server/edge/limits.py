@@ -2,7 +2,7 @@
 
 Rates are counted by the :mod:`limits` library (moving windows in memory);
 caps (open tables, sockets) are live counts kept here. Every number comes from
-the :class:`~liars_dice.server.config.Settings`. A refusal is one of the
+the :class:`~liars_dice.server.core.config.Settings`. A refusal is one of the
 server's errors (:mod:`.errors`), with a stable code and one sentence:
 
 ===================  ======  ===================================================
@@ -25,8 +25,8 @@ from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
-from .config import Settings
-from .errors import RateLimited, ServerBusy, ServerError, TooManySockets, TooManyTables
+from ..core.config import Settings
+from ..core.errors import RateLimited, ServerBusy, ServerError, TooManySockets, TooManyTables
 
 #: Any refusal of this module.
 LimitError = ServerError

@@ -14,8 +14,8 @@ from typing import Any
 
 from .conn import dumps
 from .room import Room
-from .tables import SeatKind
-from .views import state_message_text
+from ..core.tables import SeatKind
+from ..core.views import state_message_text
 
 
 class Broadcaster:

@@ -11,7 +11,7 @@ seeds. Clients see the commitment of the round in play (``view.commitment``)
 from the deal on, and a round's seed only in that round's result, after its
 reveal.
 
-``seeds`` below is :attr:`Table.seeds <liars_dice.server.tables.Table.seeds>`:
+``seeds`` below is :attr:`Table.seeds <liars_dice.server.core.tables.Table.seeds>`:
 per round index, ``(commitment, seed)`` in hex, or ``None`` for a round dealt
 before fair dice (events stored by an older server).
 """
@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..engine import DiceSource, FairDice, Phase, State, seed_from_source
+from ...engine import DiceSource, FairDice, Phase, State, seed_from_source
 
 Seeds = Sequence[tuple[str, str] | None]
 

@@ -10,7 +10,7 @@ option such as a face name, a message id) goes through :func:`clean_text`:
   (Unicode general categories Cc, Cf, Cs, Co, Cn): this covers the bidi
   controls (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C), zero-width
   characters (U+200B-U+200D, U+2060, U+FEFF) and NUL;
-* at most :attr:`~liars_dice.server.config.Settings.combining_run` combining
+* at most :attr:`~liars_dice.server.core.config.Settings.combining_run` combining
   marks in a row;
 * runs of white space collapsed to one space, trimmed;
 * a bounded length, counted in characters after NFC.

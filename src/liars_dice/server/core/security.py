@@ -1,4 +1,4 @@
-"""Seat tokens and join codes. (Rate limits: :mod:`liars_dice.server.limits`.)"""
+"""Seat tokens and join codes. (Rate limits: :mod:`liars_dice.server.edge.limits`.)"""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 a change (storing, timers, telling the clients).
 
 Every change follows one path, under the room's lock (:meth:`TableService._run`):
-the command becomes events by :func:`~liars_dice.server.commands.step` (checked;
+the command becomes events by :func:`~liars_dice.server.core.commands.step` (checked;
 nothing changes if it is refused), the events are stored (committed), the
 room's table becomes the new value, then :meth:`TableService._after` schedules
 what comes next and tells the clients. The scheduler and the broadcaster are
@@ -25,7 +25,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
-from ..engine import (
+from ...engine import (
     CALZA,
     CHALLENGE,
     PRESETS,
@@ -38,14 +38,15 @@ from ..engine import (
     RulesError,
     SecureDice,
 )
-from ..engine.summary import CHOICE_WORDS, OPTION_LABELS
-from ..records import parse_rules_text, record_from_state
-from ..engine.echo import echo
-from .explain import bounded
-from . import bots_runner, fairness
+from ...engine.summary import CHOICE_WORDS, OPTION_LABELS
+from ...records import parse_rules_text, record_from_state
+from ...engine.echo import echo
+from ..core.explain import bounded
+from . import bots_runner
+from ..core import fairness
 from .bots_runner import bot_names
-from .config import Settings
-from .errors import (
+from ..core.config import Settings
+from ..core.errors import (
     ChatInvalid,
     BadToken,
     ChatFull,
@@ -60,7 +61,7 @@ from .errors import (
 )
 from .conn import Conn
 from .hub import Broadcaster
-from .messages import (
+from ..core.messages import (
     AddBotMsg,
     BidMsg,
     CalzaMsg,
@@ -75,15 +76,15 @@ from .messages import (
     RulesQuery,
     StartMsg,
 )
-from .listing import safe_entries
+from ..core.listing import safe_entries
 from .room import Room
-from .security import hash_token, is_code, new_code, new_token, normalize_code
+from ..core.security import hash_token, is_code, new_code, new_token, normalize_code
 from .store import Op, Store, utcnow
-from .commands import AddBot, Chat, Command, Join, Leave, Move, RemoveSeat, Return, Settle, Stale, Start, step
-from .tables import Departure, Event, EventKind, SeatKind, Table, TableStatus, created, rebuild, rules_summary
-from .text import clean_text
+from ..core.commands import AddBot, Chat, Command, Join, Leave, Move, RemoveSeat, Return, Settle, Stale, Start, step
+from ..core.tables import Departure, Event, EventKind, SeatKind, Table, TableStatus, created, rebuild, rules_summary
+from ..core.text import clean_text
 from .timers import Scheduler
-from .views import replay_steps, state_message_text
+from ..core.views import replay_steps, state_message_text
 
 log = logging.getLogger(__name__)
 
@@ -108,7 +109,7 @@ _GAME_EVENTS = frozenset({
 
 
 def clean_nickname(raw: str, max_len: int = 24) -> str:
-    """A nickname by the text rules (:func:`~liars_dice.server.text.clean_text`:
+    """A nickname by the text rules (:func:`~liars_dice.server.core.text.clean_text`:
     NFC, no control, format or bidi characters, white space folded), 1 to
     ``max_len`` characters.
 
@@ -118,7 +119,7 @@ def clean_nickname(raw: str, max_len: int = 24) -> str:
 
 
 def clean_chat(raw: str, max_len: int = 300) -> str:
-    """A chat line by the text rules (:func:`~liars_dice.server.text.clean_text`),
+    """A chat line by the text rules (:func:`~liars_dice.server.core.text.clean_text`),
     1 to ``max_len`` characters.
 
     :raises ChatInvalid: otherwise.
@@ -361,7 +362,7 @@ class TableService:
         :data:`LEARN_GAMES` finished public games of ``preset`` (other than table
         ``code``) that are under ``rules``; none for a person without one.
         Blocking (database and CPU): for a worker thread."""
-        from ..bots.opponent_model import ModelError, fit
+        from ...bots.opponent_model import ModelError, fit
 
         learned: dict[str, Any] = {}
         for name in names:

@@ -32,7 +32,7 @@ ID_RULE = (
     f"an id is a whole number from -{ID_INT_MAX} to {ID_INT_MAX}, "
     "or a string of at most 64 printable ASCII characters"
 )
-#: A seat token as :func:`~liars_dice.server.security.new_token` makes them (URL-safe base64).
+#: A seat token as :func:`~liars_dice.server.core.security.new_token` makes them (URL-safe base64).
 Token = Annotated[StrictStr, Field(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_-]+$")]
 #: A name the server knows (a preset, a bot): lower-case letters, digits, ``_`` and ``-``.
 Ident = Annotated[StrictStr, Field(min_length=1, max_length=40, pattern=r"^[a-z0-9_-]+$")]
@@ -118,7 +118,7 @@ class MessageError(MessageInvalid):
 
 def parse_client_message(text: str, max_bytes: int, max_depth: int = 8) -> Any:
     """One websocket frame to a message model. The text of a chat line is
-    checked by :func:`liars_dice.server.text.clean_text` after this.
+    checked by :func:`liars_dice.server.core.text.clean_text` after this.
 
     :raises MessageError: ``message/too_large`` over ``max_bytes`` (UTF-8),
         ``message/invalid`` for anything that is not one well-formed message.

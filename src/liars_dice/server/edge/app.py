@@ -20,24 +20,24 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ..engine import LiarsDiceError
-from .config import Settings
-from .db import make_engine, migrate
-from .errors import AuthRequired, MessageInvalid, NameInvalid, RateLimited, ServerError, TableInvalid, TableNotFound, http_status
-from .conn import Conn
+from ...engine import LiarsDiceError
+from ..core.config import Settings
+from ..runtime.db import make_engine, migrate
+from ..core.errors import AuthRequired, MessageInvalid, NameInvalid, RateLimited, ServerError, TableInvalid, TableNotFound, http_status
+from ..runtime.conn import Conn
 from .guard import RequestGuard
 from .headers import Guarded, origin_allowed
-from .hub import Broadcaster
-from .listing import safe_entries
-from .explain import bounded, explain
-from .messages import BODY_FIELDS, RULE_FIELDS, ChatMsg, CreateTable, Hello, JoinTable, MyGames, RulesQuery, parse_client_message
+from ..runtime.hub import Broadcaster
+from ..core.listing import safe_entries
+from ..core.explain import bounded, explain
+from ..core.messages import BODY_FIELDS, RULE_FIELDS, ChatMsg, CreateTable, Hello, JoinTable, MyGames, RulesQuery, parse_client_message
 from .schemas import Created, Games, Health, Lobby, Seated, TableSummary
-from .security import hash_token, is_code, normalize_code
-from .service import TableService, config_json
-from .store import Store
-from .timers import Scheduler
+from ..core.security import hash_token, is_code, normalize_code
+from ..runtime.service import TableService, config_json
+from ..runtime.store import Store
+from ..runtime.timers import Scheduler
 
-STATIC = Path(__file__).resolve().parent / "static"
+STATIC = Path(__file__).resolve().parent.parent / "static"
 
 log = logging.getLogger(__name__)
 
