@@ -79,7 +79,7 @@ def test_bots_learn_reads_the_last_games_of_the_tables_preset(client: TestClient
     """attack6: the last LEARN_GAMES games were taken before the rules were
     checked, so a person's newer games of another preset hid every game of this
     one (here one game kept: the newest is aces-wild, the table classic)."""
-    import liars_dice.server.runtime.service as service_mod
+    import liars_dice.server.runtime.learning as service_mod
 
     monkeypatch.setattr(service_mod, "LEARN_GAMES", 1)
     _finished_game(client, "ann")
@@ -122,17 +122,17 @@ def test_tables_started_again_under_the_same_names_fit_them_once(client: TestCli
     so anyone creating tables under those names (20 a minute per address) kept
     a core busy. A (name, rule set) model is now fitted once and reused for
     LEARN_CACHE_SECONDS; after that, games finished meanwhile count."""
-    import liars_dice.server.runtime.service as service_mod
+    import liars_dice.server.runtime.learning as service_mod
 
     service = client.app.state.service  # type: ignore[attr-defined]
     fits: list[tuple[str, ...]] = []
-    real = service._learned_models
+    real = service.learner.fit
 
     def counting(names, *args):  # type: ignore[no-untyped-def]
         fits.append(tuple(names))
         return real(names, *args)
 
-    monkeypatch.setattr(service, "_learned_models", counting)
+    monkeypatch.setattr(service.learner, "fit", counting)
     _finished_game(client, "ann")
     for _ in range(3):
         code, p = _table_with_strong(client, True)
@@ -140,7 +140,7 @@ def test_tables_started_again_under_the_same_names_fit_them_once(client: TestCli
         p.close()
     assert fits == [("ann",)], fits
     # past its lifetime (here: made past it) the model is fitted again, with the games finished since
-    cache = service._learn_cache
+    cache = service.learner.cache
     assert all(expires - time.monotonic() > 0.9 * service_mod.LEARN_CACHE_SECONDS for expires, _ in cache.values())
     for key, (_, model) in list(cache.items()):
         cache[key] = (time.monotonic() - 1.0, model)
@@ -156,17 +156,17 @@ def test_tables_started_again_under_the_same_names_fit_them_once(client: TestCli
 def test_the_learned_models_kept_are_bounded(client: TestClient, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """attack7: the models kept for reuse are at most LEARN_CACHE_SIZE, the
     least recently used dropped first."""
-    import liars_dice.server.runtime.service as service_mod
+    import liars_dice.server.runtime.learning as service_mod
 
     monkeypatch.setattr(service_mod, "LEARN_CACHE_SIZE", 1)
     service = client.app.state.service  # type: ignore[attr-defined]
     _finished_game(client, "ann")
     code, p = _table_with_strong(client, True)
     p.close()
-    assert [k[0] for k in service._learn_cache] == ["ann"]
+    assert [k[0] for k in service.learner.cache] == ["ann"]
     code, p = _table_with_strong(client, True, "bea")
     try:
         assert service.rooms[code].learned == {}  # bea has no past game
-        assert [k[0] for k in service._learn_cache] == ["bea"]
+        assert [k[0] for k in service.learner.cache] == ["bea"]
     finally:
         p.close()

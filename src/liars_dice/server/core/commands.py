@@ -42,6 +42,17 @@ from .tables import Departure, Event, EventKind, SeatKind, Table, TableStatus, a
 
 
 @dataclass(frozen=True, slots=True)
+class Create:
+    """A new table (the ``created`` event's ``payload``) with its host, a person
+    named ``name``, in seat 0. Decided against the table the payload makes, at
+    event number 0 (:func:`~liars_dice.server.core.tables.unopened`)."""
+
+    payload: dict[str, Any]
+    name: str
+    token_hash: str
+
+
+@dataclass(frozen=True, slots=True)
 class Join:
     """A person takes ``seat`` (``None``: the first empty one)."""
 
@@ -116,7 +127,7 @@ class Settle:
     """Nothing but what follows on its own (a restarted server's first step)."""
 
 
-Command = Union[Join, AddBot, RemoveSeat, Start, Leave, Return, Chat, Move, Settle]
+Command = Union[Create, Join, AddBot, RemoveSeat, Start, Leave, Return, Chat, Move, Settle]
 
 
 class Stale(Exception):
@@ -139,6 +150,10 @@ def decide(t: Table, c: Command, dice: DiceSource) -> list[Event]:
     :raises Stale: a move for a move number that has passed.
     """
     E = Event
+    if isinstance(c, Create):
+        if t.seq != 0:
+            raise TableStarted("This table already exists.")
+        return [E(EventKind.CREATED, c.payload), *decide(t, Join(c.name, c.token_hash, 0), dice)]
     if isinstance(c, Move):
         if c.expect_move is not None and c.expect_move != t.move_number:
             raise Stale
@@ -244,13 +259,14 @@ def step(t: Table, c: Command, dice: DiceSource) -> tuple[Table, list[Event]]:
 
     :raises: as :func:`decide` and :func:`apply`.
     """
+    base = t.seq
     events = decide(t, c, dice)
     for e in events:
         t = apply(t, e)
     while (settled := settle(t, dice)) is not None:
         events.append(settled)
         t = apply(t, settled)
-    return replace(t, seq=t.seq + len(events)), events
+    return replace(t, seq=base + len(events)), events
 
 
 # -- the dice ----------------------------------------------------------------------

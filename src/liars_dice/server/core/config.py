@@ -38,7 +38,7 @@ def _check_limit(name: str, value: int | float | str) -> None:
 class Settings:
     """Everything the server can be told, and every limit it keeps: one flat,
     immutable value. ``GET /api/config`` serves the limits a client needs (see
-    :func:`liars_dice.server.runtime.service.config_json`), so the UI never hard-codes one.
+    :func:`liars_dice.server.edge.client_config.config_json`), so the UI never hard-codes one.
 
     Every limit, its default and why, is listed in ``docs/server-protocol.md``
     ("Limits"); ``liars-dice serve --limit NAME=VALUE`` changes one

@@ -238,6 +238,13 @@ def created(payload: dict[str, Any], chat_kept: int = 50) -> Table:
     )
 
 
+def unopened(payload: dict[str, Any], chat_kept: int = 50) -> Table:
+    """The table a :class:`~liars_dice.server.core.commands.Create` command is
+    decided against: the one its ``created`` event makes, at event number 0
+    (nothing stored yet)."""
+    return replace(created(payload, chat_kept), seq=0)
+
+
 def rebuild(events: Iterable[tuple[int, str, dict[str, Any]]], chat_kept: int = 50) -> Table:
     """The table after its stored events ``(seq, kind, payload)``, oldest first
     (the first is ``created``): :func:`apply` folded over them.
@@ -297,6 +304,8 @@ def apply(t: Table, e: Event) -> Table:
     if k is EventKind.DEALT:
         assert t.state is not None
         return replace(t, state=t.state.deal(p["hands"]), seeds=fairness.with_seed(t.seeds, t.state, p))
+    if k is EventKind.CREATED:
+        return replace(created(p, t.chat_kept), seq=t.seq)
     if k is EventKind.JOINED:
         return replace(t, seats=_seat(t, p["seat"], kind=SeatKind.HUMAN, name=p["name"], bot=None,
                                        token_hash=p["token_hash"], replaced=False, returnable=False))

@@ -32,6 +32,7 @@ from ...engine import (
     view_bid_probability,
     view_exact_probability,
 )
+from ...records import record_from_state
 from ...engine.narration import bid_sentence, challenge_sentence, round_sentence, verdict_sentence
 from . import fairness
 from .tables import Table, rules_summary
@@ -265,3 +266,9 @@ def replay_steps(game: Game, start: int, final: State) -> list[dict[str, Any]]:
                     move["show"], move["reroll"] = list(m.show), list(m.reroll)
                 steps.append({"round": r, "move": move, "text": text, "state": _snapshot(state)})
     return steps
+
+
+def record_of(t: Table) -> dict[str, Any]:
+    """A finished table's record (RECORD-FORMAT.md), with its fair-dice seeds."""
+    assert t.state is not None
+    return record_from_state(t.state, t.start, fairness.record_seeds(t.state, t.seeds))

@@ -7,13 +7,12 @@ The protocol is ``docs/server-protocol.md``.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, AsyncIterator
 
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
@@ -23,17 +22,19 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ...engine import LiarsDiceError
 from ..core.config import Settings
 from ..runtime.db import make_engine, migrate
-from ..core.errors import AuthRequired, MessageInvalid, NameInvalid, RateLimited, ServerError, TableInvalid, TableNotFound, http_status
-from ..runtime.conn import Conn
+from ..core.errors import MessageInvalid, NameInvalid, TableInvalid, TableNotFound, http_status
 from .guard import RequestGuard
-from .headers import Guarded, origin_allowed
+from .headers import Guarded
 from ..runtime.hub import Broadcaster
 from ..core.listing import safe_entries
 from ..core.explain import bounded, explain
-from ..core.messages import BODY_FIELDS, RULE_FIELDS, ChatMsg, CreateTable, Hello, JoinTable, MyGames, RulesQuery, parse_client_message
+from ..core.messages import BODY_FIELDS, RULE_FIELDS, CreateTable, JoinTable, MyGames, RulesQuery
 from .schemas import Created, Games, Health, Lobby, Seated, TableSummary
-from ..core.security import hash_token, is_code, normalize_code
-from ..runtime.service import TableService, config_json
+from ..core.security import is_code, normalize_code
+from ..runtime.service import TableService
+from ..core.rules_check import summary_of
+from .client_config import config_json
+from .session import TableSession
 from ..runtime.store import Store
 from ..runtime.timers import Scheduler
 
@@ -146,7 +147,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         g = guard(request)
         g.before_summary(request)
         body = body.model_copy(update={"options": g.clean_options(body.options)})
-        return svc(request).rules_summary(body)
+        return summary_of(settings, body.preset, body.options)
 
     @app.post("/api/tables", status_code=201, response_model=Created)
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
@@ -154,7 +155,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         g.before_create(request)
         body = g.clean_create(body)
         base = settings.public_url or str(request.base_url)
-        out = await svc(request).create_table(body, base)
+        out = await svc(request).create_table(body, body.nickname, base)
         g.created(request, out["code"])
         return out
 
@@ -173,12 +174,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         g = guard(request)
         g.before_lookup(request)
         g.before_join(request)
-        return await svc(request).join(code, g.clean_join(body))
+        body = g.clean_join(body)
+        return await svc(request).join(code, body, body.nickname)
 
     @app.get("/api/tables/{code}/record")
     async def record(code: str, request: Request) -> JSONResponse:
         guard(request).before_lookup(request)
-        rec = await svc(request).record(code)
+        rec = await svc(request).queries.record(code)
         code = code.strip().upper()
         return JSONResponse(
             rec, headers={"Content-Disposition": f'attachment; filename="liars-dice-{code}.json"'}
@@ -187,18 +189,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/tables/{code}/replay")
     async def replay(code: str, request: Request) -> dict[str, Any]:
         guard(request).before_lookup(request)
-        return await svc(request).replay(code)
+        return await svc(request).queries.replay(code)
 
     @app.get("/api/players/{nickname}/games", response_model=Games)
     async def player_games(nickname: str, request: Request) -> dict[str, Any]:
         guard(request).before_lookup(request)
         name = guard(request).clean_name(nickname)
-        return {"games": safe_entries(await svc(request).games_of_name(name))}
+        return {"games": safe_entries(await svc(request).queries.games_of_name(name))}
 
     @app.post("/api/my-games", response_model=Games)
     async def my_games(body: MyGames, request: Request) -> dict[str, Any]:
         guard(request).before_lookup(request)
-        return {"games": safe_entries(await svc(request).games_of_tokens(body.tokens))}
+        return {"games": safe_entries(await svc(request).queries.games_of_tokens(body.tokens))}
 
     @app.get("/t/{code}", include_in_schema=False)
     async def share_link(code: str) -> RedirectResponse:
@@ -209,93 +211,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.websocket("/ws/tables/{code}")
     async def table_socket(ws: WebSocket, code: str) -> None:
-        service = svc(ws)
-        g = guard(ws)
-        if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"), settings):
-            # Refused before the handshake completes: the browser sees HTTP 403.
-            await ws.close(code=4403)
-            return
-        await ws.accept()
-        address = g.address(ws)
-
-        async def refuse(e: LiarsDiceError, close: int) -> None:
-            await ws.send_text(json.dumps({"type": "error", "code": e.code, "message": bounded(e.message), "id": None}))
-            await ws.close(code=close)
-
-        try:
-            g.before_socket(ws)
-            room = await service.get_room(code)
-            g.guard.open_socket(address, room.code)
-        except TableNotFound as e:
-            g.missed(ws)
-            await refuse(e, 4404)
-            return
-        except LiarsDiceError as e:
-            await refuse(e, 4429 if isinstance(e, ServerError) and e.status == 429 else 4400)
-            return
-        conn = Conn(ws, g.guard.message_limiter(), settings.send_queue_max)
-        conn.start()
-        seat_hash: str | None = None
-        say_hello = "Say hello first: {\"type\": \"hello\", \"token\": ...}."
-        try:
-            while not conn.closed:
-                try:
-                    timeout = None if conn.hello_done else settings.hello_timeout
-                    frame = await asyncio.wait_for(ws.receive(), timeout)
-                except asyncio.TimeoutError:
-                    conn.error(AuthRequired.code, say_hello)
-                    break
-                if frame["type"] == "websocket.disconnect":
-                    break
-                text = frame.get("text")
-                if text is None:
-                    conn.error(MessageInvalid.code, "Messages are JSON text frames.")
-                    continue
-                if not conn.limiter.allow():
-                    conn.error(RateLimited.code, "Too many messages: slow down.")
-                    continue
-                msg_id = None
-                try:
-                    msg = parse_client_message(text, settings.max_message_bytes, settings.json_depth)
-                    msg_id = msg.id
-                    if not conn.hello_done:
-                        if not isinstance(msg, Hello):
-                            raise AuthRequired(say_hello)
-                        if msg.token is not None:
-                            # At most sockets_per_seat connections hold one seat token.
-                            th = hash_token(msg.token)
-                            g.guard.claim_seat(th)
-                            try:
-                                await service.hello(room, conn, msg)
-                            except BaseException:
-                                g.guard.release_seat(th)
-                                raise
-                            seat_hash = th
-                        else:
-                            await service.hello(room, conn, msg)
-                    else:
-                        if isinstance(msg, ChatMsg) and conn.seat is not None:
-                            # Chat is limited per seat token and per address, not per connection.
-                            msg = g.check_chat(msg, address, seat_hash)
-                        await service.handle(room, conn, msg)
-                except LiarsDiceError as e:  # every refusal: nothing changed
-                    conn.error(e.code, e.message, getattr(e, "msg_id", None) if msg_id is None else msg_id)
-        except WebSocketDisconnect:
-            pass
-        except Exception:  # noqa: BLE001 - log, then drop this client only
-            log.exception("websocket failure at table %s", code)
-        finally:
-            g.guard.close_socket(address, room.code)
-            if seat_hash is not None:
-                g.guard.release_seat(seat_hash)
-            service.goodbye(room, conn)
-            # Let queued messages go out before the sender stops.
-            conn.queue.put_nowait(None)
-            if conn.sender is not None:
-                try:
-                    await asyncio.wait_for(asyncio.shield(conn.sender), 2.0)
-                except (asyncio.TimeoutError, Exception):  # noqa: BLE001
-                    await conn.stop()
+        await TableSession(ws, code, svc(ws), guard(ws), settings).run()
 
     # -- static web UI -------------------------------------------------------------
 

@@ -1,10 +1,12 @@
 """Timers: what happens after a while without a client message.
 
-:class:`Scheduler` knows nothing of the game: it runs a callback after a delay,
-at most one per ``(room, key)``, and cancels them. The
-:class:`~liars_dice.server.runtime.service.TableService` is given one and decides what
-to schedule: a bot's turn after its pause, the turn timer, the grace period of
-a person not connected, and dropping a finished table from memory.
+:class:`Scheduler` knows nothing of the game: it fires a timer command into
+the one change path after a delay, at most one per ``(room, key)``, and
+cancels them. The commands are :class:`GraceOver` (a person not connected
+within the grace period), :class:`TurnDue` (a bot's pause or the turn timer
+is over) and :class:`Evict` (a finished table leaves memory); what schedules
+them is :mod:`.turns`, what runs them is
+:meth:`~liars_dice.server.runtime.service.TableService.execute`.
 """
 
 from __future__ import annotations
@@ -12,18 +14,51 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Hashable
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Union
 
 from .room import Room
 
 log = logging.getLogger(__name__)
 
 
+@dataclass(frozen=True, slots=True)
+class GraceOver:
+    """``seat``'s person has been away past the grace period."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnDue:
+    """``seat`` is to move at move number ``expect``: its bot (``bot`` names
+    it), or the turn timer's stand-in for a person (``bot`` is ``None``)."""
+
+    seat: int
+    expect: int
+    bot: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Evict:
+    """A finished or closed table may leave memory (if nobody came back)."""
+
+
+TimerCommand = Union[GraceOver, TurnDue, Evict]
+Fire = Callable[[Room, TimerCommand], Awaitable[Any]]
+
+
 class Scheduler:
-    """Keyed one-shot timers per room, on the running event loop."""
+    """Keyed one-shot timers per room, on the running event loop, each firing
+    a :data:`TimerCommand` into ``fire`` (bound by the service: :meth:`bind`)."""
 
     def __init__(self) -> None:
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._fire: Fire | None = None
+
+    def bind(self, fire: Fire) -> None:
+        """Where the timer commands go (the runtime's change path)."""
+        self._fire = fire
 
     def spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
         """Run ``coro`` as a task the scheduler keeps (and cancels at :meth:`shutdown`)."""
@@ -32,10 +67,10 @@ class Scheduler:
         task.add_done_callback(self._tasks.discard)
         return task
 
-    def after(self, room: Room, key: Hashable, delay: float, fn: Callable[[], Awaitable[Any]]) -> None:
-        """Call ``fn()`` after ``delay`` seconds, replacing the timer ``key`` of ``room``."""
+    def after(self, room: Room, key: Hashable, delay: float, command: TimerCommand) -> None:
+        """Fire ``command`` after ``delay`` seconds, replacing the timer ``key`` of ``room``."""
         self.cancel(room, key)
-        task = self.spawn(self._run(room, key, delay, fn))
+        task = self.spawn(self._run(room, key, delay, command))
         room.timers[key] = task
 
     def pending(self, room: Room, key: Hashable) -> bool:
@@ -52,13 +87,14 @@ class Scheduler:
         for key in list(room.timers):
             self.cancel(room, key)
 
-    async def _run(self, room: Room, key: Hashable, delay: float, fn: Callable[[], Awaitable[Any]]) -> None:
+    async def _run(self, room: Room, key: Hashable, delay: float, command: TimerCommand) -> None:
         if delay > 0:
             await asyncio.sleep(delay)
         if room.timers.get(key) is asyncio.current_task():
             del room.timers[key]
+        assert self._fire is not None, "Scheduler.bind was never called"
         try:
-            await fn()
+            await self._fire(room, command)
         except asyncio.CancelledError:
             raise
         except Exception:  # noqa: BLE001 - a timer's failure must not stop the others

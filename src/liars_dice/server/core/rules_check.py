@@ -1,0 +1,75 @@
+"""The rules of a new table, within a server's limits: a preset with options,
+or an uploaded rules file, and the table's seats and turn timer.
+
+Pure: the runtime calls these before any change is made (the client's text
+was cleaned once at the edge, :mod:`liars_dice.server.edge.guard`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...engine import PRESETS, LiarsDiceError, Rules, RulesError
+from ...engine.echo import echo
+from ...records import parse_rules_text
+from .config import Settings
+from .errors import TableInvalid
+from .explain import bounded
+from .messages import CreateTable
+from .tables import rules_summary
+
+
+def rules_for(settings: Settings, req: CreateTable) -> Rules:
+    """The rules of a create request, within ``settings``' limits.
+
+    :raises TableInvalid: naming what does not fit (the rules file's own
+        sentence, the preset or option, the seats or the turn timer).
+    """
+    st = settings
+    if req.rules_text is not None:  # an uploaded or pasted rules file (issue 9)
+        try:
+            rules = parse_rules_text(req.rules_text, "The rules file")
+        except RulesError as e:
+            raise TableInvalid(e.message) from None
+        if not 1 <= rules.dice_per_player <= st.dice_per_player_max:
+            raise TableInvalid(f"Each player starts with 1 to {st.dice_per_player_max} dice here.")
+    else:
+        rules = preset_with(st, req.preset, req.options)
+    lo, hi = max(rules.min_players, st.seats_min), min(rules.max_players, st.seats_max)
+    if not lo <= req.seats <= hi:
+        raise TableInvalid(f"{rules.name} is played here by {lo} to {hi} players, not {echo(req.seats)}.")
+    if req.turn_timer is not None and not st.turn_timer_min <= req.turn_timer <= st.turn_timer_max:
+        raise TableInvalid(
+            f"A turn timer runs {st.turn_timer_min} to {st.turn_timer_max} seconds, not {echo(req.turn_timer)}."
+        )
+    return rules
+
+
+def preset_with(settings: Settings, preset: str, options: dict[str, Any]) -> Rules:
+    """A preset with some options changed, within ``settings``' limits.
+
+    :raises TableInvalid: naming the unknown preset or the bad option.
+    """
+    if preset not in PRESETS:
+        raise TableInvalid(f"There is no rule set called {echo(preset)}; choose from {', '.join(PRESETS)}.")
+    rules = PRESETS[preset]
+    if options:
+        opts = {k: v for k, v in options.items() if k != "name"}
+        try:
+            rules = rules.with_options(**opts)
+        except (LiarsDiceError, TypeError, ValueError) as e:
+            msg = e.message if isinstance(e, LiarsDiceError) else f"Bad rule option: {bounded(str(e), 120)}."
+            raise TableInvalid(msg) from None
+        dpp = rules.dice_per_player
+        if not isinstance(dpp, int) or not 1 <= dpp <= settings.dice_per_player_max:
+            raise TableInvalid(f"Each player starts with 1 to {settings.dice_per_player_max} dice here.")
+    return rules
+
+
+def summary_of(settings: Settings, preset: str, options: dict[str, Any]) -> dict[str, Any]:
+    """``POST /api/rules/summary``: a preset with options, in the engine's
+    words (``{"summary": [{"topic", "sentence"}, ...]}``), for the create form.
+
+    :raises TableInvalid: naming the unknown preset or the bad option.
+    """
+    return {"summary": rules_summary(preset_with(settings, preset, options))}

@@ -1,0 +1,207 @@
+"""One websocket client's session at a table: the handshake (``hello``), the
+dispatch of each client message to a command of the runtime, and the
+goodbye. The protocol is ``docs/server-protocol.md``.
+
+Every refusal is an ``error`` message naming the problem, and nothing
+changes; the socket stays open. Client text reaches the runtime cleaned once,
+by the edge's gate (:class:`~liars_dice.server.edge.guard.RequestGuard`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+from typing import Any
+
+from fastapi import WebSocket, WebSocketDisconnect
+
+from ...engine import CALZA, CHALLENGE, Bid, LiarsDiceError
+from ..core.commands import AddBot, Chat, RemoveSeat, Start
+from ..core.config import Settings
+from ..core.errors import AuthRequired, ChatFull, MessageInvalid, RateLimited, SeatVisitor, ServerError, TableNotFound
+from ..core.explain import bounded
+from ..core.messages import (
+    AddBotMsg,
+    BidMsg,
+    CalzaMsg,
+    ChallengeMsg,
+    ChatMsg,
+    Hello,
+    LeaveMsg,
+    PingMsg,
+    RemoveBotMsg,
+    StartMsg,
+    parse_client_message,
+)
+from ..core.security import hash_token
+from ..core.tables import Departure
+from ..core.views import state_message_text
+from ..runtime.conn import Conn
+from ..runtime.room import Room
+from ..runtime.service import TableService
+from ..runtime.store import utcnow
+from .guard import RequestGuard
+from .headers import origin_allowed
+
+log = logging.getLogger(__name__)
+
+SAY_HELLO = "Say hello first: {\"type\": \"hello\", \"token\": ...}."
+
+
+class TableSession:
+    """The session of one websocket at table ``code``: :meth:`run` it once."""
+
+    def __init__(self, ws: WebSocket, code: str, service: TableService, gate: RequestGuard, settings: Settings) -> None:
+        self.ws = ws
+        self.code = code
+        self.service = service
+        self.gate = gate
+        self.settings = settings
+        self.address = gate.address(ws)
+        self.seat_hash: str | None = None  #: the seat token's hash, once claimed
+
+    async def run(self) -> None:
+        """Accept (or refuse) the socket, serve its messages, and clean up."""
+        ws, g, settings = self.ws, self.gate, self.settings
+        if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"), settings):
+            # Refused before the handshake completes: the browser sees HTTP 403.
+            await ws.close(code=4403)
+            return
+        await ws.accept()
+        try:
+            g.before_socket(ws)
+            room = await self.service.get_room(self.code)
+            g.guard.open_socket(self.address, room.code)
+        except TableNotFound as e:
+            g.missed(ws)
+            await self._refuse(e, 4404)
+            return
+        except LiarsDiceError as e:
+            await self._refuse(e, 4429 if isinstance(e, ServerError) and e.status == 429 else 4400)
+            return
+        conn = Conn(ws, g.guard.message_limiter(), settings.send_queue_max)
+        conn.start()
+        try:
+            await self._serve(room, conn)
+        except WebSocketDisconnect:
+            pass
+        except Exception:  # noqa: BLE001 - log, then drop this client only
+            log.exception("websocket failure at table %s", self.code)
+        finally:
+            g.guard.close_socket(self.address, room.code)
+            if self.seat_hash is not None:
+                g.guard.release_seat(self.seat_hash)
+            self.service.goodbye(room, conn)
+            # Let queued messages go out before the sender stops.
+            conn.queue.put_nowait(None)
+            if conn.sender is not None:
+                try:
+                    await asyncio.wait_for(asyncio.shield(conn.sender), 2.0)
+                except (asyncio.TimeoutError, Exception):  # noqa: BLE001
+                    await conn.stop()
+
+    async def _refuse(self, e: LiarsDiceError, close: int) -> None:
+        await self.ws.send_text(json.dumps({"type": "error", "code": e.code, "message": bounded(e.message), "id": None}))
+        await self.ws.close(code=close)
+
+    async def _serve(self, room: Room, conn: Conn) -> None:
+        ws, settings = self.ws, self.settings
+        while not conn.closed:
+            try:
+                timeout = None if conn.hello_done else settings.hello_timeout
+                frame = await asyncio.wait_for(ws.receive(), timeout)
+            except asyncio.TimeoutError:
+                conn.error(AuthRequired.code, SAY_HELLO)
+                break
+            if frame["type"] == "websocket.disconnect":
+                break
+            text = frame.get("text")
+            if text is None:
+                conn.error(MessageInvalid.code, "Messages are JSON text frames.")
+                continue
+            if not conn.limiter.allow():
+                conn.error(RateLimited.code, "Too many messages: slow down.")
+                continue
+            msg_id = None
+            try:
+                msg = parse_client_message(text, settings.max_message_bytes, settings.json_depth)
+                msg_id = msg.id
+                if not conn.hello_done:
+                    if not isinstance(msg, Hello):
+                        raise AuthRequired(SAY_HELLO)
+                    await self._hello(room, conn, msg)
+                else:
+                    await self._dispatch(room, conn, msg)
+            except LiarsDiceError as e:  # every refusal: nothing changed
+                conn.error(e.code, e.message, getattr(e, "msg_id", None) if msg_id is None else msg_id)
+
+    # -- the handshake -----------------------------------------------------------------
+
+    async def _hello(self, room: Room, conn: Conn, msg: Hello) -> None:
+        """Claim the token's seat (at most ``sockets_per_seat`` connections hold
+        one seat token), or watch; then the welcome, the chat and the view."""
+        g = self.gate
+        if msg.token is not None:
+            th = hash_token(msg.token)
+            g.guard.claim_seat(th)
+            try:
+                seat = await self.service.claim(room, conn, msg.token)
+            except BaseException:
+                g.guard.release_seat(th)
+                raise
+            self.seat_hash = th
+        else:
+            seat = await self.service.claim(room, conn, None)
+        t = room.table
+        conn.send({
+            "type": "welcome", "seat": seat, "name": t.seats[seat].name if seat is not None else None,
+            "host": seat == t.host, "table": room.summary(), "id": msg.id,
+        })
+        for line in t.chat:
+            conn.send({"type": "chat", **line, "history": True})
+        if t.state is not None:
+            conn.send_text(state_message_text(room, seat, sync=True))
+        self.service.tell.presence(room)
+
+    # -- the messages --------------------------------------------------------------------
+
+    async def _dispatch(self, room: Room, conn: Conn, msg: Any) -> None:
+        """One parsed client message after ``hello``, as a command of the
+        runtime; an ``ack`` when done.
+
+        :raises LiarsDiceError: when refused (nothing changed).
+        """
+        svc, settings = self.service, self.settings
+        if isinstance(msg, PingMsg):
+            conn.send({"type": "pong", "id": msg.id})
+            return
+        if isinstance(msg, Hello):
+            raise MessageInvalid("This connection has already said hello.")
+        seat = conn.seat
+        if seat is None:
+            raise SeatVisitor("Spectators watch: take a seat to play or chat.")
+        if isinstance(msg, BidMsg):
+            await svc.move(room, seat, Bid(msg.quantity, msg.face), tuple(msg.show), client=True)
+        elif isinstance(msg, ChallengeMsg):
+            await svc.move(room, seat, CHALLENGE, (), client=True)
+        elif isinstance(msg, CalzaMsg):
+            await svc.move(room, seat, CALZA, (), client=True)
+        elif isinstance(msg, ChatMsg):
+            if room.table.chat_count >= settings.chat_table_max:
+                raise ChatFull(f"This table's chat is full ({settings.chat_table_max} lines): no more lines are kept.")
+            # Chat is cleaned once and limited per seat token and per address, not per connection.
+            msg = self.gate.check_chat(msg, self.address, self.seat_hash)
+            await svc.run(room, Chat(seat, msg.text, utcnow().isoformat()))
+        elif isinstance(msg, AddBotMsg):
+            await svc.run(room, AddBot(seat, msg.bot, msg.seat))
+        elif isinstance(msg, RemoveBotMsg):
+            await svc.run(room, RemoveSeat(seat, msg.seat))
+        elif isinstance(msg, StartMsg):
+            await svc.run(room, Start(seat, secrets.randbelow(room.table.n_seats)))
+        elif isinstance(msg, LeaveMsg):
+            await svc.leave(room, seat, Departure.LEAVE)
+        else:  # pragma: no cover - the message union is closed
+            raise MessageInvalid("Unknown message.")
+        conn.send({"type": "ack", "id": msg.id})

@@ -1,0 +1,140 @@
+"""Timer policy and bot turns: who moves next and when, the grace period of a
+person away, and a finished table leaving memory.
+
+:class:`Turns` decides which timer commands (:mod:`.timers`) are due and
+plays a bot's turn when its :class:`~.timers.TurnDue` fires; the move itself
+goes through the one change path it is given.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from ...engine import LiarsDiceError, Phase
+from ..core.commands import Command, Move, Stale
+from ..core.config import Settings
+from ..core.tables import Event, SeatKind, TableStatus
+from . import bots_runner
+from .learning import Learner
+from .room import Room
+from .timers import Evict, GraceOver, Scheduler, TurnDue
+
+log = logging.getLogger(__name__)
+
+Run = Callable[[Room, Command], Awaitable[list[Event]]]
+
+
+class Turns:
+    """The timers of every room of one worker, and the bots' turns.
+
+    :param run: the change path (:meth:`~liars_dice.server.runtime.service.TableService.run`).
+    """
+
+    def __init__(self, settings: Settings, scheduler: Scheduler, learner: Learner, run: Run) -> None:
+        self.settings = settings
+        self.scheduler = scheduler
+        self.learner = learner
+        self.run = run
+
+    def stand_in_name(self) -> str:
+        """The bot that plays for a person who left or ran out of time."""
+        return bots_runner.stand_in_name(self.settings.timeout_bot)
+
+    # -- what is due -----------------------------------------------------------------
+
+    def start_grace(self, room: Room, seat: int) -> None:
+        """The grace period of ``seat``'s person, unless they are connected or it runs."""
+        if room.is_connected(seat) or self.scheduler.pending(room, ("grace", seat)):
+            return
+        self.scheduler.after(room, ("grace", seat), self.settings.grace, GraceOver(seat))
+
+    def schedule_turn(self, room: Room) -> None:
+        """Who moves next, and when: a bot after its pause, or the turn timer's
+        stand-in for a person. Sets ``room.deadline`` for the views."""
+        t = room.table
+        want: tuple[int, int, str | None] | None = None  # (move number, seat, bot or None: the timer)
+        if t.status is TableStatus.PLAYING and t.state is not None and t.state.phase is Phase.BID:
+            seat = t.state.to_move
+            assert seat is not None
+            s = t.seats[seat]
+            if s.kind is SeatKind.BOT or t.turn_timer:
+                want = (t.move_number, seat, s.bot if s.kind is SeatKind.BOT else None)
+        if want == room.turn_for and (want is None or self.scheduler.pending(room, "turn")):
+            return
+        room.turn_for = want
+        room.deadline = None
+        if want is None:
+            self.scheduler.cancel(room, "turn")
+            return
+        mn, seat, bot_name = want
+        if bot_name is not None:
+            delay = self.settings.bot_delay
+        else:
+            assert t.turn_timer is not None
+            delay = float(t.turn_timer)
+            room.deadline = time.time() + delay
+        self.scheduler.after(room, "turn", delay, TurnDue(seat, mn, bot_name))
+
+    def evict_later(self, room: Room) -> None:
+        """A finished or closed table leaves memory ``finished_ttl`` seconds after
+        its last client (it is reloaded from the database when asked for)."""
+        if room.conns:
+            return
+        self.scheduler.after(room, "evict", self.settings.finished_ttl, Evict())
+
+    # -- a bot's turn ------------------------------------------------------------------
+
+    async def play(self, room: Room, due: TurnDue) -> None:
+        """A bot's move for ``due.seat`` (its own bot, or the turn timer's
+        stand-in), unless the game moved on."""
+        t = room.table
+        seat, expect = due.seat, due.expect
+        if t.move_number != expect or t.status is not TableStatus.PLAYING or t.state is None:
+            return
+        if due.bot is not None:
+            bot, by_bot = room.bot(seat), t.seats[seat].replaced
+        else:
+            bot, by_bot = room.stand_in(self.stand_in_name()), True
+        view = t.state.view(seat)
+        kind = t.seats[seat].kind
+        if t.bots_learn and kind is SeatKind.BOT and seat not in room.models_given:
+            await self._give_models(room, seat, bot)
+        d = await bots_runner.decide(bot, view, f"at table {t.code}")
+        if room.table.seats[seat].kind is not kind:
+            # the person came back to the seat (or left it) while the bot thought:
+            # the move is theirs now (attack7: the bot still made it for them)
+            return
+        try:
+            await self._move(room, Move(seat, d.action, d.show, by_bot, False, expect))
+        except LiarsDiceError:
+            log.exception("bot %s made an illegal move at table %s", getattr(bot, "name", bot), t.code)
+            acts = view.legal_actions()
+            await self._move(room, Move(seat, random.choice(acts), (), by_bot, False, expect))
+
+    async def _move(self, room: Room, move: Move) -> None:
+        try:
+            await self.run(room, move)
+        except Stale:
+            pass
+
+    async def _give_models(self, room: Room, seat: int, bot: Any) -> None:
+        """The table option "bots learn from this player's past games": a bot that
+        takes opponent models (``set_models``) gets one per seated person, fitted
+        on their last finished public games under the table's rules (a model is
+        of one rule set), once per seat (:class:`~.learning.Learner`). The models
+        are given as untrusted (``trusted=False``): names are not identities."""
+        room.models_given.add(seat)
+        set_models = getattr(bot, "set_models", None)
+        if set_models is None:
+            return
+        if room.learned is None:
+            t = room.table
+            names = [s.name for s in t.seats if s.kind is SeatKind.HUMAN and s.name is not None]
+            room.learned = await self.learner.models(names, t.code, t.preset, t.rules)
+        # fitted on games played under a name, which anyone can take: the
+        # plans against these models wait for in-game evidence (bots/strong.py, step 4)
+        set_models(room.learned, trusted=False)
