@@ -60,7 +60,29 @@ def test_commitment_before_the_first_bid_and_seed_at_the_reveal(server, new_page
     code = page.inner_text("#table-code").strip()
     record = server.api(f"/api/tables/{code}/record")
     assert record["rounds"][0]["commitment"] == full
+    # Dice not even the server could choose (issue 17, fair dice version 2): the
+    # page answered the commitment to the first deal with its own seed before
+    # the start, and every round names fay's seed or fay as missing.
+    assert set(record["rounds"][0]["contributions"]) == {"fay"}, record["rounds"][0]
+    for rnd in record["rounds"]:
+        assert set(rnd["contributions"]) | set(rnd["missing"]) == {"fay"}, rnd
     path = tmp_path / "record.json"
     path.write_text(json.dumps(record), encoding="utf-8")
     out = subprocess.run([cli_path(), "verify", str(path)], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
+    assert "(fay)" in " ".join(out.stdout.split())
+    # An edited contributed seed is refused by name.
+    record["rounds"][0]["contributions"]["fay"] = "0" * 64
+    path.write_text(json.dumps(record), encoding="utf-8")
+    out = subprocess.run([cli_path(), "verify", str(path)], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 1 and "fay's contributed seed" in out.stderr, out.stderr
+
+
+def test_the_page_shows_its_own_seed_went_into_the_deal(server, new_page) -> None:
+    """Issue 17: "The page can show a player that its own seed went into the deal"."""
+    page = new_page()
+    create_table(page, server.url, "gus", preset="classic", seats=2, dice=2)
+    add_bots_and_start(page)
+    line = page.locator("#my-seed")
+    line.wait_for()
+    page.wait_for_function("() => /Your seed: [0-9a-f]{12}…, used/.test(document.querySelector('#my-seed').textContent)")

@@ -175,9 +175,12 @@ def test_old_dealt_events_without_seeds_still_load() -> None:
     log += [(table.seq - 1 + i, e.kind.value, e.payload) for i, e in enumerate(made)]
     assert [e.kind.value for e in made] == ["move", "dealt"]
     dealt = made[1].payload
-    assert set(dealt) == {"hands", "commitment", "seed"} and len(table.seeds) == 2
+    # (version 1: the server's seed alone; a table with persons also commits to
+    # the round after, for their pages to answer: docs/fair-dice.md version 2)
+    assert set(dealt) == {"hands", "commitment", "seed", "next"} and len(table.seeds) == 2
     view = views.state_message(Room(table), 1)["view"]
     assert view["commitment"] == dealt["commitment"] and dealt["seed"] not in json.dumps(view)
+    assert view["next_commitment"] == dealt["next"]["commitment"] and dealt["next"]["seed"] not in json.dumps(view)
     assert (view["results"][0]["commitment"], view["results"][0]["seed"]) == (None, None)
     # The stored events, old and new, rebuild the same table (a restart keeps the seeds).
     again = rebuild(log)
@@ -205,8 +208,9 @@ def test_a_calza_reveals_the_seed_like_a_challenge() -> None:
             break
     else:
         pytest.skip("no calza allowed in these deals")
-    secret = t.seeds[0]
-    assert secret is not None
+    entry = t.seeds[0]
+    assert entry is not None
+    secret = (entry.commitment, entry.seed)
     before = views.state_message(Room(t), 0)
     assert before["view"]["commitment"] == secret[0] and secret[1] not in json.dumps(before)
     t, made = step(t, MoveCmd(t.state.to_move, CALZA), dice)

@@ -28,11 +28,11 @@ from liars_dice.records import verify_record
 #: but ``legal.shows`` (sub-multisets of the seat's own hand, checked below).
 SERVER_KEYS = {
     "legal", "odds", "exact_odds", "current", "seat_index", "rules_options", "rules_summary", "round", "move_number", "deadline",
-    "turn_timer", "commitment",
+    "turn_timer", "commitment", "contribution_digests", "next_commitment",
 }
 #: Keys a served result holds beyond the engine's: the fair-dice reveal, the round's wild rule,
 #: and the engine's words (issue 8: the browser renders what the server sends).
-RESULT_KEYS = {"wilds_active", "commitment", "seed", "bid_words", "bid_label", "counted", "perfect", "verdict"}
+RESULT_KEYS = {"wilds_active", "commitment", "seed", "contributions", "missing", "bid_words", "bid_label", "counted", "perfect", "verdict"}
 BID_EXTRAS = {"label", "words"}
 
 

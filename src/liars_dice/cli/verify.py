@@ -18,6 +18,12 @@ def _fail(message: str, status: int) -> typer.Exit:
     return typer.Exit(status)
 
 
+def _contributed(contributors: tuple[str, ...], missing: tuple[str, ...]) -> str:
+    """The players' seeds of one round, in words: who sent one, who did not."""
+    sent = ", ".join(contributors) if contributors else "nobody"
+    return f"{sent}" + (f"; none from {', '.join(missing)}" if missing else "")
+
+
 @app.command("verify", cls=Command)
 def verify_command(
     record: str = typer.Argument(..., help="A game record with fair dice (docs/fair-dice.md); '-' reads standard input."),
@@ -50,12 +56,25 @@ def verify_command(
     table.add_column("commitment (SHA-256 of the seed)")
     table.add_column("dealt", justify="right")
     table.add_column("rerolled", justify="right")
+    mixed = any(r.mixed for r in report.rounds)
+    if mixed:
+        table.add_column("players' seeds mixed in (docs/fair-dice.md, version 2)")
     for r in report.rounds:
-        table.add_row(str(r.round + 1), f"{r.commitment[:16]}…", str(r.dealt), str(r.rerolled))
+        row = [str(r.round + 1), f"{r.commitment[:16]}…", str(r.dealt), str(r.rerolled)]
+        if mixed:
+            row.append(_contributed(r.contributors, r.missing) if r.mixed else "none (the server's seed alone)")
+        table.add_row(*row)
     console = Console()
     console.print(table)
     rerolls = f" and {report.rerolled} rerolled in {report.rerolls} rerolls" if report.rerolls else ""
     winner = f" {report.winner} won." if report.winner else ""
+    if mixed:
+        names = sorted({n for r in report.rounds for n in r.contributors})
+        console.print(
+            f"The dice of {sum(r.mixed for r in report.rounds)} rounds mix the server's seed with seeds from "
+            f"the players' own pages ({', '.join(names) or 'none sent'}): not even the server could choose them.",
+            highlight=False,
+        )
     console.print(
         f"[green]OK[/green]: all {len(report.rounds)} rounds check out: {report.dealt} dice dealt{rerolls}, "
         f"each the one its round's seed gives.{winner}",

@@ -21,6 +21,7 @@ from .dice import (
     SecureDice,
     SeededDice,
     commitment,
+    mix_seeds,
     fair_deal,
     fair_face,
     fair_reroll,
@@ -66,7 +67,7 @@ from .state import (
 from .view import PublicView, SeatView, result_extras, result_to_json
 
 __all__ = [
-    "FAIR_DICE_VERSION", "FairDice", "FairRounds", "commitment", "fair_deal", "fair_face", "fair_reroll", "new_seed",
+    "FAIR_DICE_VERSION", "FairDice", "FairRounds", "commitment", "mix_seeds", "fair_deal", "fair_face", "fair_reroll", "new_seed",
     "seed_from_hex", "seed_from_source",
     "Action", "Bid", "CALZA", "CHALLENGE", "Calza", "Challenge", "PERUDO", "calza_allowed",
     "palifico_raise_message", "result_extras", "binomial_pmf", "exact_probability", "view_exact_probability", "ChanceError", "DiceSource", "Exact", "Game",

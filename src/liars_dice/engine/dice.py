@@ -120,6 +120,42 @@ def seed_from_hex(text: str) -> bytes:
     return bytes.fromhex(text)
 
 
+#: The name of the mixing step of version 2 (players' contributed seeds).
+MIX_VERSION = "liars-dice-fair-dice/2/mix"
+
+
+def mix_seeds(server_seed: bytes, round: int, contributions: Sequence[tuple[int, bytes]]) -> bytes:
+    """The dice seed of a round whose players contributed seeds of their own
+    (``docs/fair-dice.md``, version 2): ``HMAC-SHA256(key = server_seed, message
+    = ASCII "liars-dice-fair-dice/2/mix/" + ROUND`` followed, for each
+    contribution in seat order, by ``"/" + SEAT + ":" + hex of its 32 bytes``).
+    The round's dice are the version-1 dice of this seed (:func:`fair_deal`,
+    :func:`fair_reroll`). The server commits to ``server_seed`` before any
+    contribution is sent, so it cannot choose the dice; a player who sends
+    one never sees the server's seed or another's before the deal.
+
+    >>> mix_seeds(bytes(32), 0, []).hex()[:16]
+    '7d57854952958926'
+
+    :param contributions: ``(seat, seed)`` pairs, each seed :data:`SEED_BYTES` bytes,
+        at most one per seat (any order: they are sorted by seat).
+    :returns: :data:`SEED_BYTES` bytes.
+    :raises ChanceError: a seed of another length, or two for one seat.
+    """
+    if len(server_seed) != SEED_BYTES:
+        raise ChanceError(f"A round seed is {SEED_BYTES} bytes.")
+    parts = [f"{MIX_VERSION}/{round}"]
+    seats: set[int] = set()
+    for seat, seed in sorted(contributions):
+        if len(seed) != SEED_BYTES:
+            raise ChanceError(f"A contributed seed is {SEED_BYTES} bytes.")
+        if seat in seats:
+            raise ChanceError(f"Seat {seat} contributed two seeds to one round.")
+        seats.add(seat)
+        parts.append(f"{seat}:{seed.hex()}")
+    return hmac.digest(server_seed, "/".join(parts).encode("ascii"), "sha256")
+
+
 def deal_label(round: int, seat: int, die: int) -> str:
     """The label of a dealt die: ``deal/ROUND/SEAT/DIE`` (decimal, 0-based:
     the round's index in the record, the seat's index in ``players``, the die's

@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..engine import commitment, fair_deal, fair_reroll, seed_from_hex
+from ..engine import commitment, fair_deal, fair_reroll, mix_seeds, seed_from_hex
 from .replay import RecordError, parse_record, replay, rules_from_record, where_round
 from .schema import RoundModel, explain
 
@@ -44,6 +44,11 @@ class FairRound:
     dealt: int
     rerolls: int
     rerolled: int
+    #: version 2: the players whose contributed seeds went into the dice, and
+    #: those whose page sent none (both empty for a round of the server's seed alone)
+    contributors: tuple[str, ...] = ()
+    missing: tuple[str, ...] = ()
+    mixed: bool = False
 
 
 @dataclass
@@ -120,8 +125,8 @@ def _check_round(r: int, rnd: RoundModel, players: tuple[str, ...], faces: int) 
         raise FairDiceError(f"{where} carries no commitment, so its dice cannot be checked.", r)
     if rnd.seed is None:
         raise FairDiceError(f"{where} carries its commitment but no seed, so its dice cannot be checked.", r)
-    seed = seed_from_hex(rnd.seed)
-    digest = commitment(seed)
+    server_seed = seed_from_hex(rnd.seed)
+    digest = commitment(server_seed)
     if digest != rnd.commitment:
         raise FairDiceError(
             f"{where}: the seed does not match the commitment (SHA-256 of the seed is {digest[:16]}…, "
@@ -130,14 +135,16 @@ def _check_round(r: int, rnd: RoundModel, players: tuple[str, ...], faces: int) 
     for name in rnd.dice:
         if name not in players:
             raise RecordError(f"{where} deals dice to {name!r}, who is not a player.", r)
+    seed, contributors, missing = _dice_seed(r, rnd, players, server_seed)
     held = [len(rnd.dice.get(name, [])) for name in players]
     dealt = fair_deal(seed, r, held, faces)
+    gives = "the seeds give" if rnd.contributions else "the seed gives"
     for seat, name in enumerate(players):
         for i, (got, want) in enumerate(zip(rnd.dice.get(name, []), dealt[seat])):
             if got != want:
                 raise FairDiceError(
                     f"Round {r + 1}: {name}'s die {i + 1} (rounds[{r}].dice[{_key(name)}][{i}]) "
-                    f"is {got}, but the seed gives {want}.", r,
+                    f"is {got}, but {gives} {want}.", r,
                 )
     rerolls = rerolled = 0
     for m, move in enumerate(rnd.moves):
@@ -153,8 +160,48 @@ def _check_round(r: int, rnd: RoundModel, players: tuple[str, ...], faces: int) 
             if got != want:
                 raise FairDiceError(
                     f"Round {r + 1}, move {m + 1}: {name}'s rerolled die {i + 1} "
-                    f"(rounds[{r}].moves[{m}].reroll[{i}]) is {got}, but the seed gives {want}.", r, m,
+                    f"(rounds[{r}].moves[{m}].reroll[{i}]) is {got}, but {gives} {want}.", r, m,
                 )
         rerolls += 1
         rerolled += len(got_faces)
-    return FairRound(r, rnd.commitment, rnd.seed, sum(held), rerolls, rerolled)
+    return FairRound(
+        r, rnd.commitment, rnd.seed, sum(held), rerolls, rerolled, contributors, missing, rnd.contributions is not None,
+    )
+
+
+def _dice_seed(r: int, rnd: RoundModel, players: tuple[str, ...], server_seed: bytes) -> tuple[bytes, tuple[str, ...], tuple[str, ...]]:
+    """The seed round ``r``'s dice come from: the server's alone (version 1), or
+    mixed with the players' contributed seeds (version 2, :func:`~liars_dice.engine.mix_seeds`),
+    each checked against the digest published at the deal. Returns it with the
+    contributors and the players named missing.
+
+    :raises FairDiceError: a contribution without its digest or not matching it,
+        or digests without their contributions.
+    :raises RecordError: a contribution or a missing name that is no player.
+    """
+    where = where_round(r)
+    if rnd.contributions is None:
+        if rnd.contribution_digests is not None:
+            raise FairDiceError(f"{where} publishes the digests of contributed seeds, but not the seeds.", r)
+        return server_seed, (), ()
+    digests = rnd.contribution_digests or {}
+    named = [*rnd.contributions, *digests, *(rnd.missing or [])]
+    for name in named:
+        if name not in players:
+            raise RecordError(f"{where} names {name!r} among the seeds' players, who is not a player.", r)
+    pairs: list[tuple[int, bytes]] = []
+    for name in players:  # seat order
+        text = rnd.contributions.get(name)
+        if text is None:
+            if name in digests:
+                raise FairDiceError(f"{where}: {name}'s contributed seed is missing, though its digest was published at the deal.", r)
+            continue
+        got = commitment(bytes.fromhex(text))
+        if digests.get(name) != got:
+            raise FairDiceError(
+                f"{where}: {name}'s contributed seed (rounds[{r}].contributions[{_key(name)}]) does not match "
+                f"the digest published at the deal, so it is not the seed {name}'s page sent.", r,
+            )
+        pairs.append((players.index(name), bytes.fromhex(text)))
+    contributors = tuple(players[s] for s, _ in pairs)
+    return mix_seeds(server_seed, r, pairs), contributors, tuple(rnd.missing or ())

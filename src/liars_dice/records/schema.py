@@ -90,14 +90,22 @@ class RoundModel(StrictModel):
     ``commitment`` and ``seed`` are the optional fair-dice fields of
     ``docs/fair-dice.md`` (an extension of RECORD-FORMAT.md): the SHA-256 the
     server published before the round's first bid, and the round seed it
-    revealed after the round; both 64 lowercase hex digits. The replay ignores
-    them; ``liars-dice verify`` checks them.
+    revealed after the round; both 64 lowercase hex digits. ``contributions``,
+    ``contribution_digests`` and ``missing`` are version 2's: the players'
+    own seeds mixed into the dice. The replay ignores them; ``liars-dice
+    verify`` checks them.
     """
 
     dice: dict[RecordStr, list[RecordInt]]
     moves: list[Any] = Field(default_factory=list)
     commitment: Hex32 | None = None
     seed: Hex32 | None = None
+    #: Version 2 (``docs/fair-dice.md``): the seeds the players' pages
+    #: contributed, by player, published at the reveal; their SHA-256 digests,
+    #: published at the deal; and the players whose page sent none in time.
+    contributions: dict[RecordStr, Hex32] | None = Field(default=None, max_length=100)
+    contribution_digests: dict[RecordStr, Hex32] | None = Field(default=None, max_length=100)
+    missing: list[RecordStr] | None = Field(default=None, max_length=100)
 
 
 class RecordModel(StrictModel):

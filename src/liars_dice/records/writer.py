@@ -9,6 +9,10 @@ from typing import Any
 from ..engine import Bid, Calza, Challenge, Move, Phase, State
 from .schema import FORMAT
 
+#: One round's fair-dice values for :func:`record_from_state`: ``(commitment,
+#: seed or None)``, or with a third item for version 2's contributed seeds.
+FairEntry = tuple[str, str | None] | tuple[str, str | None, dict[str, Any]]
+
 
 def _move_json(m: Move, names: tuple[str, ...]) -> dict[str, Any]:
     if isinstance(m.action, Challenge):
@@ -24,7 +28,7 @@ def _move_json(m: Move, names: tuple[str, ...]) -> dict[str, Any]:
 
 
 def record_from_state(
-    state: State, start: int | None = None, fair: Sequence[tuple[str, str | None] | None] = (),
+    state: State, start: int | None = None, fair: Sequence[FairEntry | None] = (),
 ) -> dict[str, Any]:
     """The record of everything played up to ``state``.
 
@@ -34,7 +38,11 @@ def record_from_state(
         digits each, or ``None`` for a round dealt without fair dice
         (``docs/fair-dice.md``). A round gets ``commitment`` and, once it has
         ended (it is in ``state.logs``), ``seed``: a round still in play never
-        carries its seed, whatever ``fair`` holds.
+        carries its seed, whatever ``fair`` holds. An entry of version 2
+        (``docs/fair-dice.md``) has a third item, ``{"contributions": {name:
+        seed}, "digests": {name: sha256}, "missing": [name, ...]}``: the round
+        gets ``contribution_digests`` and ``missing``, and ``contributions``
+        once it has ended.
     :returns: a JSON-ready dict; :func:`~liars_dice.records.replay.replay` of it
         gives back ``state`` (a bid whose reroll is still pending is left out).
     """
@@ -61,12 +69,19 @@ def record_from_state(
             "dice": {names[i]: list(h) for i, h in enumerate(deal) if h},
             "moves": [_move_json(m, names) for m in moves],
         }
-        pair = fair[r] if r < len(fair) else None
-        if pair is not None:
-            commit, seed = pair
+        entry = fair[r] if r < len(fair) else None
+        if entry is not None:
+            commit, seed = entry[0], entry[1]
             rnd["commitment"] = commit
-            if seed is not None and r < len(state.logs):
+            ended = r < len(state.logs)
+            if seed is not None and ended:
                 rnd["seed"] = seed
+            if len(entry) > 2:  # version 2: the players' contributed seeds
+                mixed = entry[2]
+                rnd["contribution_digests"] = dict(mixed["digests"])
+                if ended:
+                    rnd["contributions"] = dict(mixed["contributions"])
+                rnd["missing"] = list(mixed["missing"])
         out_rounds.append(rnd)
     return {
         "format": FORMAT,
@@ -79,7 +94,7 @@ def record_from_state(
 
 
 def dumps_record(
-    state: State, start: int | None = None, fair: Sequence[tuple[str, str | None] | None] = (),
+    state: State, start: int | None = None, fair: Sequence[FairEntry | None] = (),
 ) -> str:
     """:func:`record_from_state` as indented JSON text."""
     return json.dumps(record_from_state(state, start, fair), indent=1, ensure_ascii=False)

@@ -33,6 +33,7 @@ from .errors import (
     SeatReplaced,
     SeatsEmpty,
     SeatTaken,
+    SeedRefused,
     TableFull,
     TableNotStarted,
     TableStarted,
@@ -50,6 +51,16 @@ class Create:
     payload: dict[str, Any]
     name: str
     token_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class Contribute:
+    """``seat``'s page sends ``seed`` (64 hex digits) for the next deal, in
+    answer to the server's ``commitment`` to that deal (fair dice version 2)."""
+
+    seat: int
+    commitment: str
+    seed: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +138,7 @@ class Settle:
     """Nothing but what follows on its own (a restarted server's first step)."""
 
 
-Command = Union[Create, Join, AddBot, RemoveSeat, Start, Leave, Return, Chat, Move, Settle]
+Command = Union[Create, Contribute, Join, AddBot, RemoveSeat, Start, Leave, Return, Chat, Move, Settle]
 
 
 class Stale(Exception):
@@ -153,7 +164,20 @@ def decide(t: Table, c: Command, dice: DiceSource) -> list[Event]:
     if isinstance(c, Create):
         if t.seq != 0:
             raise TableStarted("This table already exists.")
-        return [E(EventKind.CREATED, c.payload), *decide(t, Join(c.name, c.token_hash, 0), dice)]
+        return [
+            E(EventKind.CREATED, c.payload), *decide(t, Join(c.name, c.token_hash, 0), dice),
+            E(EventKind.COMMITTED, fairness.commit(dice)),
+        ]
+    if isinstance(c, Contribute):
+        if t.next_seed is None or not t.is_live:
+            raise SeedRefused("No deal is waiting for a seed now.")
+        if c.commitment != t.next_seed[0]:
+            raise SeedRefused("That seed answers another commitment than the next deal's: it was not used.")
+        if t.seats[c.seat].kind is not SeatKind.HUMAN:
+            raise SeedRefused("Only a person's seat contributes a seed.")
+        if any(s == c.seat for s, _ in t.contributions):
+            raise SeedRefused("Your seed for the next deal is already in.")
+        return [E(EventKind.CONTRIBUTED, {"seat": c.seat, "seed": c.seed})]
     if isinstance(c, Move):
         if c.expect_move is not None and c.expect_move != t.move_number:
             raise Stale
@@ -246,7 +270,7 @@ def settle(t: Table, dice: DiceSource) -> Event | None:
     if t.status is not TableStatus.PLAYING or t.state is None:
         return None
     if t.state.phase is Phase.DEAL:
-        return Event(EventKind.DEALT, roll_deal(t.state, dice))
+        return Event(EventKind.DEALT, roll_deal(t, dice))
     if t.state.is_over:
         return Event(EventKind.FINISHED, {"winner": t.winner})
     return None
@@ -272,11 +296,15 @@ def step(t: Table, c: Command, dice: DiceSource) -> tuple[Table, list[Event]]:
 # -- the dice ----------------------------------------------------------------------
 
 
-def roll_deal(state: State, dice: DiceSource) -> dict[str, Any]:
-    """The ``dealt`` payload of a new round: a fresh round seed drawn from
-    ``dice``, its commitment, and every seat's faces derived from it (``[]`` for
-    a seat out; :func:`.fairness.deal`). The one place a round's dice are rolled."""
-    return fairness.deal(state, dice)
+def roll_deal(t: Table, dice: DiceSource) -> dict[str, Any]:
+    """The ``dealt`` payload of ``t``'s new round: every seat's faces ``[]`` for
+    a seat out) from the round's fair-dice seed: the one committed before the
+    deal and mixed with the persons' contributed seeds (version 2), or a fresh
+    one drawn from ``dice`` (version 1, a table of bots); and the next round's
+    commitment (:func:`.fairness.deal`). The one place a round's dice are rolled."""
+    assert t.state is not None
+    persons = [s.index for s in t.seats if s.kind is SeatKind.HUMAN]
+    return fairness.deal(t.state, dice, t.next_seed, t.contributions, persons)
 
 
 def roll_reroll(t: Table, seat: int, n_shown: int, dice: DiceSource) -> list[int]:

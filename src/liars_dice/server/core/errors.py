@@ -149,6 +149,15 @@ class BotUnknown(ServerError):
     code = "bot/unknown"
 
 
+class SeedRefused(ServerError):
+    """A contributed seed (``docs/fair-dice.md``, version 2) that cannot go into
+    the next deal: no commitment waits for one, it answers another commitment,
+    the seat is no person's, or the seat's seed for that round is already in."""
+
+    code = "seed/refused"
+    status = 409
+
+
 # -- games -------------------------------------------------------------------------------
 
 

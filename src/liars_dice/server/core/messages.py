@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, StringConstraints, TypeAdapter, ValidationError
 
 from .errors import MessageInvalid, MessageTooDeep
 from .explain import explain
@@ -76,6 +76,19 @@ class ChatMsg(_Msg):
     text: Annotated[StrictStr, Field(min_length=1, max_length=2000)]
 
 
+#: A seed or a commitment: 64 lowercase hex digits (``docs/fair-dice.md``).
+Hex64 = Annotated[StrictStr, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
+
+
+class SeedMsg(_Msg):
+    """A person's page's own seed for the next deal, answering the server's
+    commitment to it (fair dice version 2, ``docs/fair-dice.md``)."""
+
+    type: Literal["seed"]
+    commitment: Hex64
+    seed: Hex64
+
+
 class AddBotMsg(_Msg):
     type: Literal["add_bot"]
     bot: Ident
@@ -100,7 +113,7 @@ class PingMsg(_Msg):
 
 
 ClientMessage = Annotated[
-    Union[Hello, BidMsg, ChallengeMsg, CalzaMsg, ChatMsg, AddBotMsg, RemoveBotMsg, StartMsg, LeaveMsg, PingMsg],
+    Union[Hello, BidMsg, ChallengeMsg, CalzaMsg, ChatMsg, SeedMsg, AddBotMsg, RemoveBotMsg, StartMsg, LeaveMsg, PingMsg],
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -153,7 +166,7 @@ def _echoable_id(value: Any) -> Any:
     return None
 
 
-_TYPE_NAMES = {"hello", "bid", "challenge", "calza", "chat", "add_bot", "remove_bot", "start", "leave", "ping"}
+_TYPE_NAMES = {"hello", "bid", "challenge", "calza", "chat", "seed", "add_bot", "remove_bot", "start", "leave", "ping"}
 
 
 #: Fields of :class:`CreateTable` that say what table to make: a value that
@@ -217,7 +230,7 @@ def _field_names(*models: type[BaseModel]) -> frozenset[str]:
 
 #: Every field of a websocket message (the parts of an error's path worth naming).
 MESSAGE_FIELDS = _field_names(
-    Hello, BidMsg, ChallengeMsg, CalzaMsg, ChatMsg, AddBotMsg, RemoveBotMsg, StartMsg, LeaveMsg, PingMsg
+    Hello, BidMsg, ChallengeMsg, CalzaMsg, ChatMsg, SeedMsg, AddBotMsg, RemoveBotMsg, StartMsg, LeaveMsg, PingMsg
 )
 #: Every field of an HTTP body.
 BODY_FIELDS = _field_names(CreateTable, JoinTable, MyGames, RulesQuery)

@@ -31,7 +31,12 @@ first version of the server):
 ``returned``    ``seat`` (a person replaced after the grace period came back)
 ``chat``        ``seat, name, text, at``
 ``finished``    ``winner``
+``committed``   ``commitment, seed`` (the first round's server seed, drawn at the table's creation: fair dice version 2)
+``contributed`` ``seat, seed`` (a person's page's seed for the next deal: version 2)
 ==============  ==============================================================
+
+A ``dealt`` event of version 2 also holds ``contributions`` (``[[seat, seed], ...]``),
+``missing`` (seats) and ``next`` (``{commitment, seed}`` of the round after).
 """
 from __future__ import annotations
 
@@ -69,6 +74,8 @@ class EventKind(StrEnum):
     CLOSED = "closed"
     STARTED = "started"
     DEALT = "dealt"
+    COMMITTED = "committed"
+    CONTRIBUTED = "contributed"
     MOVE = "move"
     REPLACED = "replaced"
     RETURNED = "returned"
@@ -124,7 +131,7 @@ class Table:
     :ivar chat_count: every chat line the table has stored.
     :ivar revoked: token hashes that gave their seat up for good, each with the
         event kind that did it (``seat_freed`` before the start, ``replaced`` after).
-    :ivar seeds: per round index, ``(commitment, seed)`` in hex (``docs/fair-dice.md``),
+    :ivar seeds: per round index, its :class:`~.fairness.RoundSeeds` (``docs/fair-dice.md``),
         or ``None`` for a round dealt before fair dice. Secret until the round's
         reveal: only :mod:`.fairness` and :mod:`.views` read it.
     """
@@ -150,7 +157,11 @@ class Table:
     chat: tuple[dict[str, Any], ...] = ()
     chat_count: int = 0
     revoked: tuple[tuple[str, EventKind], ...] = ()
-    seeds: tuple[tuple[str, str] | None, ...] = field(default=(), repr=False)
+    seeds: tuple[fairness.RoundSeeds | None, ...] = field(default=(), repr=False)
+    #: the next round's server seed, ``(commitment, seed)``, committed before its deal (version 2)
+    next_seed: tuple[str, str] | None = field(default=None, repr=False)
+    #: the seeds contributed to the next deal so far, ``(seat, seed)``
+    contributions: tuple[tuple[int, str], ...] = field(default=(), repr=False)
     bots_learn: bool = False  #: the table option "bots learn from this player's past games"
 
     # -- facts -------------------------------------------------------------------
@@ -216,6 +227,8 @@ class Table:
             "visitors": visitors,
             "created_at": self.created_at.isoformat().replace("+00:00", "Z"),
             "winner": self.winner,
+            # fair dice version 2: the next deal's commitment, for the persons' pages to answer
+            "commitment": self.next_seed[0] if self.next_seed is not None else None,
         }
 
 
@@ -303,7 +316,15 @@ def apply(t: Table, e: Event) -> Table:
         return replace(t, state=state, last_event=last, move_number=t.move_number + 1)
     if k is EventKind.DEALT:
         assert t.state is not None
-        return replace(t, state=t.state.deal(p["hands"]), seeds=fairness.with_seed(t.seeds, t.state, p))
+        nxt = p.get("next")
+        return replace(
+            t, state=t.state.deal(p["hands"]), seeds=fairness.with_seed(t.seeds, t.state, p),
+            next_seed=(nxt["commitment"], nxt["seed"]) if nxt else None, contributions=(),
+        )
+    if k is EventKind.COMMITTED:
+        return replace(t, next_seed=(p["commitment"], p["seed"]), contributions=())
+    if k is EventKind.CONTRIBUTED:
+        return replace(t, contributions=(*t.contributions, (p["seat"], p["seed"])))
     if k is EventKind.CREATED:
         return replace(created(p, t.chat_kept), seq=t.seq)
     if k is EventKind.JOINED:

@@ -109,7 +109,7 @@ def _results(room: Viewed) -> tuple[list[dict[str, Any]], str]:
     if cached is None or cached[0] != n:
         names = state.game.players
         seeds = room.table.seeds
-        data = [fairness.reveal(result_json(r, names, state.rules), i, seeds) for i, r in enumerate(state.results)]
+        data = [fairness.reveal(result_json(r, names, state.rules), i, seeds, names) for i, r in enumerate(state.results)]
         cached = room.results_cache = (n, data, json.dumps(data, separators=(",", ":"), ensure_ascii=False))
     return cached[1], cached[2]
 
@@ -184,6 +184,10 @@ def _common(room: Viewed, out: dict[str, Any]) -> None:
     out["turn_timer"] = t.turn_timer
     assert t.state is not None
     out["commitment"] = fairness.current_commitment(t.state, t.seeds)
+    # fair dice version 2: the digests of the seeds in this round's dice, and
+    # the next deal's commitment for the persons' pages to answer
+    out["contribution_digests"] = fairness.current_digests(t.state, t.seeds)
+    out["next_commitment"] = t.next_seed[0] if t.next_seed is not None and t.is_live else None
 
 
 def state_message(room: Viewed, seat: int | None, sync: bool = False) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from typing import Any
 from fastapi import WebSocket, WebSocketDisconnect
 
 from ...engine import CALZA, CHALLENGE, Bid, LiarsDiceError
-from ..core.commands import AddBot, Chat, RemoveSeat, Start
+from ..core.commands import AddBot, Chat, Contribute, RemoveSeat, Start
 from ..core.config import Settings
 from ..core.errors import AuthRequired, ChatFull, MessageInvalid, RateLimited, SeatVisitor, ServerError, TableNotFound
 from ..core.explain import bounded
@@ -32,6 +32,7 @@ from ..core.messages import (
     LeaveMsg,
     PingMsg,
     RemoveBotMsg,
+    SeedMsg,
     StartMsg,
     parse_client_message,
 )
@@ -194,6 +195,8 @@ class TableSession:
             # Chat is cleaned once and limited per seat token and per address, not per connection.
             msg = self.gate.check_chat(msg, self.address, self.seat_hash)
             await svc.run(room, Chat(seat, msg.text, utcnow().isoformat()))
+        elif isinstance(msg, SeedMsg):
+            await svc.run(room, Contribute(seat, msg.commitment, msg.seed))
         elif isinstance(msg, AddBotMsg):
             await svc.run(room, AddBot(seat, msg.bot, msg.seat))
         elif isinstance(msg, RemoveBotMsg):

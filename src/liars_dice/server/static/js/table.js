@@ -3,7 +3,7 @@ import { api, TableSocket } from "./api.js";
 import { die, diceRow, bidChip } from "./dice.js";
 import { bidPicker, defaultPick } from "./picker.js";
 import { revealContent } from "./reveal.js";
-import { commitmentLine } from "./fair.js";
+import { commitmentLine, contribute, mySeedLine } from "./fair.js";
 import { summaryItems } from "./rules-text.js";
 import {
   h, fill, dice, percent, store,
@@ -70,7 +70,20 @@ export function tablePage({ root, toast }, code) {
     return id;
   }
 
+  // Fair dice version 2 (docs/fair-dice.md): a seated page answers each
+  // commitment to a deal still to come with a seed of its own.
+  function offerSeed() {
+    if (S.seat === null || !S.socket) return;
+    const next = S.view ? S.view.next_commitment : (S.table && S.table.status === "open" ? S.table.commitment : null);
+    contribute(code, next, (msg) => S.socket.send(msg));
+  }
+
   function handle(msg) {
+    handleMessage(msg);
+    if (msg.type === "welcome" || msg.type === "table" || msg.type === "state") offerSeed();
+  }
+
+  function handleMessage(msg) {
     switch (msg.type) {
       case "welcome":
         S.seat = msg.seat;
@@ -122,6 +135,7 @@ export function tablePage({ root, toast }, code) {
           connect();
           return;
         }
+        if (msg.code === "seed/refused") return; // a seed already in, or sent for a deal that has passed: nothing to do
         toast(msg.message || "The server refused that.");
         if (S.view) renderAll();
         break;
@@ -403,6 +417,7 @@ export function tablePage({ root, toast }, code) {
         : null,
       !v.palifico && !v.wilds_active && v.bids.length ? h("div", { class: "small warn" }, "Wilds do not count this round (it opened on the wild face).") : null,
       commitmentLine(v.commitment),
+      mySeedLine(code, v, myName()),
     ];
     if (S.seat !== null) {
       const toggle = h("label", { class: "hint-toggle", for: "hint-toggle" },
