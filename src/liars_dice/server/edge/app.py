@@ -155,8 +155,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         g.before_create(request)
         body = g.clean_create(body)
         base = settings.public_url or str(request.base_url)
-        out = await svc(request).create_table(body, body.nickname, base)
-        g.created(request, out["code"])
+        with g.new_table(request) as slot:  # the caps checked and held in one step (fault 5)
+            out = await svc(request).create_table(body, body.nickname, base)
+            slot.created(out["code"])
         return out
 
     @app.get("/api/tables", response_model=Lobby)
