@@ -133,7 +133,9 @@ class Settings:
         and running requests past which a request gets ``503``; 0 = the soft
         limit of open files less 96 (:func:`liars_dice.server.edge.http_deadline.concurrency_limit`).
     :ivar sockets_per_address: websocket connections from one address.
-    :ivar sockets_per_table: websocket connections to one table.
+    :ivar visitors_per_table: visitors' websockets (no seat token) watching
+        one table; seat holders are not counted (each seat has room for
+        :attr:`sockets_per_seat`), so visitors never lock a table's players out.
     :ivar sockets_per_seat: websocket connections holding one seat token.
     :ivar wal_bytes: SQLite only: a WAL file larger than this is checkpointed
         with ``TRUNCATE`` at the next check (every 2 s).
@@ -195,7 +197,7 @@ class Settings:
     connection_requests: int = 100
     concurrency_max: int = 0
     sockets_per_address: int = 64
-    sockets_per_table: int = 100
+    visitors_per_table: int = 64
     sockets_per_seat: int = 4
     wal_bytes: int = 16 * 1024 * 1024
     wal_truncate_seconds: float = 60.0

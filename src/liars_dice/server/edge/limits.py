@@ -9,7 +9,7 @@ server's errors (:mod:`.errors`), with a stable code and one sentence:
 ``rate/limited``     429     too many requests or messages of one kind
 ``table/too_many``   429     too many open tables from this address
 ``server/busy``      503     as many open tables as the server takes
-``socket/too_many``  429/WS  too many websocket connections (address, table, seat)
+``socket/too_many``  429/WS  too many websocket connections (address, visitors of a table, seat)
 ===================  ======  ===================================================
 """
 
@@ -185,20 +185,40 @@ class Guard:
     # -- sockets -----------------------------------------------------------------
 
     def open_socket(self, address: str, table: str) -> None:
-        """Count one new websocket. :raises TooManySockets: over a cap."""
+        """Count one new websocket from ``address`` (at ``table``: counted there
+        only once it says ``hello`` as a visitor, see :meth:`watch`).
+
+        :raises TooManySockets: over the address's cap.
+        """
         lim = self.limits
         if self.sockets_of_address[address] >= lim.sockets_per_address:
             raise TooManySockets(f"At most {lim.sockets_per_address} connections from one address.")
-        if self.sockets_of_table[table] >= lim.sockets_per_table:
-            raise TooManySockets(f"At most {lim.sockets_per_table} connections to one table.")
         self.sockets_of_address[address] += 1
-        self.sockets_of_table[table] += 1
 
     def close_socket(self, address: str, table: str) -> None:
-        for counter, key in ((self.sockets_of_address, address), (self.sockets_of_table, table)):
-            counter[key] -= 1
-            if counter[key] <= 0:
-                del counter[key]
+        self.sockets_of_address[address] -= 1
+        if self.sockets_of_address[address] <= 0:
+            del self.sockets_of_address[address]
+
+    def watch(self, table: str) -> None:
+        """Count one visitor's websocket at ``table`` (issue 16, fault 3: the
+        table's cap counted visitors and seat holders together, before the
+        ``hello`` was read, so visitors filled a table and its players could
+        not come back). Seat holders are never counted here: each seat has its
+        own room (:meth:`claim_seat`).
+
+        :raises TooManySockets: the table has :attr:`Settings.visitors_per_table` visitors.
+        """
+        if self.sockets_of_table[table] >= self.limits.visitors_per_table:
+            raise TooManySockets(
+                f"This table has {self.limits.visitors_per_table} visitors watching already: try again later."
+            )
+        self.sockets_of_table[table] += 1
+
+    def unwatch(self, table: str) -> None:
+        self.sockets_of_table[table] -= 1
+        if self.sockets_of_table[table] <= 0:
+            del self.sockets_of_table[table]
 
     def claim_seat(self, token_hash: str) -> None:
         """Count one connection holding seat token ``token_hash``. :raises TooManySockets: over the cap."""
