@@ -148,7 +148,7 @@ class World:
                 assert msg["type"] != "error", msg
                 if msg["type"] == "pong" and msg["id"] == self.pings:
                     break
-        assert httpx.get(f"{self.url}/healthz", timeout=10).json() == {"ok": True}
+        assert httpx.get(f"{self.url}/healthz", timeout=10).json()["ok"] is True
         assert self.snapshot() == self.before
 
 

@@ -17,13 +17,15 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ...engine import LiarsDiceError
 from ..core.config import Settings
 from ..runtime.db import make_engine, migrate
-from ..core.errors import MessageInvalid, NameInvalid, TableInvalid, TableNotFound, http_status
+from ..core.errors import MessageInvalid, NameInvalid, ServerUnavailable, TableInvalid, TableNotFound, http_status
 from .guard import RequestGuard
+from .health import Health as HealthCheck
 from .headers import Guarded
 from ..runtime.hub import Broadcaster
 from ..core.listing import safe_entries
@@ -62,7 +64,7 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     413: {"model": ErrorBody, "description": "The request body is too large."},
     422: {"model": ErrorBody, "description": "The request does not fit its schema."},
     429: {"model": ErrorBody, "description": "Too many requests, or too many open tables."},
-    503: {"model": ErrorBody, "description": "The server holds as many open tables as it takes."},
+    503: {"model": ErrorBody, "description": "The server holds as many open tables as it takes, or cannot reach its database."},
 }
 
 
@@ -83,6 +85,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         service = TableService(settings, store, Scheduler(), Broadcaster(settings.presence_interval, settings.presence_fanout))
         app.state.service = service
         app.state.guard = RequestGuard(settings, service)
+        app.state.health = HealthCheck(service, engine)
         await service.startup()
         try:
             yield
@@ -112,6 +115,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             guard(request).missed(request)
         return _error(e.code, e.message, http_status(e))
 
+    @app.exception_handler(SQLAlchemyError)
+    async def _database_error(_: Request, e: SQLAlchemyError) -> JSONResponse:
+        # A read of the database that failed (issue 16, fault 9: 500 text/plain).
+        log.warning("database failure: %s", str(e).splitlines()[0][:300] if str(e) else type(e).__name__)
+        return _error(ServerUnavailable.code, "The server cannot read its database just now: try again in a moment.", 503)
+
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_: Request, e: StarletteHTTPException) -> JSONResponse:
         # Starlette's own refusals (an unreadable body, an unknown path or
@@ -133,9 +142,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # -- HTTP API -------------------------------------------------------------
 
-    @app.get("/healthz", response_model=Health)
-    async def healthz() -> dict[str, Any]:
-        return {"ok": True}
+    @app.get("/healthz", response_model=Health, responses={503: {"model": Health, "description": "The database fails."}})
+    async def healthz(request: Request) -> JSONResponse:
+        """Whether this worker serves games, its database included (:mod:`.health`)."""
+        status, body = await request.app.state.health.check()
+        return JSONResponse(body, status_code=status)
 
     @app.get("/api/config")
     async def get_config() -> dict[str, Any]:
