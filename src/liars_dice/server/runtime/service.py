@@ -31,7 +31,7 @@ from ..core.config import Settings
 from ..core.errors import BadToken, ServerBusy, ServerUnavailable, TableNotFound, TokenRevoked
 from ..core.listing import safe_entries
 from ..core.messages import CreateTable, JoinTable
-from ..core.rules_check import rules_for
+from ..core.rules_check import listed_name, rules_for
 from ..core.security import hash_token, is_code, new_code, new_token, normalize_code
 from ..core.tables import Departure, Event, EventKind, SeatKind, TableStatus, rebuild, unopened
 from ..core.views import record_of
@@ -258,7 +258,7 @@ class TableService:
         :raises ServerError: on a bad request (nothing is stored).
         """
         rules = rules_for(self.settings, req)
-        preset = req.preset if req.rules_text is None else rules.name
+        preset = req.preset if req.rules_text is None else listed_name(rules)
         for _ in range(20):
             code = new_code()
             if code not in self.rooms and await self.stored(asyncio.to_thread(self.store.table_id_for_code, code)) is None:
