@@ -85,3 +85,14 @@ def test_a_trusted_proxy_that_is_not_an_address_is_refused_in_one_sentence() -> 
     with pytest.raises(ValueError, match=r"--trusted-proxy takes IP addresses or networks .*'nginx'\.$"):
         parse_proxies(["127.0.0.1,nginx"])
     assert parse_proxies(["127.0.0.1, 10.0.0.0/8", "::1"]) == ("127.0.0.1/32", "10.0.0.0/8", "::1/128")
+
+
+def test_the_scheme_is_the_proxys_word_only_from_a_trusted_proxy(proxied: str) -> None:
+    # A share link behind a TLS proxy says https; a forged header from any other peer is ignored.
+    def share_url(source: str) -> str:
+        with httpx.Client(base_url=proxied, transport=httpx.HTTPTransport(local_address=source)) as c:
+            r = c.post("/api/tables", json=BODY, headers={"X-Forwarded-Proto": "https"})
+            return str(r.json()["share_url"])
+
+    assert share_url("127.0.0.2").startswith("https://")
+    assert share_url("127.0.0.4").startswith("http://")

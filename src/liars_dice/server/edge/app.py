@@ -27,6 +27,7 @@ from ..core.errors import MessageInvalid, NameInvalid, ServerUnavailable, TableI
 from .guard import RequestGuard
 from .health import Health as HealthCheck
 from .headers import Guarded
+from .proxies import ProxyHeaders, TrustedProxies
 from ..runtime.hub import Broadcaster
 from ..core.listing import safe_entries
 from ..core.explain import bounded, explain
@@ -100,6 +101,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     # Bounded bodies, JSON depth and the security headers, before anything else.
     app.add_middleware(Guarded, settings=settings)
+    if settings.trusted_proxies:
+        # The client behind a named proxy (issue 16, fault 2); outermost, so every part sees it.
+        app.add_middleware(ProxyHeaders, proxies=TrustedProxies(settings.trusted_proxies))
 
     def svc(request: Request | WebSocket) -> TableService:
         service: TableService = request.app.state.service

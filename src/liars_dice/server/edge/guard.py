@@ -16,7 +16,6 @@ from ...records import parse_rules_text
 from ..core.config import Settings
 from ..core.errors import ChatInvalid, NameInvalid, RateLimited, TableInvalid
 from .limits import Guard, TableSlot
-from .proxies import TrustedProxies
 from ..core.messages import ChatMsg, CreateTable, JoinTable
 from ..core.text import check_json_strings, clean_text
 
@@ -40,19 +39,16 @@ class RequestGuard:
         self.limits = settings
         self.service = service
         self.guard = Guard(settings, self._open_codes)
-        self.proxies = TrustedProxies(settings.trusted_proxies)
 
     def _open_codes(self) -> set[str]:
         return {code for code, room in self.service.rooms.items() if _is_open(room.table)}
 
-    def address(self, conn: HTTPConnection) -> str:
+    @staticmethod
+    def address(conn: HTTPConnection) -> str:
         """The client address: the peer, or the ``X-Forwarded-For`` address when
-        the peer is a proxy the operator trusts (``--trusted-proxy``; see
-        :mod:`.proxies`)."""
-        peer = conn.client.host if conn.client is not None else "unknown"
-        if not self.proxies:
-            return peer
-        return self.proxies.client(peer, ",".join(conn.headers.getlist("x-forwarded-for")) or None)
+        the peer is a proxy the operator trusts (``--trusted-proxy``; set by
+        :class:`.proxies.ProxyHeaders`)."""
+        return conn.client.host if conn.client is not None else "unknown"
 
     # -- HTTP --------------------------------------------------------------------
 

@@ -14,13 +14,19 @@ proxy handling is switched off (``proxy_headers=False``), and:
   addresses to its left were written by the client itself and prove nothing);
 * an entry that does not parse as an IP address (:mod:`ipaddress`) ends the
   walk: the last trusted hop before it is taken as the client, so a forged
-  value never becomes a key of its own.
+  value never becomes a key of its own;
+* ``X-Forwarded-Proto`` (``http`` or ``https``) from a trusted proxy is the
+  request's scheme.
+
+:class:`ProxyHeaders` applies this to every request and websocket, so every
+part of the app sees the client's address as ``request.client``.
 """
 
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Iterable
+from collections.abc import Iterable, MutableMapping
+from typing import Any
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -92,3 +98,29 @@ class TrustedProxies:
             if not self.trusts(client):
                 return client
         return client
+
+
+class ProxyHeaders:
+    """ASGI middleware: for a connection from a trusted proxy, the client
+    address of :meth:`TrustedProxies.client` becomes the scope's ``client``,
+    and ``X-Forwarded-Proto`` (``http``/``https``) its scheme (``ws``/``wss``
+    for a websocket); from any other peer the headers are ignored.
+
+    :param app: the ASGI app. :param proxies: the trusted proxies.
+    """
+
+    def __init__(self, app: Any, proxies: TrustedProxies) -> None:
+        self.app = app
+        self.proxies = proxies
+
+    async def __call__(self, scope: MutableMapping[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket") and scope.get("client") and self.proxies.trusts(scope["client"][0]):
+            forwarded = [v.decode("latin-1") for k, v in scope["headers"] if k == b"x-forwarded-for"]
+            proto = [v.decode("latin-1").strip().lower() for k, v in scope["headers"] if k == b"x-forwarded-proto"]
+            scope = dict(scope)
+            client = self.proxies.client(scope["client"][0], ",".join(forwarded) or None)
+            if client != scope["client"][0]:
+                scope["client"] = (client, 0)
+            if proto and proto[-1] in ("http", "https"):
+                scope["scheme"] = proto[-1].replace("http", "ws") if scope["type"] == "websocket" else proto[-1]
+        await self.app(scope, receive, send)
