@@ -21,7 +21,7 @@ from typing import Any
 import httpx
 import pytest
 from live import live_server
-from sockets import hello, until, ws_from
+from sockets import close_code, hello, until, ws_from
 
 from liars_dice.server import Settings
 from liars_dice.server.edge.health import Health
@@ -91,3 +91,29 @@ def test_healthz_says_503_when_the_database_cannot_be_reached() -> None:
     finally:
         engine.dispose()
     assert (status, body) == (503, {"ok": False, "database": "unreachable"})
+
+
+def test_a_return_that_cannot_be_stored_closes_1011_so_the_page_says_hello_again(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    with live_server(Settings(db_url=f"sqlite:///{db}", grace=0.5, bot_delay=3600.0)) as url:
+        http = httpx.Client(base_url=url, timeout=10)
+        t = http.post("/api/tables", json={"nickname": "ann", "seats": 2}).json()
+        bob = http.post(f"/api/tables/{t['code']}/join", json={"nickname": "bob"}).json()
+        ann = ws_from(url, t["code"], "127.0.0.2")
+        try:
+            assert hello(ann, t["token"])["type"] == "welcome"
+            ann.send('{"type": "start", "id": 2}')
+            # bob never connects: after the grace a bot plays his seat, and he may come back.
+            until(ann, lambda m: m["type"] == "table" and m["table"]["seats"][1]["kind"] == "bot")
+            _sql(db, FAIL)
+            back = ws_from(url, t["code"], "127.0.0.3")
+            err = hello(back, bob["token"])
+            assert err["type"] == "error" and err["code"] == "server/unavailable", err
+            assert close_code(back) == 1011
+            _sql(db, "DROP TRIGGER refuse_events")
+            again = ws_from(url, t["code"], "127.0.0.3")
+            welcome = hello(again, bob["token"])
+            assert welcome["type"] == "welcome" and welcome["seat"] == 1, welcome
+            again.close()
+        finally:
+            ann.close()

@@ -214,3 +214,13 @@ def test_one_address_past_its_connection_cap_is_told_so_and_others_are_served(tm
         time.sleep(0.3)
         with httpx.Client(base_url=url, transport=httpx.HTTPTransport(local_address="127.0.0.2")) as again:
             assert again.get("/api/tables").status_code == 200  # closed connections leave the count
+
+
+def test_limit_concurrency_comes_from_the_settings_or_the_file_limit() -> None:
+    from liars_dice.server.edge.http_deadline import FILES_RESERVED, uvicorn_config
+
+    assert uvicorn_config(None, Settings(concurrency_max=500), host="127.0.0.1", port=1).limit_concurrency == 500
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    auto = uvicorn_config(None, Settings(), host="127.0.0.1", port=1)
+    assert auto.limit_concurrency == max(64, soft - FILES_RESERVED)
+    assert auto.proxy_headers is False  # uvicorn believed X-Forwarded-For from loopback (fault 2)

@@ -27,6 +27,7 @@ from ..core.errors import (
     RateLimited,
     SeatVisitor,
     ServerError,
+    ServerUnavailable,
     TableNotFound,
     TooManySockets,
 )
@@ -167,6 +168,10 @@ class TableSession:
                     await self._dispatch(room, conn, msg)
             except LiarsDiceError as e:  # every refusal: nothing changed
                 conn.error(e.code, e.message, getattr(e, "msg_id", None) if msg_id is None else msg_id)
+                if isinstance(e, ServerUnavailable) and not conn.hello_done:
+                    # The seat could not be claimed now: close so that the page comes back
+                    # (with back-off) and says hello again, rather than wait unwelcomed.
+                    conn.close(SERVER_FAULT)
 
     # -- the handshake -----------------------------------------------------------------
 
