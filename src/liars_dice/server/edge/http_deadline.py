@@ -17,6 +17,12 @@ body); otherwise the connection is closed. A websocket upgrade ends the
 deadline (the websocket has its own ``hello_timeout``); a response that takes
 long (nothing here does) is not cut, since the deadline covers only receiving.
 
+The same protocol bounds what one client may hold (issue 16, fault 1: one
+address kept 1,005 connections open with a ``/healthz`` every few seconds on
+each, holding the server at its limit of 1,024 open files, and every request
+from anyone failed): open connections per peer address, requests per
+connection, and a connection's whole life, which no new request extends.
+
 :func:`uvicorn_config` is the one place the server's uvicorn settings live, so
 that ``liars-dice serve`` and the tests' live server run the same.
 """
