@@ -10,6 +10,8 @@ address the server believed from its per-address ``create_rate``.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -96,3 +98,12 @@ def test_the_scheme_is_the_proxys_word_only_from_a_trusted_proxy(proxied: str) -
 
     assert share_url("127.0.0.2").startswith("https://")
     assert share_url("127.0.0.4").startswith("http://")
+
+
+def test_serve_refuses_a_trusted_proxy_that_is_not_an_address() -> None:
+    cli = str(Path(sys.executable).with_name("liars-dice"))
+    run = subprocess.run([cli, "serve", "--port", "0", "--trusted-proxy", "127.0.0.1,nginx"],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2 and run.stderr.strip() == (
+        "--trusted-proxy takes IP addresses or networks (127.0.0.1, 10.0.0.0/8), not 'nginx'."
+    ), (run.returncode, run.stderr)
