@@ -87,7 +87,7 @@ async def run(args: argparse.Namespace, src: str | None) -> dict[str, float]:
     # This tree caps sockets per address and per table (issue 7, srv-guard): lift the
     # caps so the run measures what a table of --sockets clients costs (the peer has none).
     n = args.sockets + 100
-    caps = [] if src else ["--limit", f"sockets_per_address={n}", "--limit", f"sockets_per_table={n}",
+    caps = [] if src else ["--limit", f"sockets_per_address={n}", "--limit", f"visitors_per_table={n}",
                            "--limit", f"lookup_rate={n}/second"]
     if src:
         env["PYTHONPATH"] = src

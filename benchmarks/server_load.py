@@ -26,7 +26,7 @@ binary, oversized). The report gives the honest round trip p50/p99 and the
 server RSS in each window, and what the attacker got through.
 
 Each honest table's players come from an address of their own (an
-``X-Forwarded-For`` header, which the server trusts from loopback as from a
+``X-Forwarded-For`` header, which the server trusts from loopback (``--trusted-proxy 127.0.0.1``) as from a
 reverse proxy), as real players would; the attacker from another one.
 
 Usage::
@@ -198,7 +198,7 @@ async def main(args: argparse.Namespace) -> None:
     db = args.db or f"sqlite:///{tmp / 'load.db'}"
     cli = str(Path(sys.executable).parent / "liars-dice")
     proc = subprocess.Popen(
-        [cli, "serve", "--port", "0", "--db", db, "--log-level", "error",
+        [cli, "serve", "--port", "0", "--db", db, "--log-level", "error", "--trusted-proxy", "127.0.0.1",
          *[a for lim in args.limit for a in ("--limit", lim)]],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )

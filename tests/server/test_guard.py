@@ -268,7 +268,7 @@ def test_config_serves_every_limit(db_url: str) -> None:
     with running(s) as client:
         limits = client.get("/api/config").json()["limits"]
     for name in ("body_bytes", "json_depth", "create_rate", "miss_rate", "chat_rate_seat", "open_tables_per_address",
-                 "sockets_per_address", "sockets_per_table", "sockets_per_seat", "wal_bytes", "max_message_bytes"):
+                 "sockets_per_address", "visitors_per_table", "sockets_per_seat", "wal_bytes", "max_message_bytes"):
         assert limits[name] == getattr(s, name), name
     assert limits == {**limits, **s.limits()}
     assert limits["create_rate"] == "7/minute"

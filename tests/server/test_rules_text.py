@@ -118,3 +118,17 @@ def test_the_lobby_is_rate_limited(db_url: str) -> None:
     with TestClient(create_app(Settings(db_url=db_url, lookup_rate="3/minute"))) as c:
         codes = [c.get("/api/tables").status_code for _ in range(4)]
     assert codes == [200, 200, 200, 429], codes
+
+
+def test_a_rules_file_that_calls_itself_a_preset_is_listed_and_counted_as_custom(client: TestClient) -> None:
+    # Issue 16 fault 6: "A 3-faced, 1-die, single-round rule set named `classic` is listed as
+    # `classic` in the lobby, and its games count as `classic` in players' histories and in
+    # the `bots_learn` filter" (all three read the table's `preset`).
+    t = create(client, rules_text='{"preset": "classic", "dice_per_player": 1}')
+    assert t["table"]["preset"] == "custom: classic" and t["table"]["rules"]["name"] == "classic"
+    assert [e["preset"] for e in client.get("/api/tables").json()["tables"]] == ["custom: classic"]
+    games = client.post("/api/my-games", json={"tokens": [t["token"]]}).json()["games"]
+    assert [g["rules"] for g in games] == ["custom: classic"]
+    # Its own name, marked; a file that is a preset exactly is that preset.
+    assert create(client, rules_text='preset = "perudo"\nname = "house"\n')["table"]["preset"] == "custom: house"
+    assert create(client, rules_text='preset = "perudo"\n')["table"]["preset"] == "perudo"

@@ -65,7 +65,7 @@ def test_the_second_request_of_a_kept_alive_connection_has_its_own_deadline(url:
     parts = urlsplit(url)
     with socket.create_connection((parts.hostname, parts.port), timeout=5) as s:
         s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-        assert b'{"ok":true}' in s.recv(4096)
+        assert b'{"ok":true' in s.recv(4096)
         start = time.monotonic()
         s.sendall(b"GET /healthz HTTP/1.1\r\n")
         s.settimeout(0.2)
@@ -87,7 +87,7 @@ def test_the_second_request_of_a_kept_alive_connection_has_its_own_deadline(url:
 def test_honest_requests_and_websockets_outlive_the_deadline(url: str) -> None:
     with httpx.Client(base_url=url) as client:
         for _ in range(3):  # one kept-alive connection, each request well inside the deadline
-            assert client.get("/healthz").json() == {"ok": True}
+            assert client.get("/healthz").json() == {"ok": True, "database": "ok"}
             time.sleep(0.4)
         t = client.post("/api/tables", json={"nickname": "ann", "seats": 2}).json()
     ws_url = url.replace("http://", "ws://") + f"/ws/tables/{t['code']}"

@@ -35,6 +35,11 @@ def serve_command(
         [], "--allowed-origin", help="A browser origin (https://example.org) whose pages may open websockets; "
         "repeatable. Default: only this server's own origin (the request's Host, or --public-url)."
     ),
+    trusted_proxy: list[str] = typer.Option(
+        [], "--trusted-proxy", help="A proxy in front of the server whose X-Forwarded-For is believed: "
+        "ADDR[,ADDR|CIDR...], repeatable (e.g. 127.0.0.1 for an nginx on this machine). Default: none, "
+        "the peer is the client."
+    ),
     limit: list[str] = typer.Option(
         [], "--limit", help="Change one limit: NAME=VALUE (repeatable), e.g. --limit create_rate=60/minute. "
         "The names, defaults and reasons are in docs/server-protocol.md (Limits)."
@@ -47,14 +52,16 @@ def serve_command(
 
         from ..server import Settings, create_app
         from ..server.edge.http_deadline import uvicorn_config
+        from ..server.edge.proxies import parse_proxies
     except ImportError as e:  # pragma: no cover - without the server extra
         typer.echo(f"The server needs the 'server' extra ({e.name} is missing): pip install 'liars-dice-game[server]', or in a clone .venv/bin/pip install -e '.[server]'.", err=True)
         raise typer.Exit(2)
-    settings = Settings(
-        db_url=db, grace=grace, bot_delay=bot_delay, timeout_bot=timeout_bot or None, public_url=public_url or None,
-        durable=durable, allowed_origins=tuple(allowed_origin),
-    )
     try:
+        settings = Settings(
+            db_url=db, grace=grace, bot_delay=bot_delay, timeout_bot=timeout_bot or None,
+            public_url=public_url or None, durable=durable, allowed_origins=tuple(allowed_origin),
+            trusted_proxies=parse_proxies(trusted_proxy),
+        )
         settings = settings.with_overrides(limit)
         config = uvicorn_config(create_app(settings), settings, host=host, port=port, log_level=log_level)
     except ValueError as e:

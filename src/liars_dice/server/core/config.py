@@ -52,6 +52,9 @@ class Settings:
         may open websockets; empty = only the server's own origin (the request's
         ``Host``, or :attr:`public_url`'s). A client that sends no ``Origin``
         (not a browser) is not refused.
+    :ivar trusted_proxies: the proxies (IP addresses or CIDR networks, as text)
+        whose ``X-Forwarded-For`` is believed; empty = none, the peer is the
+        client (:mod:`liars_dice.server.edge.proxies`).
     :ivar durable: wait for the disk at every commit (see
         :func:`liars_dice.server.runtime.db.make_engine`); off, a killed server still
         loses no move, only a power cut may lose the last fraction of a second.
@@ -72,6 +75,9 @@ class Settings:
     :ivar request_seconds: seconds a client has to send an HTTP request (headers
         and body), from the connection's opening or the previous response's
         end; a slower one is disconnected (:mod:`liars_dice.server.edge.http_deadline`).
+    :ivar connection_seconds: seconds an HTTP connection may be kept alive in
+        all (0 = no bound): the first response after it closes the connection,
+        and a new request never extends it.
     :ivar finished_ttl: seconds a finished or closed table with nobody watching
         stays in memory (it is reloaded from the database when asked for).
 
@@ -104,7 +110,7 @@ class Settings:
 
     Rates, strings of the :mod:`limits` library (``"20/minute"``, ``"5 per 5
     seconds"``), counted with a moving window per client address (the peer's,
-    or the ``X-Forwarded-For`` one when the peer is a proxy uvicorn trusts):
+    or the ``X-Forwarded-For`` one when the peer is one of :attr:`trusted_proxies`):
 
     :ivar message_rate: websocket messages per connection.
     :ivar chat_rate_seat: chat lines per seat token, over all its connections.
@@ -118,8 +124,18 @@ class Settings:
 
     :ivar open_tables_per_address: open (not yet started) tables created from one address.
     :ivar open_tables_total: open tables in all.
+    :ivar connections_per_address: open HTTP connections from one peer address
+        (not counting a trusted proxy; 0 = no cap), counted by the HTTP layer
+        before a request is read: one more gets ``429`` and is closed.
+    :ivar connection_requests: requests served on one HTTP connection before
+        it is closed (0 = no bound).
+    :ivar concurrency_max: uvicorn's ``limit_concurrency``: open connections
+        and running requests past which a request gets ``503``; 0 = the soft
+        limit of open files less 96 (:func:`liars_dice.server.edge.http_deadline.concurrency_limit`).
     :ivar sockets_per_address: websocket connections from one address.
-    :ivar sockets_per_table: websocket connections to one table.
+    :ivar visitors_per_table: visitors' websockets (no seat token) watching
+        one table; seat holders are not counted (each seat has room for
+        :attr:`sockets_per_seat`), so visitors never lock a table's players out.
     :ivar sockets_per_seat: websocket connections holding one seat token.
     :ivar wal_bytes: SQLite only: a WAL file larger than this is checkpointed
         with ``TRUNCATE`` at the next check (every 2 s).
@@ -140,11 +156,13 @@ class Settings:
     public_url: str | None = None
     durable: bool = False
     allowed_origins: tuple[str, ...] = ()
+    trusted_proxies: tuple[str, ...] = ()
     grace: float = 120.0
     bot_delay: float = 0.6
     timeout_bot: str | None = None
     hello_timeout: float = 30.0
     request_seconds: float = 10.0
+    connection_seconds: float = 60.0
     finished_ttl: float = 300.0
     max_message_bytes: int = 4096
     body_bytes: int = 16_384
@@ -175,8 +193,11 @@ class Settings:
     lookup_rate: str = "600/minute"
     open_tables_per_address: int = 8
     open_tables_total: int = 2000
+    connections_per_address: int = 64
+    connection_requests: int = 100
+    concurrency_max: int = 0
     sockets_per_address: int = 64
-    sockets_per_table: int = 100
+    visitors_per_table: int = 64
     sockets_per_seat: int = 4
     wal_bytes: int = 16 * 1024 * 1024
     wal_truncate_seconds: float = 60.0
@@ -204,5 +225,5 @@ class Settings:
 
     def limits(self) -> dict[str, Any]:
         """Every bound and rate (the settings less storage, links and timing), as JSON."""
-        skip = {"db_url", "public_url", "durable", "allowed_origins", "timeout_bot", "bot_delay"}
+        skip = {"db_url", "public_url", "durable", "allowed_origins", "trusted_proxies", "timeout_bot", "bot_delay"}
         return {k: v for k, v in asdict(self).items() if k not in skip and not isinstance(v, tuple)}

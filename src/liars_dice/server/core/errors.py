@@ -109,6 +109,15 @@ class ServerBusy(ServerError):
     status = 503
 
 
+class ServerUnavailable(ServerError):
+    """The server cannot store or read the game now (its database failed or
+    cannot be reached): nothing changed, and the client may try again. A
+    websocket stays open (an ``error`` message); HTTP answers 503."""
+
+    code = "server/unavailable"
+    status = 503
+
+
 # -- seats -------------------------------------------------------------------------------
 
 

@@ -45,6 +45,23 @@ def rules_for(settings: Settings, req: CreateTable) -> Rules:
     return rules
 
 
+#: What a table from a rules file is listed and counted under: this, then the file's own name.
+CUSTOM_PREFIX = "custom: "
+
+
+def listed_name(rules: Rules) -> str:
+    """The name a table from a rules file is listed and counted under (its
+    ``preset``): the preset's name when the file's rules are exactly that
+    preset, else ``"custom: "`` and the file's own name (issue 16, fault 6: a
+    3-faced, 1-die rule set called itself ``classic``, and was listed as
+    ``classic`` in the lobby and counted as ``classic`` in players' histories
+    and in the ``bots_learn`` filter). No preset's name starts with ``custom:``,
+    so a file's games never mix with a preset's."""
+    if PRESETS.get(rules.name) == rules:
+        return rules.name
+    return CUSTOM_PREFIX + rules.name
+
+
 def preset_with(settings: Settings, preset: str, options: dict[str, Any]) -> Rules:
     """A preset with some options changed, within ``settings``' limits.
 

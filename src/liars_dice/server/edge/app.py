@@ -17,14 +17,17 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ...engine import LiarsDiceError
 from ..core.config import Settings
 from ..runtime.db import make_engine, migrate
-from ..core.errors import MessageInvalid, NameInvalid, TableInvalid, TableNotFound, http_status
+from ..core.errors import MessageInvalid, NameInvalid, ServerUnavailable, TableInvalid, TableNotFound, http_status
 from .guard import RequestGuard
+from .health import Health as HealthCheck
 from .headers import Guarded
+from .proxies import ProxyHeaders, TrustedProxies
 from ..runtime.hub import Broadcaster
 from ..core.listing import safe_entries
 from ..core.explain import bounded, explain
@@ -62,7 +65,7 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     413: {"model": ErrorBody, "description": "The request body is too large."},
     422: {"model": ErrorBody, "description": "The request does not fit its schema."},
     429: {"model": ErrorBody, "description": "Too many requests, or too many open tables."},
-    503: {"model": ErrorBody, "description": "The server holds as many open tables as it takes."},
+    503: {"model": ErrorBody, "description": "The server holds as many open tables as it takes, or cannot reach its database."},
 }
 
 
@@ -83,6 +86,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         service = TableService(settings, store, Scheduler(), Broadcaster(settings.presence_interval, settings.presence_fanout))
         app.state.service = service
         app.state.guard = RequestGuard(settings, service)
+        app.state.health = HealthCheck(service, engine)
         await service.startup()
         try:
             yield
@@ -97,6 +101,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     # Bounded bodies, JSON depth and the security headers, before anything else.
     app.add_middleware(Guarded, settings=settings)
+    if settings.trusted_proxies:
+        # The client behind a named proxy (issue 16, fault 2); outermost, so every part sees it.
+        app.add_middleware(ProxyHeaders, proxies=TrustedProxies(settings.trusted_proxies))
 
     def svc(request: Request | WebSocket) -> TableService:
         service: TableService = request.app.state.service
@@ -111,6 +118,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if isinstance(e, TableNotFound):
             guard(request).missed(request)
         return _error(e.code, e.message, http_status(e))
+
+    @app.exception_handler(SQLAlchemyError)
+    async def _database_error(_: Request, e: SQLAlchemyError) -> JSONResponse:
+        # A read of the database that failed (issue 16, fault 9: 500 text/plain).
+        log.warning("database failure: %s", str(e).splitlines()[0][:300] if str(e) else type(e).__name__)
+        return _error(ServerUnavailable.code, "The server cannot read its database just now: try again in a moment.", 503)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_: Request, e: StarletteHTTPException) -> JSONResponse:
@@ -133,9 +146,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # -- HTTP API -------------------------------------------------------------
 
-    @app.get("/healthz", response_model=Health)
-    async def healthz() -> dict[str, Any]:
-        return {"ok": True}
+    @app.get("/healthz", response_model=Health, responses={503: {"model": Health, "description": "The database fails."}})
+    async def healthz(request: Request) -> JSONResponse:
+        """Whether this worker serves games, its database included (:mod:`.health`)."""
+        status, body = await request.app.state.health.check()
+        return JSONResponse(body, status_code=status)
 
     @app.get("/api/config")
     async def get_config() -> dict[str, Any]:
@@ -155,8 +170,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         g.before_create(request)
         body = g.clean_create(body)
         base = settings.public_url or str(request.base_url)
-        out = await svc(request).create_table(body, body.nickname, base)
-        g.created(request, out["code"])
+        with g.new_table(request) as slot:  # the caps checked and held in one step (fault 5)
+            out = await svc(request).create_table(body, body.nickname, base)
+            slot.created(out["code"])
         return out
 
     @app.get("/api/tables", response_model=Lobby)

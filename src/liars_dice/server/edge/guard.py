@@ -6,6 +6,7 @@ never sees unchecked client text.
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import HTTPConnection
@@ -14,7 +15,7 @@ from ...engine import RulesError
 from ...records import parse_rules_text
 from ..core.config import Settings
 from ..core.errors import ChatInvalid, NameInvalid, RateLimited, TableInvalid
-from .limits import Guard
+from .limits import Guard, TableSlot
 from ..core.messages import ChatMsg, CreateTable, JoinTable
 from ..core.text import check_json_strings, clean_text
 
@@ -45,19 +46,23 @@ class RequestGuard:
     @staticmethod
     def address(conn: HTTPConnection) -> str:
         """The client address: the peer, or the ``X-Forwarded-For`` address when
-        uvicorn trusts the peer as a proxy (``--forwarded-allow-ips``)."""
+        the peer is a proxy the operator trusts (``--trusted-proxy``; set by
+        :class:`.proxies.ProxyHeaders`)."""
         return conn.client.host if conn.client is not None else "unknown"
 
     # -- HTTP --------------------------------------------------------------------
 
     def before_create(self, request: HTTPConnection) -> None:
-        """:raises ServerError: over :attr:`Settings.create_rate` or an open-tables cap."""
-        addr = self.address(request)
-        self.guard.hit("create_rate", addr, what="new tables")
-        self.guard.check_new_table(addr)
+        """:raises RateLimited: over :attr:`Settings.create_rate`."""
+        self.guard.hit("create_rate", self.address(request), what="new tables")
 
-    def created(self, request: HTTPConnection, code: str) -> None:
-        self.guard.table_created(self.address(request), code)
+    def new_table(self, request: HTTPConnection) -> AbstractContextManager[TableSlot]:
+        """A place under the open-table caps for the request's table, held while
+        it is created (:meth:`.limits.Guard.new_table`).
+
+        :raises ServerError: over an open-tables cap.
+        """
+        return self.guard.new_table(self.address(request))
 
     def before_join(self, request: HTTPConnection) -> None:
         """:raises RateLimited: over :attr:`Settings.join_rate`."""

@@ -17,6 +17,12 @@ body); otherwise the connection is closed. A websocket upgrade ends the
 deadline (the websocket has its own ``hello_timeout``); a response that takes
 long (nothing here does) is not cut, since the deadline covers only receiving.
 
+The same protocol bounds what one client may hold (issue 16, fault 1: one
+address kept 1,005 connections open with a ``/healthz`` every few seconds on
+each, holding the server at its limit of 1,024 open files, and every request
+from anyone failed): open connections per peer address, requests per
+connection, and a connection's whole life, which no new request extends.
+
 :func:`uvicorn_config` is the one place the server's uvicorn settings live, so
 that ``liars-dice serve`` and the tests' live server run the same.
 """
@@ -24,6 +30,9 @@ that ``liars-dice serve`` and the tests' live server run the same.
 from __future__ import annotations
 
 import asyncio
+import json
+import resource
+from collections import Counter
 from typing import Any
 
 import h11
@@ -31,23 +40,47 @@ import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from ..core.config import Settings
+from ..core.errors import TooManySockets
+from .proxies import TrustedProxies
 
 #: Client states of an h11 connection in which the request is still arriving.
 _RECEIVING = (h11.IDLE, h11.SEND_BODY)
 
 
-def deadline_protocol(seconds: float) -> type[asyncio.Protocol]:
+def deadline_protocol(
+    seconds: float, *, per_address: int | None = None, requests: int | None = None,
+    lifetime: float | None = None, trusted: TrustedProxies | None = None,
+) -> type[asyncio.Protocol]:
     """uvicorn's h11 HTTP protocol, closing a connection whose request is not
     received within ``seconds`` (float, > 0) of the connection's opening or of
     the previous response's end.
 
+    With the other bounds (issue 16, fault 1; ``None`` = unbounded):
+
+    :param per_address: open HTTP connections from one peer address; one more
+        is answered ``429 socket/too_many`` and closed at once, before its
+        request is read. A trusted proxy (``trusted``) is not counted. A
+        connection upgraded to a websocket leaves this count (the websocket
+        caps of :class:`~liars_dice.server.edge.limits.Guard` count it).
+    :param requests: requests served on one connection; the last is answered,
+        then the connection is closed.
+    :param lifetime: seconds a connection may be kept alive in all: the first
+        response after it is the last, then the connection is closed. A new
+        request never extends it, so no client holds a connection for ever by
+        sending one every few seconds.
     :raises ValueError: ``seconds`` not a positive finite number.
     """
     if not 0 < seconds < float("inf"):
         raise ValueError(f"request_seconds must be a positive number of seconds, not {seconds!r}.")
+    open_of: Counter[str] = Counter()  # this server's open HTTP connections by peer address
+    refusal = _refusal(per_address)
 
     class DeadlineH11Protocol(H11Protocol):
         _deadline: asyncio.TimerHandle | None = None
+        _counted: str | None = None  #: the peer address this connection is counted under
+        _opened = 0.0
+        _cycles = 0
+        _last_cycle: object = None
 
         def _arm(self) -> None:
             self._disarm()
@@ -63,19 +96,44 @@ def deadline_protocol(seconds: float) -> type[asyncio.Protocol]:
             if not self.transport.is_closing() and self.conn.their_state in _RECEIVING:
                 self.transport.close()
 
+        def _uncount(self) -> None:
+            if self._counted is not None:
+                open_of[self._counted] -= 1
+                if open_of[self._counted] <= 0:
+                    del open_of[self._counted]
+                self._counted = None
+
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]  # uvicorn narrows BaseTransport
             super().connection_made(transport)
+            self._opened = self.loop.time()
+            peer = self.client[0] if self.client else None
+            if per_address is not None and peer is not None and not (trusted and trusted.trusts(peer)):
+                if open_of[peer] >= per_address:
+                    transport.write(refusal)
+                    transport.close()
+                    return
+                open_of[peer] += 1
+                self._counted = peer
             self._arm()
 
         def handle_events(self) -> None:
             super().handle_events()
             if self.conn.their_state not in _RECEIVING:
                 self._disarm()  # the request is in (or the connection upgraded, closed or failed)
+            cycle = self.cycle
+            if cycle is not None and cycle is not self._last_cycle:
+                self._last_cycle = cycle
+                self._cycles += 1
+                if (requests is not None and self._cycles >= requests) or (
+                    lifetime is not None and self.loop.time() - self._opened >= lifetime
+                ):
+                    cycle.keep_alive = False  # this response is the connection's last
 
         def handle_websocket_upgrade(self, event: h11.Request) -> None:
             # The transport passes to the websocket protocol (its own hello_timeout);
             # h11 still counts the client as sending, so end the deadline here.
             self._disarm()
+            self._uncount()
             super().handle_websocket_upgrade(event)
 
         def on_response_complete(self) -> None:
@@ -85,9 +143,39 @@ def deadline_protocol(seconds: float) -> type[asyncio.Protocol]:
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._disarm()
+            self._uncount()
             super().connection_lost(exc)
 
     return DeadlineH11Protocol
+
+
+def _refusal(per_address: int | None) -> bytes:
+    """The raw HTTP answer to a connection over the per-address cap."""
+    body = json.dumps({"error": {"code": TooManySockets.code, "message": (
+        f"At most {per_address} open connections from one address: close some, then try again."
+    )}}).encode()
+    return (
+        b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\nconnection: close\r\n"
+        b"content-length: " + str(len(body)).encode() + b"\r\n\r\n" + body
+    )
+
+
+def concurrency_limit(settings: Settings) -> int:
+    """uvicorn's ``limit_concurrency``: :attr:`Settings.concurrency_max`, or
+    (0) the process's soft limit of open files less :data:`FILES_RESERVED`, so
+    that past it new requests get ``503`` while the database, the log and the
+    listening socket still have files (at least 64)."""
+    if settings.concurrency_max:
+        return settings.concurrency_max
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        soft = 65_536
+    return max(64, soft - FILES_RESERVED)
+
+
+#: Open files kept for the database, logs and listening sockets when
+#: ``limit_concurrency`` is derived from the file limit.
+FILES_RESERVED = 96
 
 
 def uvicorn_config(app: Any, settings: Settings, *, host: str, port: int, log_level: str = "warning") -> uvicorn.Config:
@@ -96,12 +184,23 @@ def uvicorn_config(app: Any, settings: Settings, *, host: str, port: int, log_le
     Frames larger than twice the largest message are cut by the websocket layer
     before they are held; no per-message compression (state messages are a few
     KiB, and deflating each for every seat costs more CPU than it saves); each
-    request must arrive within ``settings.request_seconds``.
+    request must arrive within ``settings.request_seconds``; the connection
+    bounds of :func:`deadline_protocol` and :func:`concurrency_limit`; and
+    uvicorn's own proxy handling is off (it believed ``X-Forwarded-For`` from
+    loopback): the client address is found by :mod:`.proxies`, from
+    :attr:`Settings.trusted_proxies` only.
     """
+    proxies = TrustedProxies(settings.trusted_proxies)
     return uvicorn.Config(
         app, host=host, port=port, log_level=log_level,
-        http=deadline_protocol(settings.request_seconds),
+        http=deadline_protocol(
+            settings.request_seconds, per_address=settings.connections_per_address or None,
+            requests=settings.connection_requests or None, lifetime=settings.connection_seconds or None,
+            trusted=proxies,
+        ),
         ws_max_size=2 * settings.max_message_bytes,
         ws_ping_interval=20, ws_ping_timeout=20, access_log=False,
         ws_per_message_deflate=False,
+        proxy_headers=False, forwarded_allow_ips=[],
+        limit_concurrency=concurrency_limit(settings),
     )

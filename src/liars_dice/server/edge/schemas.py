@@ -64,3 +64,4 @@ class Games(_Open):
 
 class Health(_Open):
     ok: bool
+    database: str

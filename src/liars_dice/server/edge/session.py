@@ -20,7 +20,17 @@ from fastapi import WebSocket, WebSocketDisconnect
 from ...engine import CALZA, CHALLENGE, Bid, LiarsDiceError
 from ..core.commands import AddBot, Chat, Contribute, RemoveSeat, Start
 from ..core.config import Settings
-from ..core.errors import AuthRequired, ChatFull, MessageInvalid, RateLimited, SeatVisitor, ServerError, TableNotFound
+from ..core.errors import (
+    AuthRequired,
+    ChatFull,
+    MessageInvalid,
+    RateLimited,
+    SeatVisitor,
+    ServerError,
+    ServerUnavailable,
+    TableNotFound,
+    TooManySockets,
+)
 from ..core.explain import bounded
 from ..core.messages import (
     AddBotMsg,
@@ -39,7 +49,7 @@ from ..core.messages import (
 from ..core.security import hash_token
 from ..core.tables import Departure
 from ..core.views import state_message_text
-from ..runtime.conn import Conn
+from ..runtime.conn import CLIENT_FAULT, SERVER_FAULT, Conn
 from ..runtime.room import Room
 from ..runtime.service import TableService
 from ..runtime.store import utcnow
@@ -47,6 +57,23 @@ from .guard import RequestGuard
 from .headers import origin_allowed
 
 log = logging.getLogger(__name__)
+
+#: Close codes of a refused socket (docs/server-protocol.md, "Close codes").
+NOT_FOUND, REFUSED, TOO_MANY = 4404, 4400, 4429
+
+
+def refusal_code(e: LiarsDiceError) -> int:
+    """The close code of a socket refused with ``e`` before its session starts:
+    4429 over a cap or rate, 1011 when the server cannot serve it now (its
+    database), 4404 for no such table, else 4400."""
+    if isinstance(e, TableNotFound):
+        return NOT_FOUND
+    if isinstance(e, ServerError) and e.status == 429:
+        return TOO_MANY
+    if isinstance(e, ServerError) and e.status >= 500:
+        return SERVER_FAULT
+    return REFUSED
+
 
 SAY_HELLO = "Say hello first: {\"type\": \"hello\", \"token\": ...}."
 
@@ -62,6 +89,7 @@ class TableSession:
         self.settings = settings
         self.address = gate.address(ws)
         self.seat_hash: str | None = None  #: the seat token's hash, once claimed
+        self.watching = False  #: counted as one of the table's visitors
 
     async def run(self) -> None:
         """Accept (or refuse) the socket, serve its messages, and clean up."""
@@ -77,26 +105,30 @@ class TableSession:
             g.guard.open_socket(self.address, room.code)
         except TableNotFound as e:
             g.missed(ws)
-            await self._refuse(e, 4404)
+            await self._refuse(e, NOT_FOUND)
             return
         except LiarsDiceError as e:
-            await self._refuse(e, 4429 if isinstance(e, ServerError) and e.status == 429 else 4400)
+            await self._refuse(e, refusal_code(e))
             return
         conn = Conn(ws, g.guard.message_limiter(), settings.send_queue_max)
         conn.start()
+        code = CLIENT_FAULT  # the loop ends on the client's fault (no hello in time) unless the server fails
         try:
             await self._serve(room, conn)
         except WebSocketDisconnect:
             pass
         except Exception:  # noqa: BLE001 - log, then drop this client only
             log.exception("websocket failure at table %s", self.code)
+            code = SERVER_FAULT
         finally:
             g.guard.close_socket(self.address, room.code)
             if self.seat_hash is not None:
                 g.guard.release_seat(self.seat_hash)
+            if self.watching:
+                g.guard.unwatch(room.code)
             self.service.goodbye(room, conn)
             # Let queued messages go out before the sender stops.
-            conn.queue.put_nowait(None)
+            conn.close(code)
             if conn.sender is not None:
                 try:
                     await asyncio.wait_for(asyncio.shield(conn.sender), 2.0)
@@ -137,12 +169,19 @@ class TableSession:
                     await self._dispatch(room, conn, msg)
             except LiarsDiceError as e:  # every refusal: nothing changed
                 conn.error(e.code, e.message, getattr(e, "msg_id", None) if msg_id is None else msg_id)
+                if isinstance(e, ServerUnavailable) and not conn.hello_done:
+                    # The seat could not be claimed now: close so that the page comes back
+                    # (with back-off) and says hello again, rather than wait unwelcomed.
+                    conn.close(SERVER_FAULT)
 
     # -- the handshake -----------------------------------------------------------------
 
     async def _hello(self, room: Room, conn: Conn, msg: Hello) -> None:
         """Claim the token's seat (at most ``sockets_per_seat`` connections hold
-        one seat token), or watch; then the welcome, the chat and the view."""
+        one seat token), or watch (at most ``visitors_per_table`` visitors: one
+        more gets ``socket/too_many`` and close code 4429); then the welcome,
+        the chat and the view. The table's caps are applied here, after the
+        ``hello`` says who it is, so visitors never take a player's room."""
         g = self.gate
         if msg.token is not None:
             th = hash_token(msg.token)
@@ -154,6 +193,13 @@ class TableSession:
                 raise
             self.seat_hash = th
         else:
+            try:
+                g.guard.watch(room.code)
+            except TooManySockets as e:  # a visitor refused: no seat is touched
+                conn.error(e.code, e.message, msg.id)
+                conn.close(TOO_MANY)
+                return
+            self.watching = True
             seat = await self.service.claim(room, conn, None)
         t = room.table
         conn.send({

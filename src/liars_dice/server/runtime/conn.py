@@ -19,6 +19,15 @@ class ConnLimiter(Protocol):
         """Whether one more message is allowed now."""
 
 
+#: Close codes (docs/server-protocol.md, "Close codes"): the client broke the
+#: protocol (said no hello in time...): a page does not reconnect.
+CLIENT_FAULT = 1008
+#: The server failed serving this connection: a page reconnects with back-off.
+SERVER_FAULT = 1011
+#: The client read its messages too slowly (its queue filled): it may reconnect.
+TOO_SLOW = 4408
+
+
 def dumps(msg: dict[str, Any]) -> str:
     return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
 
@@ -29,7 +38,7 @@ class Conn:
     :param queue_max: messages queued before the client counts as stuck and is closed.
     """
 
-    __slots__ = ("ws", "seat", "limiter", "queue", "queue_max", "sender", "closed", "hello_done")
+    __slots__ = ("ws", "seat", "limiter", "queue", "queue_max", "sender", "closed", "hello_done", "close_code")
 
     def __init__(self, ws: WebSocket, limiter: "ConnLimiter", queue_max: int = 256) -> None:
         self.ws = ws
@@ -40,6 +49,8 @@ class Conn:
         self.sender: asyncio.Task[None] | None = None
         self.closed = False
         self.hello_done = False
+        #: the close code the sender ends with (docs/server-protocol.md, "Close codes")
+        self.close_code = CLIENT_FAULT
 
     def start(self) -> None:
         self.sender = asyncio.create_task(self._send_loop())
@@ -52,10 +63,16 @@ class Conn:
         if self.closed:
             return
         if self.queue.qsize() >= self.queue_max:
-            self.closed = True
-            self.queue.put_nowait(None)
+            self.close(TOO_SLOW)
             return
         self.queue.put_nowait(text)
+
+    def close(self, code: int) -> None:
+        """Send what is queued, then close with ``code`` (the first code asked for wins)."""
+        if not self.closed:
+            self.closed = True
+            self.close_code = code
+            self.queue.put_nowait(None)
 
     def error(self, code: str, message: str, msg_id: Any = None) -> None:
         self.send({"type": "error", "code": code, "message": bounded(message), "id": msg_id})
@@ -74,7 +91,7 @@ class Conn:
             self.closed = True
             if text is None:
                 try:
-                    await self.ws.close(code=1008)
+                    await self.ws.close(code=self.close_code)
                 except Exception:  # noqa: BLE001
                     pass
 

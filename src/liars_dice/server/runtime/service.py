@@ -19,18 +19,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
-from ...engine import DiceSource, SecureDice
+from ...engine import DiceSource, LiarsDiceError, SecureDice
 from ..core.commands import Command, Create, Join, Leave, Move, Return, Settle, Stale, step
 from ..core.config import Settings
-from ..core.errors import BadToken, ServerBusy, TableNotFound, TokenRevoked
+from ..core.errors import BadToken, ServerBusy, ServerUnavailable, TableNotFound, TokenRevoked
 from ..core.listing import safe_entries
 from ..core.messages import CreateTable, JoinTable
-from ..core.rules_check import rules_for
+from ..core.rules_check import listed_name, rules_for
 from ..core.security import hash_token, is_code, new_code, new_token, normalize_code
 from ..core.tables import Departure, Event, EventKind, SeatKind, TableStatus, rebuild, unopened
 from ..core.views import record_of
@@ -44,6 +45,8 @@ from .timers import Evict, GraceOver, Scheduler, TimerCommand, TurnDue
 from .turns import Turns
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 #: Events after which the table summary changes.
 _TABLE_EVENTS = frozenset({
@@ -105,6 +108,8 @@ class TableService:
         self.learner = Learner(store, record_of)
         self.turns = Turns(settings, self.scheduler, self.learner, self.run)
         self.queries = Queries(self.rooms, store, self.get_room)
+        self.store_failed = 0.0  #: monotonic time of the store's last failure (0: never)
+        self.store_ok = 0.0  #: and of its last success
 
     # -- life cycle -------------------------------------------------------------
 
@@ -136,10 +141,32 @@ class TableService:
             new, events = step(room.table, command, self.dice)
             if not events:
                 return events
-            await self.store.write(_ops(new.id, room.table.seq + 1, events))
+            await self.stored(self.store.write(_ops(new.id, room.table.seq + 1, events)))
             room.table = new
         self._after(room, events)
         return events
+
+    async def stored(self, work: Awaitable[T]) -> T:
+        """``work`` (a write or read of the store), its failure as
+        :class:`ServerUnavailable` (issue 16, fault 9: a move whose write failed
+        dropped the socket with no message, and ``POST /api/tables`` answered
+        ``500 text/plain``). :attr:`store_failed` keeps the time of the last
+        failure and :attr:`store_ok` of the last success, for ``/healthz``.
+
+        :raises ServerUnavailable: the store raised (the cause is logged).
+        """
+        try:
+            out = await work
+        except LiarsDiceError:
+            raise
+        except Exception as e:  # noqa: BLE001 - any failure of the database
+            self.store_failed = time.monotonic()
+            log.warning("database failure: %s", str(e).splitlines()[0][:300] if str(e) else type(e).__name__)
+            raise ServerUnavailable(
+                "The server cannot store the game just now (its database failed): nothing changed; try again in a moment."
+            ) from e
+        self.store_ok = time.monotonic()
+        return out
 
     async def execute(self, room: Room, command: TimerCommand) -> None:
         """A timer's command (:mod:`.timers`), fired into the change path."""
@@ -204,10 +231,10 @@ class TableService:
             return room
         if not is_code(code):
             raise TableNotFound("There is no table with that code.")
-        table_id = await asyncio.to_thread(self.store.table_id_for_code, code)
+        table_id = await self.stored(asyncio.to_thread(self.store.table_id_for_code, code))
         if table_id is None:
             raise TableNotFound(f"There is no table with code {code}.")
-        events = await asyncio.to_thread(self.store.events, table_id)
+        events = await self.stored(asyncio.to_thread(self.store.events, table_id))
         room = self.rooms.get(code)  # loaded meanwhile by another request
         if room is None:
             room = self.rooms[code] = Room(rebuild(events, self.settings.chat_history))
@@ -231,10 +258,10 @@ class TableService:
         :raises ServerError: on a bad request (nothing is stored).
         """
         rules = rules_for(self.settings, req)
-        preset = req.preset if req.rules_text is None else rules.name
+        preset = req.preset if req.rules_text is None else listed_name(rules)
         for _ in range(20):
             code = new_code()
-            if code not in self.rooms and await asyncio.to_thread(self.store.table_id_for_code, code) is None:
+            if code not in self.rooms and await self.stored(asyncio.to_thread(self.store.table_id_for_code, code)) is None:
                 break
         else:  # pragma: no cover - 31^6 codes
             raise ServerBusy("No free join code was found; try again.")

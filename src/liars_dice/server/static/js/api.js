@@ -48,8 +48,35 @@ export const api = {
 };
 
 /**
+ * Close codes the server ends a table's websocket with (docs/server-protocol.md,
+ * "Close codes") after which reconnecting cannot help: the client broke the
+ * protocol (1008), sent a frame too big (1009), or was refused for good (a bad
+ * request, another origin, no such table).
+ */
+export const FINAL_CLOSE_CODES = new Set([1008, 1009, 4400, 4403, 4404]);
+/** Too many connections (4429): try again, but not soon. */
+const BUSY_CLOSE_CODE = 4429;
+
+/**
+ * Milliseconds to wait before reconnecting after a close with `code`, at the
+ * `retry`-th attempt in a row (0 first), or null for no reconnect. The server
+ * failed (1011), restarts (1012), is going away (1001), the network dropped
+ * (1006), the client read too slowly (4408): back off, 0.5 s doubling up to
+ * 5 s, with jitter (`random` in [0, 1), so that the clients of a restarted
+ * server do not all come back at once); over a cap (4429): 10 s up to 60 s.
+ */
+export function reconnectDelay(code, retry, random = Math.random) {
+  if (FINAL_CLOSE_CODES.has(code)) return null;
+  const [base, cap] = code === BUSY_CLOSE_CODE ? [10000, 60000] : [500, 5000];
+  const delay = Math.min(cap, base * 2 ** retry);
+  return Math.round(delay * (0.5 + random() / 2));
+}
+
+/**
  * One table's websocket: sends `hello` on every (re)connect and reconnects
- * with back-off until closed. Handlers: onMessage(msg), onStatus("open"|"connecting"|"closed").
+ * with back-off until closed, unless the server's close code says it cannot
+ * help (`reconnectDelay`). Handlers: onMessage(msg),
+ * onStatus("open"|"connecting"|"closed"|"stopped").
  */
 export class TableSocket {
   constructor(code, token, { onMessage, onStatus }) {
@@ -72,7 +99,6 @@ export class TableSocket {
     this.ws = ws;
     this.onStatus("connecting");
     ws.onopen = () => {
-      this.retry = 0;
       ws.send(JSON.stringify({ type: "hello", token: this.token || null }));
       this.onStatus("open");
       clearInterval(this.pingTimer);
@@ -85,13 +111,21 @@ export class TableSocket {
       } catch {
         return;
       }
+      // Back-off restarts only once the server has welcomed us: a socket that
+      // opens and is closed at once (a failing server) keeps backing off.
+      if (msg && msg.type === "welcome") this.retry = 0;
       this.onMessage(msg);
     };
-    ws.onclose = () => {
+    ws.onclose = (event) => {
       clearInterval(this.pingTimer);
       if (this.ws !== ws || this.closed) return;
+      const delay = reconnectDelay(event.code, this.retry++);
+      if (delay === null) {
+        this.closed = true;
+        this.onStatus("stopped");
+        return;
+      }
       this.onStatus("closed");
-      const delay = Math.min(5000, 500 * 2 ** this.retry++);
       setTimeout(() => this.connect(), delay);
     };
   }

@@ -1,0 +1,67 @@
+"""``GET /healthz``: whether this worker can serve games, its database included
+(issue 16, fault 9: it said ok while every write failed).
+
+The answer is ``{"ok": bool, "database": "ok" | "failing" | "unreachable"}``,
+with status 200 when ok and 503 otherwise:
+
+* ``unreachable``: a ``SELECT 1`` did not answer within :data:`PROBE_SECONDS`;
+* ``failing``: the store's last use failed (a write or a read of a game)
+  within :data:`FAILING_SECONDS`, with no success since (a read can succeed
+  while writes fail, as under SQLite's write lock or a full disk);
+* otherwise ``ok``.
+
+It is cheap, so that polling it pins nothing: one probe at a time, its
+answer kept for :data:`CACHE_SECONDS`; every caller meanwhile shares it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from sqlalchemy import Engine, text
+
+from ..runtime.service import TableService
+
+#: Seconds a probe's answer is served again.
+CACHE_SECONDS = 1.0
+#: Seconds the database has to answer ``SELECT 1``.
+PROBE_SECONDS = 2.0
+#: Seconds a failure of the store keeps the answer ``failing`` (if nothing succeeded since).
+FAILING_SECONDS = 10.0
+
+
+class Health:
+    """The health of one worker: its ``service`` and its database ``engine``."""
+
+    def __init__(self, service: TableService, engine: Engine) -> None:
+        self.service = service
+        self.engine = engine
+        self._at = float("-inf")
+        self._reachable = True
+        self._probe: asyncio.Task[bool] | None = None
+
+    def _select_one(self) -> bool:
+        with self.engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
+        return True
+
+    async def _reach(self) -> bool:
+        try:
+            return await asyncio.wait_for(asyncio.to_thread(self._select_one), PROBE_SECONDS)
+        except Exception:  # noqa: BLE001 - any failure means unreachable
+            return False
+
+    async def check(self) -> tuple[int, dict[str, Any]]:
+        """``(HTTP status, body)`` of ``/healthz`` now."""
+        now = time.monotonic()
+        if now - self._at > CACHE_SECONDS:
+            if self._probe is None or self._probe.done():
+                self._probe = asyncio.ensure_future(self._reach())
+            self._reachable = await asyncio.shield(self._probe)
+            self._at = time.monotonic()
+        svc = self.service
+        failing = svc.store_failed > svc.store_ok and now - svc.store_failed < FAILING_SECONDS
+        state = "unreachable" if not self._reachable else "failing" if failing else "ok"
+        return (200 if state == "ok" else 503), {"ok": state == "ok", "database": state}
