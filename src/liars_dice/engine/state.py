@@ -32,17 +32,12 @@ from .actions import CALZA, CHALLENGE, Action, Bid, Calza, Challenge
 from .dice import DiceSource
 from .echo import echo
 from .errors import ChanceError, GameOverError, IllegalActionError, NotYourTurnError, RulesError
-from .rules import Exact, Loss, Opener, Ordering, Rules
+from .rules import MAX_DICE_PER_PLAYER, Exact, Loss, Opener, Ordering, Rules
 
 if TYPE_CHECKING:  # view.py imports this module
     from .view import SeatView
 
 Hand = tuple[int, ...]
-
-
-#: The most dice one player may hold: far beyond any table, small enough that
-#: a bid enumeration stays cheap.
-MAX_DICE_PER_PLAYER = 100
 
 
 class Phase(str, enum.Enum):
