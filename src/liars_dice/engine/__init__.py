@@ -71,6 +71,7 @@ from .state import (
     calza_allowed,
     legal_actions,
     legal_shows,
+    most_dice,
     next_alive,
     palifico_raise_message,
     raise_message,
@@ -85,6 +86,6 @@ __all__ = [
     "GameOverError", "Hand", "IllegalActionError", "InvalidBidError", "LiarsDiceError", "Loss",
     "MAX_DICE_PER_PLAYER", "MAX_PLAYERS", "Move", "NotYourTurnError", "Opener", "Ordering", "PRESETS", "Phase", "PublicView", "RoundLog", "RoundResult",
     "Rules", "RulesError", "SEED_PRESETS", "ScriptedDice", "SeatView", "SecureDice", "SeededDice",
-    "State", "bid_probability", "binomial_tail", "legal_actions", "legal_shows", "match_probability", "next_alive",
+    "State", "bid_probability", "binomial_tail", "legal_actions", "legal_shows", "match_probability", "most_dice", "next_alive",
     "number_word", "parse_action", "raise_message", "result_to_json", "view_bid_probabilities", "view_bid_probability",
 ]
