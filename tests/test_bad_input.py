@@ -280,10 +280,14 @@ def test_every_readme_command_runs(cli, tmp_path) -> None:
     final, fair = play_fair("wild-stars", 3, 2)
     fair_record = tmp_path / "fair.json"
     fair_record.write_text(dumps_record(final, None, fair), encoding="utf-8")
-    # `model fit g1.json g2.json --player ann`: two watched games (ann sits at each).
+    # `model fit g1.json g2.json --player ann`: two watched games with one bot in both
+    # (bot names follow --seed: the same seed names the first three seats alike), fitted as ann.
+    from liars_dice.bots import bot_names
+
     second = tmp_path / "g2.json"
-    _run(cli, "play", "--watch", "--seed", "5", "--record", str(second), timeout=60)
-    files = {"g1.json": record, "g2.json": second, "ann.model.json": tmp_path / "ann.model.json"}
+    _run(cli, "play", "--watch", "--seed", "3", "--players", "3", "--record", str(second), timeout=60)
+    files = {"g1.json": record, "g2.json": second, "ann.model.json": tmp_path / "ann.model.json",
+             "ann": bot_names(1, 3)[0]}
     for line in lines:
         args = shlex.split(line)[1:]
         args = [str(fair_record if args[0] == "verify" else record) if a == "game.json" else a for a in args]

@@ -1,5 +1,5 @@
 """Bots on the largest requests the bot protocol allows (docs/bot-protocol.md:
-64 players of up to 100 dice, 10,000 past rounds in a 1 MiB line), and the
+15 players of up to 100 dice (the engine's bounds), 10,000 past rounds in a 1 MiB line), and the
 bounds on the work of ``strong``'s evidence gate (bots/strong.py, step 5).
 
 Before these fixes, a binomial term ``comb(n, k) * p**k * ...`` overflowed a
@@ -25,7 +25,7 @@ import liars_dice.bots.strong as strong_mod
 from liars_dice.bots.inference import tail_logit, tail_logit_row, tail_row, tail_table
 from liars_dice.bots.opponent_model import OpponentModel
 from liars_dice.bots.strong import StrongBot
-from liars_dice.engine import Bid, Rules, RoundResult, binomial_pmf, binomial_tail
+from liars_dice.engine import MAX_DICE_PER_PLAYER, MAX_PLAYERS, Bid, Rules, RoundResult, binomial_pmf, binomial_tail
 from liars_dice.engine.odds import binomial_pmfs
 from liars_dice.protocol.messages import parse_reply
 from liars_dice.protocol.serve import answer
@@ -74,14 +74,15 @@ def test_a_tail_row_of_thousands_of_dice() -> None:
 
 
 def _big_request() -> tuple[Rules, bytes]:
-    """64 players: p0 with 10 dice (enumerated by strong) has bid, 63 others hold 100."""
+    """15 players (the most a rule set seats): p0 with 10 dice (enumerated by strong)
+    has bid, 14 others hold 100 (the most a player holds)."""
     rng = random.Random(1)
-    rules = Rules.preset("classic").with_options(dice_per_player=100, max_players=64)
-    names = [f"p{i}" for i in range(64)]
+    rules = Rules.preset("classic").with_options(dice_per_player=MAX_DICE_PER_PLAYER, max_players=MAX_PLAYERS)
+    names = [f"p{i}" for i in range(MAX_PLAYERS)]
     dice = {n: 100 for n in names}
     dice["p0"] = 10
     req = {
-        "rules": {"preset": "classic", "dice_per_player": 100, "max_players": 64},
+        "rules": {"preset": "classic", "dice_per_player": MAX_DICE_PER_PLAYER, "max_players": MAX_PLAYERS},
         "players": names, "seat": "p1", "dice": dice, "hand": [rng.randint(1, 6) for _ in range(100)],
         "moves": [{"player": "p0", "bid": {"quantity": 1000, "face": 3}}],
     }
@@ -89,8 +90,9 @@ def _big_request() -> tuple[Rules, bytes]:
 
 
 @pytest.mark.parametrize("bot", ["strong", "probabilistic"])
-def test_bots_answer_a_request_of_6310_dice_with_a_legal_move(bot: str) -> None:
-    """A valid request with 6,310 dice in play got ``OverflowError`` replies."""
+def test_bots_answer_the_largest_request_with_a_legal_move(bot: str) -> None:
+    """A valid request with 6,310 dice in play (64 players, before the engine's
+    bound of 15) got ``OverflowError`` replies; the largest now holds 1,410."""
     rules, line = _big_request()
     reply = parse_reply(answer(line, rules, make_bot(bot, 1)))
     assert reply.error is None
@@ -122,20 +124,21 @@ def test_the_gate_budget_stops_scoring_mid_game(monkeypatch: pytest.MonkeyPatch)
 
 
 def test_a_round_of_a_huge_table_is_not_scored() -> None:
-    """An opponent of 100 hidden dice among 6,400: a table of 3.9 million cells
-    (about 300 MB at its peak, and an ``OverflowError`` before) is not built."""
+    """An opponent of 100 hidden dice among 1,500 on 9-faced dice: a table of 1.4
+    million cells (100 among 6,400 was 3.9 million, about 300 MB at its peak,
+    and an ``OverflowError`` before) is not built."""
     rng = random.Random(2)
-    revealed = tuple(tuple(rng.randint(1, 6) for _ in range(100)) for _ in range(64))
+    revealed = tuple(tuple(rng.randint(1, 9) for _ in range(100)) for _ in range(MAX_PLAYERS))
     res = RoundResult(
-        bid=Bid(2, 3), bidder=1, challenger=2, count=2000, wilds_active=True,
+        bid=Bid(2, 3), bidder=1, challenger=2, count=200, wilds_active=True,
         bids=((0, Bid(1, 3), ()), (1, Bid(2, 3), ())),
-        revealed=revealed, lost=(0,) * 64, out=(), next_opener=2, loser=2,
+        revealed=revealed, lost=(0,) * MAX_PLAYERS, out=(), next_opener=2, loser=2,
     )
-    rules = Rules.preset("classic").with_options(dice_per_player=100, max_players=64)
+    rules = Rules.preset("classic").with_options(faces=9, dice_per_player=100, max_players=MAX_PLAYERS)
     model = _always_challenges("p1")
     bot = StrongBot(seed=0, models={"p1": model})
     assert bot._score_round(rules, res, 1, model) == (0.0, 0)
     assert bot._gate_cells == 0
-    # the same round among 64 players of 2 dice is scored
-    small = res._replace(revealed=tuple(h[:2] for h in revealed), count=40)
-    assert bot._score_round(Rules.preset("classic").with_options(max_players=64), small, 1, model)[1] == 1
+    # the same round among 15 players of 2 dice is scored
+    small = res._replace(revealed=tuple(h[:2] for h in revealed), count=4)
+    assert bot._score_round(rules.with_options(dice_per_player=2), small, 1, model)[1] == 1

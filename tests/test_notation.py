@@ -172,3 +172,29 @@ def test_long_text_is_refused_without_echo() -> None:
     with pytest.raises(InvalidBidError) as e:
         Rules.preset("classic").parse_action("4x5" + " " * 10 + "z" * 60)
     assert "zzz" not in e.value.message and "too long" in e.value.message
+
+
+@pytest.mark.parametrize(
+    "text, sentence",
+    [
+        ("1000x5", "A bid's quantity runs from 1 to the 19 dice in play, so 1000 is not allowed."),
+        ("999999999999x5", "A bid's quantity runs from 1 to the 19 dice in play, so 999999999999 is not allowed."),
+        ("9999999999999999999999 5s", "A bid's quantity runs from 1 to the 19 dice in play, so 9999999999… (22 digits) is not allowed."),
+        ("5x9", "A bid names a face from 1 to 6, not 9."),
+        ("5 9999999s", "A bid names a face from 1 to 6, not 9999999."),
+    ],
+)
+def test_a_huge_number_gets_the_range_sentence_not_is_not_a_bid(text: str, sentence: str) -> None:
+    """Issue 17 fault 6: `1000x5` got the quantity range sentence but
+    `999999999999x5` "'…' is not a bid" (the parser read at most six digits);
+    a face of seven digits the same. Any number within the entry's 40
+    characters is a quantity or a face, and the state names its range."""
+    from liars_dice.engine import Game, IllegalActionError
+
+    rules = Rules.preset("classic")
+    state = Game.create(rules, ["a", "b", "c", "d"], [5, 5, 4, 5]).initial_state().deal(
+        [[1] * 5, [2] * 5, [3] * 4, [4] * 5]
+    )
+    with pytest.raises(IllegalActionError) as e:
+        state.check(rules.parse_action(text))
+    assert e.value.message == sentence

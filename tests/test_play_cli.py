@@ -18,7 +18,7 @@ import pexpect
 import pytest
 from rich.console import Console
 
-from liars_dice.bots import make_bot
+from liars_dice.bots import bot_names, make_bot
 from liars_dice.cli import screen
 from liars_dice.cli.session import PlaySession, parse_show
 from liars_dice.engine import Bid, Game, Rules, SeededDice
@@ -27,7 +27,7 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 WIN_LINE = re.compile(r"^(\w+) wins$")
 
 BID_PROMPT = r"Your bid \(\? for help\): "
-SHOW_PROMPT = r"Show which dice, rerolling the rest\? \(([^;]*); Enter for none\): "
+SHOW_PROMPT = r"Show which dice, rerolling the rest\? \(([^;]*); Enter: no show, no reroll\): "
 PAUSE_PROMPT = r"Press Enter for the next round"
 OUT_PROMPT = r"Watch the rest \(w\) or skip to the result \(s\)\? "
 AGAIN_PROMPT = r"Play again with the same settings\? \(y/n\) "
@@ -45,7 +45,7 @@ def _terminal_signals() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def _spawn(cli: str, *args: str) -> pexpect.spawn:
+def _spawn(cli: str, *args: str, paced: bool = False) -> pexpect.spawn:
     """The real command in a real 80-column pseudo-terminal; TERM=dumb keeps
     Rich's styles out of the text the test matches (the layout is the same)."""
     # The terminal's size rules, as in a real one: a COLUMNS or LINES left in the
@@ -54,8 +54,10 @@ def _spawn(cli: str, *args: str) -> pexpect.spawn:
     env["TERM"] = "dumb"
     # 90 s an expect: a loaded 2-core CI machine has taken over 30 s to start the
     # command and deal (one timeout seen in a full run); a hang still fails.
+    # --delay 0 keeps the tests fast (a terminal paces bot moves by default: test_bot_moves_are_paced_...)
+    pace = [] if paced or any(a.startswith("--delay") for a in args) else ["--delay", "0"]
     return pexpect.spawn(
-        cli, ["play", *args], encoding="utf-8", dimensions=(50, 80), timeout=90, env=env,
+        cli, ["play", *args, *pace], encoding="utf-8", dimensions=(50, 80), timeout=90, env=env,
         preexec_fn=_terminal_signals,
     )
 
@@ -115,7 +117,7 @@ def test_interactive_wild_stars_game_to_the_end(cli, tmp_path) -> None:
     child.close()
     assert child.exitstatus == 0
     assert seen_reveal
-    assert winner in {"you", "ann", "bob"}
+    assert winner in {"you", *bot_names(2, 5, taken=("you",))}  # the bots' names follow --seed
     rep = subprocess.run([cli, "replay", str(path)], capture_output=True, text=True, timeout=60)
     assert rep.returncode == 0 and json.loads(rep.stdout)["winner"] == winner
     first = json.loads(path.read_text())["rounds"][0]["moves"][0]
@@ -124,17 +126,18 @@ def test_interactive_wild_stars_game_to_the_end(cli, tmp_path) -> None:
 
 def test_interactive_count_and_losses_after_a_challenge(cli) -> None:
     """After a challenge the screen shows every cup, the count, who lost and who opens next."""
-    child = _spawn(cli, "--rules", "classic", "--players", "2", "--seed", "2", "--start", "ann")
+    bot = bot_names(1, 2, taken=("you",))[0]  # the bot's name follows --seed
+    child = _spawn(cli, "--rules", "classic", "--players", "2", "--seed", "2", "--start", bot)
     child.expect(BID_PROMPT)
     child.sendline("1x2")  # below any opening the bot makes
     child.expect(r"✗ one 2 does not raise the bid of .*; the smallest bid on that face now is")
     child.expect(BID_PROMPT)
     child.sendline("liar")
-    child.expect(r"You challenged ann's bid of")
+    child.expect(rf"You challenged {bot}'s bid of")
     child.expect(r"cup\s+dice\s+\w+\s+lost")
     child.expect(r"Count: \w+")  # "Count: two 3s against 3" (a number in words or digits)
-    child.expect(r"(You lose|ann loses) one die\.")
-    child.expect(r"(You open|ann opens) the next round\.")
+    child.expect(rf"(You lose|{bot} loses) one die\.")
+    child.expect(rf"(You open|{bot} opens) the next round\.")
     child.expect(PAUSE_PROMPT)
     child.sendline("2x3")  # a bid typed at the pause is not lost in a generic line
     child.expect("The round is over; '2x3' was not played. Enter deals the next.")
@@ -184,7 +187,7 @@ def test_watch_ends_with_the_winner(cli, rules) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     m = WIN_LINE.match(_last_line(proc.stdout))
-    assert m and m.group(1) in {"ann", "bob", "cy", "dee"}
+    assert m and m.group(1) in bot_names(4, 3)
     assert "Round 1 ·" in proc.stdout and "Game over" in proc.stdout
     assert all(len(ln) <= 80 for ln in proc.stdout.splitlines())
 
@@ -194,7 +197,7 @@ def test_watch_is_reproducible_from_the_seed(cli) -> None:
     args += ["--bots", "probabilistic,random"]
     runs = [subprocess.run([cli, *args], capture_output=True, text=True, timeout=120).stdout for _ in range(2)]
     assert runs[0] == runs[1]
-    assert "(random)" in runs[0] and "(probabilistic)" in runs[0]
+    assert "(Easy)" in runs[0] and "(Medium)" in runs[0]  # bots by level (issue 17)
 
 
 @pytest.mark.parametrize("rules", ["wild-stars", "classic"])
@@ -281,11 +284,11 @@ def test_defaults_give_a_four_player_classic_game(cli) -> None:
     """`make play` runs `liars-dice play` with no options: classic, you against
     three probabilistic bots, secure dice, and a word on where help is."""
     child = _spawn(cli)
-    child.expect(r"Liar's Dice · classic")
-    child.expect(r"you against ann \(probabilistic\), bob \(probabilistic\) and cy \(probabilistic\)")
+    child.expect(r"Liar's Dice · Classic \(ones wild\)")
+    child.expect(r"you against \w+ \(Medium\), \w+ \(Medium\) and \w+ \(Medium\)")
     child.expect(r"'\?' lists the raises and your odds")
     child.expect(r"liars-dice play --help")
-    child.expect(r"Round 1 · classic · 20 dice in play")
+    child.expect(r"Round 1 · Classic · 20 dice in play")
     child.expect([BID_PROMPT, PAUSE_PROMPT])
     child.sendeof()
     child.expect("Game stopped before the end")
@@ -379,7 +382,7 @@ def test_play_again_with_the_same_settings(cli, tmp_path) -> None:
     child = _spawn(cli, "--players", "2", "--seed", "5", "--start", "you", "--record", str(path))
     assert _lose_fast(child) == "again"
     child.sendline("y")
-    child.expect(r"Round 1 · classic · 10 dice in play")
+    child.expect(r"Round 1 · Classic · 10 dice in play")
     child.expect([BID_PROMPT, PAUSE_PROMPT])
     child.sendline("q")
     child.expect("Game stopped before the end")
@@ -387,7 +390,7 @@ def test_play_again_with_the_same_settings(cli, tmp_path) -> None:
     child.close()
     assert child.exitstatus == 0
     first, second = json.loads(path.read_text()), json.loads((tmp_path / "game-2.json").read_text())
-    assert first["players"] == second["players"] == ["you", "ann"]
+    assert first["players"] == second["players"] == ["you", *bot_names(1, 5, taken=("you",))]
     assert first["rules"] == second["rules"]
     assert first["rounds"][0]["dice"] != second["rounds"][0]["dice"], "the next seed deals other dice"
 
@@ -450,3 +453,95 @@ def test_odd_entries_at_the_pause_are_echoed_as_typed_and_bounded() -> None:
     assert "y" * 100 not in out and "z" * 100 not in out
     assert "\x1b" not in out and "\x07" not in out
     assert all(len(ln) <= 80 for ln in out.splitlines())
+
+
+def test_bot_moves_are_paced_one_at_a_time_at_a_terminal_by_default(cli) -> None:
+    """Issue 17 "Terminal": with no --delay, several bot bids printed at once.
+    At a terminal each bot move now waits the default pace (0.7 s) before the next."""
+    import time
+
+    child = _spawn(cli, "--players", "3", "--seed", "1", "--start", "you", paced=True)
+    child.expect(BID_PROMPT)
+    child.sendline("1x2")
+    child.expect(r"\n(\w+) (bids|calls) ")
+    first = time.monotonic()
+    child.expect(r"\n(\w+) (bids|calls) ")
+    assert time.monotonic() - first >= 0.5
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+
+
+def test_watching_is_paced_by_what_happened(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 17: "watch the rest" paced itself 0.8 s flat. Now a bot move waits
+    the pace, a reveal longer, by its cups (session.reveal_pause)."""
+    import liars_dice.cli.session as session_mod
+
+    waits: list[float] = []
+    monkeypatch.setattr(session_mod.time, "sleep", waits.append)
+    console, _ = _console()
+    game = Game.create(Rules.preset("classic"), ["ann", "bob", "cy"])
+    bots = [make_bot("probabilistic", i) for i in range(3)]
+    final = PlaySession(console, game, bots, SeededDice(4), 0, delay=0.5).run()
+    reveals = [session_mod.reveal_pause(0.5, sum(1 for h in r.revealed if h)) for r in final.results[:-1]]
+    assert set(reveals) <= set(waits) and max(reveals) > 0.5
+    assert waits.count(0.5) > len(final.results)  # bot moves and deals at the pace
+    assert session_mod.reveal_pause(0.5, 3) > session_mod.reveal_pause(0.5, 2)
+
+
+@pytest.mark.parametrize("preset, shown", [("wild-stars", True), ("classic", False), ("perudo", False)])
+def test_the_shown_column_only_where_dice_can_be_shown(preset: str, shown: bool) -> None:
+    """Issue 17 "Terminal": the table showed a "shown" column in every rule set;
+    only show-and-reroll (seed 000) shows dice."""
+    console, buf = _console()
+    rules = Rules.preset(preset)
+    console.print(screen.players_table(rules, ["you", "ann"], [5, 5], [(), ()], 0))
+    assert ("shown" in buf.getvalue()) == shown
+
+
+def test_a_fitted_model_of_you_is_used_in_play(cli, tmp_path) -> None:
+    """Issue 17 "Smaller frictions": a fitted opponent model (`model fit`) could be
+    used in the arena but not in `play`. `play --model FILE` gives it to the bots
+    that take models (strong); a model of other rules, or with --watch, is refused
+    in one sentence."""
+    record, model = tmp_path / "g.json", tmp_path / "me.model.json"
+    me = bot_names(1, 3)[0]  # a bot of this watched game plays as "me" in the fit
+    subprocess.run([cli, "play", "--watch", "--seed", "3", "--record", str(record)], capture_output=True, timeout=120)
+    fit = subprocess.run([cli, "model", "fit", str(record), "--player", me, "-o", str(model)],
+                         capture_output=True, text=True, timeout=120)
+    assert fit.returncode == 0, fit.stderr
+    ok = subprocess.run([cli, "play", "--name", me, "--bots", "strong", "--model", str(model), "--seed", "1",
+                         "--start", me, "--players", "2"], input="3x4\nliar\nq\n", capture_output=True, text=True,
+                        timeout=120)
+    assert ok.returncode == 0 and "Traceback" not in ok.stdout + ok.stderr and "You bid 3x4" in ok.stdout, ok.stdout
+    other = subprocess.run([cli, "play", "--rules", "perudo", "--model", str(model)], capture_output=True, text=True,
+                           timeout=60)
+    said = " ".join(other.stdout.split())
+    assert other.returncode == 2 and said.startswith(str(model)) and said.endswith("not 'perudo'."), said
+    watch = subprocess.run([cli, "play", "--watch", "--model", str(model)], capture_output=True, text=True, timeout=60)
+    assert watch.returncode == 2 and "with --watch you do not play" in watch.stdout
+
+
+def test_play_gives_the_model_to_the_bots_that_take_models(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In process: the strong bot of `play --model` holds the model under the person's name."""
+    from liars_dice.bots.strong import StrongBot
+    from typer.testing import CliRunner
+
+    from liars_dice.cli.app import app
+
+    given: dict[str, object] = {}
+    real = StrongBot.set_models
+    monkeypatch.setattr(StrongBot, "set_models", lambda self, models, **kw: (given.update(models), real(self, models, **kw)))
+    record, model = tmp_path / "g.json", tmp_path / "m.json"
+    runner = CliRunner()
+    assert runner.invoke(app, ["play", "--watch", "--seed", "3", "--record", str(record)]).exit_code == 0
+    assert runner.invoke(app, ["model", "fit", str(record), "--player", bot_names(1, 3)[0], "-o", str(model)]).exit_code == 0
+    out = runner.invoke(app, ["play", "--name", "Pat", "--bots", "strong", "--model", str(model), "--seed", "1"], input="q\n")
+    assert out.exit_code == 0, out.output
+    assert list(given) == ["Pat"]
+
+
+def test_parse_show_reads_ascii_digits_only() -> None:
+    """As the bid notation (engine/notation.py): an Arabic-Indic three ('٣') read as 3."""
+    with pytest.raises(ValueError, match="not a die face"):
+        parse_show("\u0663", Rules.preset("wild-stars"))

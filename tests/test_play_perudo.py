@@ -34,7 +34,7 @@ def test_interactive_perudo_game_with_calza_and_palifico_to_the_end(cli, tmp_pat
     palifico rounds announced; the record replays to the same winner."""
     path = tmp_path / "perudo.json"
     child = _spawn(cli, "--rules", "perudo", "--players", "4", "--seed", "11", "--start", "you", "--record", str(path))
-    child.expect(r"Calza \('calza', 'exact'\)")
+    child.expect(r"'calza'[\s│]+\(or[\s│]+'exact'\)[\s│]+claims")  # the panel may wrap the line
     child.expect(BID_PROMPT)
     child.sendline("2 pacos")  # RULES.md perudo: no opening on pacos
     child.expect("✗ A round cannot open on pacos")
@@ -77,7 +77,7 @@ def test_interactive_perudo_game_with_calza_and_palifico_to_the_end(cli, tmp_pat
     assert hinted and called
     text = re.sub(r"\s+", " ", text)  # lines wrap at 80 columns
     assert "You called calza on" in text and re.search(r"the calza is (right|wrong)", text)
-    assert re.search(r"is down to one die: Palifico round: pacos are not wild, the opening may name any face", text)
+    assert re.search(r"(is|are) down to one die, so this is a palifico round", text)
     rep = subprocess.run([cli, "replay", str(path)], capture_output=True, text=True, timeout=60)
     assert rep.returncode == 0, rep.stdout
     result = json.loads(rep.stdout)
@@ -100,7 +100,9 @@ def test_watch_perudo_ends_with_the_winner_and_fits_80_columns(cli) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert WIN_LINE.match(_last_line(proc.stdout))
-    assert "calls calza: exactly!" in proc.stdout and "Palifico round" in proc.stdout
+    out = " ".join(proc.stdout.split())
+    assert "calls calza: exactly!" in out
+    assert "is down to one die, so this is a palifico round: pacos are not wild, the opening may name any face" in out
     assert all(len(ln) <= 80 for ln in proc.stdout.splitlines())
 
 
@@ -137,3 +139,57 @@ def test_palifico_turn_screen_and_hint_fit_80_columns() -> None:
     assert "Palifico round: pacos are not wild" in out
     assert "3x2+" in out and "3x5+" not in out, "a three-dice player keeps the face"
     assert all(len(ln) <= 80 for ln in out.splitlines())
+
+
+class _Challenger:
+    """A seat that always calls liar (a scripted player for one round)."""
+
+    name = "challenger"
+
+    def decide(self, view):
+        from liars_dice.bots import Decision
+        from liars_dice.engine import CHALLENGE
+
+        return Decision(CHALLENGE)
+
+
+def _palifico_opening() -> str:
+    """The screen of a perudo game in which the person drops to one die and a
+    palifico round starts (RULES.md `perudo` "Palifico"), up to the person's
+    first prompt in it."""
+    import io
+
+    from rich.console import Console
+
+    from liars_dice.cli.session import PlaySession, Quit
+    from liars_dice.engine import ScriptedDice
+
+    console = Console(file=io.StringIO(), width=80, color_system=None)
+    prompts = iter(["5x6"])
+    def ask(prompt: str) -> str:
+        try:
+            return next(prompts)
+        except StopIteration:
+            raise Quit from None
+
+    names = ["you", "ann", "bob"]
+    game = Game.create(Rules.preset("perudo"), names, [2, 5, 5])
+    bots = [None, _Challenger(), _Challenger()]
+    dice = ScriptedDice([2] * 12 + [3] * 12)  # no 6s: the person's 5x6 is a lie
+    session = PlaySession(console, game, bots, dice, 0, ask=ask)
+    try:
+        session.run()
+    except Quit:
+        pass
+    return " ".join(console.file.getvalue().split())
+
+
+def test_a_palifico_round_is_announced_once_in_lower_case() -> None:
+    """Issue 17 fault 7: "You are down to one die: Palifico round: ..." had a
+    capital P mid-sentence and the sentence twice (the announcement, then the
+    turn screen). Now one announcement, and what the round changes once."""
+    text = _palifico_opening()
+    assert "You are down to one die, so this is a palifico round." in text
+    assert "one die: Palifico" not in text
+    after = text[text.index("so this is a palifico round"):]
+    assert after.count("the opening may name any face") == 1, after

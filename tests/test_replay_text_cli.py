@@ -87,3 +87,34 @@ def test_replay_text_of_a_record_that_is_no_game_says_one_sentence(cli, tmp_path
     assert proc.returncode == 2
     out = proc.stdout.strip()
     assert out.startswith(words) and "\n" not in out and "stops being" not in out, out
+
+
+#: A verb of the third person (or a possessive) after "you": "you bids", "you is", "you's".
+THIRD_PERSON_YOU = re.compile(r"\b[Yy]ou(?:'s| (?:is|was|has|\w+[^s\W]s))\b")
+
+
+@pytest.mark.parametrize("rules", ["wild-stars", "perudo", "classic"])
+def test_a_seat_named_you_reads_in_the_second_person(rules: str) -> None:
+    """Issue 17 fault 7: `replay --text` said "you bids 3x1" for a player under
+    the terminal's default name. A grammar check over whole narrated games
+    (every sentence of the narration: bids, shows, challenges, calzas, losses,
+    verdicts, who is out, who opens, the winner)."""
+    from liars_dice.bots import make_bot
+    from liars_dice.engine import Game, SeededDice
+    from liars_dice.engine.narration import narrate, verdict_sentence
+    from liars_dice.match import play_game
+
+    seen = 0
+    for seed in range(6):
+        game = Game.create(Rules.preset(rules), ["you", "ann", "bob"])
+        state = play_game(game, [make_bot("probabilistic", seed * 10 + i) for i in range(3)], SeededDice(seed), seed % 3)
+        text = "\n".join(narrate(state) + [verdict_sentence(state.rules, game.players, r) for r in state.results])
+        assert not THIRD_PERSON_YOU.search(text), THIRD_PERSON_YOU.search(text)
+        seen += len(re.findall(r"\byou (?:bid|lose|open|win|challenge|call|are)\b", text))
+    assert seen > 10  # the check read second-person sentences
+
+
+def test_the_grammar_check_catches_the_third_person() -> None:
+    assert THIRD_PERSON_YOU.search("  3. you bids 3x1: three 1s.") and THIRD_PERSON_YOU.search("you is out.")
+    assert THIRD_PERSON_YOU.search("ann challenges you's two 3s")
+    assert not THIRD_PERSON_YOU.search("you bid 3x1; you lose 1 die; your calza wins; you are out; you pass.")

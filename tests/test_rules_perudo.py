@@ -128,6 +128,40 @@ def test_calza_never_beyond_the_starting_count() -> None:
     assert s.to_move == seat(s, "cy")
 
 
+def test_calza_cap_is_the_rule_sets_dice_per_player_in_a_record_begun_mid_game(cli, tmp_path) -> None:
+    """RULES.md `perudo` Calza, ruling of 2026-12-01: "the starting count" is the
+    rule set's dice per player (5 in perudo), the same for every player, not the
+    count a player holds when a record begins. A record beginning mid-game with
+    cy at 3 dice: cy's right calza takes cy to 4 (before: 3, nothing gained), in
+    the engine and in `liars-dice replay`; and the positions after it exist."""
+    import json
+    import subprocess
+
+    game = Game.create(PERUDO, ["ann", "bob", "cy"], [5, 4, 3])
+    s = game.initial_state().deal([[3, 3, 1, 2, 5], [3, 6, 6, 2], [3, 1, 5]])
+    s = play(s, "2x3", "6x3", "calza")
+    r = s.results[-1]
+    assert r.calza and r.count == 6 and s.dice == (5, 4, 4) and r.gained == (0, 0, 1)
+    assert game.most_dice == (5, 5, 5)
+    game.position((5, 4, 5), 2)  # cy may hold 5 later: a position past the record's start count
+    with pytest.raises(RulesError, match="cy cannot hold more dice than 5, the most they may hold in this game."):
+        game.position((5, 4, 6), 2)
+    record = {
+        "rules": "perudo", "players": ["ann", "bob", "cy"], "dice": {"ann": 5, "bob": 4, "cy": 3},
+        "rounds": [{
+            "dice": {"ann": [3, 3, 1, 2, 5], "bob": [3, 6, 6, 2], "cy": [3, 1, 5]},
+            "moves": [{"player": "ann", "bid": {"quantity": 2, "face": 3}},
+                      {"player": "bob", "bid": {"quantity": 6, "face": 3}}, {"player": "cy", "calza": True}],
+        }],
+    }
+    path = tmp_path / "mid.json"
+    path.write_text(json.dumps(record))
+    proc = subprocess.run([cli, "replay", str(path)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stdout
+    result = json.loads(proc.stdout)
+    assert result["dice"] == {"ann": 5, "bob": 4, "cy": 4} and result["rounds"][0]["gained"] == {"cy": 1}
+
+
 def test_wrong_calza_costs_the_caller_one_die_and_the_caller_opens() -> None:
     """RULES.md `perudo` Calza: "Not exact: the caller loses one die"; "After a
     calza, the caller opens"."""
@@ -260,7 +294,8 @@ def test_classic_with_calza() -> None:
     rules = Rules.preset("classic").with_options(calza=True)
     s = play(new_round(rules, {"ann": [1, 1, 3], "bob": [3, 4, 5], "cy": [3, 2, 2]}), "2x1", "3x3", "calza")
     r = s.results[-1]
-    assert not r.wilds_active and r.count == 3 and r.calza and s.dice == (3, 3, 3)
+    # cy began this game's record with 3 dice and regains up to classic's 5 (RULES.md Calza, ruling of 2026-12-01)
+    assert not r.wilds_active and r.count == 3 and r.calza and s.dice == (3, 3, 4)
 
 
 def test_aces_wild_with_palifico_and_calza_for_two() -> None:
@@ -268,7 +303,8 @@ def test_aces_wild_with_palifico_and_calza_for_two() -> None:
     two-player calza."""
     rules = Rules.preset("aces-wild").with_options(palifico=True, calza=True, calza_min_players=2)
     s = play(new_round(rules, {"ann": [2, 2], "bob": [6, 6, 6]}), "2x2", "calza")
-    assert s.results[-1].calza and s.dice == (2, 3)
+    # bob regains up to aces-wild's 5 dice from the record's 3 (RULES.md Calza, ruling of 2026-12-01)
+    assert s.results[-1].calza and s.dice == (2, 4)
     three = play(new_round(rules, {"ann": [2, 2], "bob": [6, 6, 6], "cy": [5, 5]}), "3x2", "liar")
     assert three.palifico
 

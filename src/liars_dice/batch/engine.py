@@ -23,7 +23,7 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from ..engine import Exact, IllegalActionError, Loss, Opener, Rules, RulesError
+from ..engine import Exact, IllegalActionError, Loss, Opener, Rules, RulesError, most_dice
 from ..engine.encoding import ActionEncoding
 
 #: Phases of a batched game (``BatchGame.phase``, int8).
@@ -267,7 +267,8 @@ class BatchGame:
         face counts: row ``offset[d] + r`` for each of the ``F**d`` equally
         likely ordered rolls ``r``. Used when it stays small (2**20 rows);
         otherwise dice are rolled one by one."""
-        nf, dmax = self.faces, max(1, int(self.start_dice.max()))
+        # a right calza may lift a seat above its start, to the rule set's dice per player (RULES.md ruling)
+        nf, dmax = self.faces, max(1, *most_dice(self.rules, [int(d) for d in self.start_dice]))
         self._dmax = dmax
         if sum(nf**d for d in range(dmax + 1)) > 1 << 20:
             self._roll_table = None
@@ -629,14 +630,14 @@ class BatchGame:
 
     def _calza(self, ki: np.ndarray, out: BatchStep, autoreset: bool) -> None:
         """A calza (RULES.md ``perudo`` "Calza"): exact, the caller gains one die
-        up to their starting count and nobody loses; else the caller loses one
+        up to the rule set's dice per player (the ruling of 2026-12-01) and nobody loses; else the caller loses one
         die. The caller opens the next round."""
         caller = self.to_move[ki]
         q, c = self._count(ki)
         exact = c == q
         held = self.dice[ki]
         one = self._eye[caller]
-        gain = exact & (held[self._rows[: ki.size], caller] < self.start_dice[caller])
+        gain = exact & (held[self._rows[: ki.size], caller] < self.rules.dice_per_player)
         new = held.astype(np.int32) + one * gain[:, None] - one * ~exact[:, None]
         out.round_over[ki] = True
         out.count[ki] = c

@@ -232,7 +232,7 @@ ENDGAME_SEARCH_MIN_DICE = 2
 #: Most likelihood-table cells (``faces * (hidden dice + 1) * dice in play`` per
 #: table) the gate builds in one game, over every opponent and round: a round
 #: that would pass it is not scored. It bounds the gate's time and memory on a
-#: hostile history (the bot protocol allows 64 players of 100 dice and 10,000
+#: hostile history (the bot protocol allowed 64 players of 100 dice, now 15, and 10,000
 #: past rounds: 63 opponents a round at 3.9 million cells each took 5.8 s a
 #: round, and a round of shows could hold 32 such tables at once). A whole
 #: six-player game of ten dice each builds well under a million.

@@ -15,7 +15,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -24,19 +24,9 @@ from .app import Command, app
 if TYPE_CHECKING:
     from rich.console import Console
 
-#: Names for bot seats, in seating order (the person's name is skipped).
-BOT_NAMES = ("ann", "bob", "cy", "dee", "eve", "flo", "gus")
-
-
 def seat_bots(kinds: Sequence[str], n: int) -> list[str]:
     """``n`` bot kinds from the ``--bots`` list, cycled: ``[a, b]`` for 3 seats is ``[a, b, a]``."""
     return [kinds[i % len(kinds)] for i in range(n)]
-
-
-def bot_names(n: int, taken: str | None) -> list[str]:
-    """``n`` seat names from :data:`BOT_NAMES`, skipping the person's name."""
-    free = [b for b in BOT_NAMES if taken is None or b.lower() != taken.lower()]
-    return free[:n]
 
 
 def _fail(console: Console, message: str) -> typer.Exit:
@@ -63,17 +53,18 @@ def numbered(path: Path, game_no: int) -> Path:
 @app.command("play", cls=Command)
 def play_command(
     rules: str = typer.Option(
-        "classic", "--rules", "-r",
+        "classic", "--rules", "-r",  # engine.catalog.DEFAULT_PRESET (a test keeps them equal; start-up imports Typer only)
         help="Rule set: wild-stars, aces-wild, classic, perudo, or a TOML/JSON rules file (liars-dice rules --schema).",
     ),
     players: int | None = typer.Option(
-        None, "--players", "-p", min=2, max=6, help="Seats at the table, 2 to 6 (default 4, or as the rules allow)."
+        None, "--players", "-p", min=2, max=15,
+        help="Seats at the table, 2 to the rule set's most (6 in the presets, 15 at most; default 4).",
     ),
     seed: int | None = typer.Option(None, "--seed", help="Seed for dice, bots and opener: a reproducible game."),
     name: str = typer.Option("you", "--name", "-n", help="Your name at the table."),
     bots: str = typer.Option(
-        "probabilistic", "--bots", "-b",
-        help="Bots for the other seats, comma-separated, cycled (e.g. probabilistic,random).",
+        "probabilistic", "--bots", "-b",  # bots.names.DEFAULT_BOT (a test keeps them equal)
+        help="Bots for the other seats, comma-separated, cycled: random (Easy), probabilistic (Medium), strong (Hard).",
     ),
     watch: bool = typer.Option(False, "--watch", "-w", help="Bots in every seat; print the whole game."),
     record: Path | None = typer.Option(None, "--record", help="Save the game record (JSON) to this file."),
@@ -81,7 +72,13 @@ def play_command(
         None, "--start", help="Who opens the first round (a player's name); default: random."
     ),
     delay: float = typer.Option(
-        0.0, "--delay", help="Seconds to wait after each bot move, to follow along (0 to 60).", min=0.0, max=60.0
+        -1.0, "--delay", show_default=False, min=-1.0, max=60.0,
+        help="Seconds after each bot move, 0 to 60; the pause after a reveal you only watch scales with it. "
+        "Default: 0.7 at a terminal, none when the output is piped; 0 for no pauses.",
+    ),
+    model: Path | None = typer.Option(
+        None, "--model", help="An opponent model of you (liars-dice model fit --player NAME): the bots that take "
+        "models (strong) play against it.",
     ),
 ) -> None:
     """Play Liar's Dice against bots in the terminal, or --watch bots play.
@@ -96,9 +93,9 @@ def play_command(
 
     from rich.console import Console
 
-    from ..bots import REGISTRY, Bot, make_bot
+    from ..bots import REGISTRY, Bot, bot_names, level, make_bot
     from ..engine import PRESETS, FairRounds, Game, RulesError, SecureDice, SeededDice
-    from .session import PlaySession, Quit, save_record, welcome
+    from .session import DEFAULT_DELAY, PlaySession, Quit, save_record, welcome
 
     interactive = not watch and sys.stdin is not None and sys.stdin.isatty()
     # Piped output is laid out for 80 columns whatever COLUMNS says; a terminal uses its width.
@@ -128,7 +125,7 @@ def play_command(
     if not watch and not name:
         raise _fail(console, "--name cannot be empty.")
     n_bots = players if watch else players - 1
-    names = bot_names(n_bots, None if watch else name)
+    names = bot_names(n_bots, seed, taken=() if watch else (name,))
     seat_names = names if watch else [name, *names]
     seat_kinds = seat_bots(kinds, n_bots)
     try:
@@ -144,9 +141,22 @@ def play_command(
         except RulesError:
             players_list = ", ".join(seat_names)
             raise _fail(console, f"--start names nobody at the table; the players are {players_list}.") from None
+    if -1 < delay < 0:
+        raise _fail(console, "--delay takes seconds from 0 to 60.")
+    explicit = delay >= 0  # -1: not given (a float default keeps Typer's parsing free of pydantic)
+    pace = delay if explicit else (DEFAULT_DELAY if sys.stdout.isatty() else 0.0)
+    models = {}
+    if model is not None:
+        if watch:
+            raise _fail(console, "--model gives the bots a model of you, and with --watch you do not play.")
+        problem, fitted = read_model(model, rule_set)
+        if problem:
+            raise _fail(console, problem)
+        models = {name: fitted}
     if interactive:
         _line_editing()
-    labels = seat_kinds if watch else ["", *seat_kinds]
+    shown_kinds = [level(k) or k for k in seat_kinds]  # "Medium", or the kind of a bot with no level
+    labels = shown_kinds if watch else ["", *shown_kinds]
     game_no = 1
     while True:
         # Provably fair dice (docs/fair-dice.md): a round seed per deal, from `secrets`, or from
@@ -157,7 +167,12 @@ def play_command(
         ]
         if not watch:
             bot_objs = [None, *bot_objs]
-        session = PlaySession(console, game, bot_objs, dice, first, labels, pause=interactive, delay=delay)
+        for bot in bot_objs:
+            set_models = getattr(bot, "set_models", None)
+            if models and set_models is not None:
+                set_models(models)  # the person's own fit: trusted (bots/strong.py step 4)
+        session = PlaySession(console, game, bot_objs, dice, first, labels, pause=interactive, delay=pace)
+        session.watch_delay = pace if explicit else DEFAULT_DELAY
         path = numbered(record, game_no) if record is not None else None
         if path is not None:
             session.before_winner_line = lambda s=session, p=path: save_record(console, s, p)
@@ -205,3 +220,22 @@ def record_path_problem(path: Path) -> str | None:
     from ..records.writing import output_path_problem
 
     return output_path_problem("--record", path, "game.json")
+
+
+def read_model(path: Path, rules: Any) -> tuple[str | None, Any]:
+    """The opponent model in ``path`` (``liars-dice model fit``), checked
+    against ``rules``: ``(None, model)``, or ``(one sentence, None)`` when it
+    cannot be read or was fitted under other rules (as the arena's ``--model``)."""
+    from ..bots.opponent_model import MAX_MODEL_BYTES, ModelError, OpponentModel
+    from ..records.reading import open_regular, read_bounded
+
+    try:
+        with open_regular(str(path)) as f:
+            raw = read_bounded(f, MAX_MODEL_BYTES)
+        fitted = OpponentModel.loads(raw)
+        fitted.check_rules(rules)
+    except OSError as e:
+        return f"Cannot read the model {path}: {e.strerror}.", None
+    except ModelError as e:
+        return f"{path}: {e.message}", None
+    return None, fitted

@@ -77,7 +77,13 @@ def rules_show(
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=f"Rules: {rules.name}", show_header=False, title_justify="left", width=80)
+    from ..engine.catalog import preset_info, rule_set_title
+
+    info = preset_info(rules)
+    table = Table(
+        title=f"Rules: {rule_set_title(rules)}", caption=info.line if info is not None else None,
+        show_header=False, title_justify="left", caption_justify="left", width=80,
+    )
     table.add_column("topic", style="bold", no_wrap=True)
     table.add_column("rule")
     for topic, sentence in rules_summary(rules):

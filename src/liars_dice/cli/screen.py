@@ -29,6 +29,9 @@ from ..engine import (
     State,
     number_word,
 )
+from ..engine.catalog import rule_set_short
+from ..engine.summary import palifico_note as summary_palifico_note
+from ..engine.summary import rules_summary
 
 DIE_STYLE = "bold"
 STAR_STYLE = "bold yellow"
@@ -85,63 +88,20 @@ def wild_name(rules: Rules) -> str:
 
 
 def rules_lines(rules: Rules) -> list[str]:
-    """The rules in force, a few short sentences, built from the options."""
-    lines = [f"{rules.dice_per_player} dice each; bid a quantity and a face, raise or call liar."]
-    w = rules.wild_face
-    if w is not None:
-        wild = wild_name(rules)
-        s = f"{wild} are wild: they count for every other face; a bid on {face_noun(rules, w)} counts only them."
-        lines.append(s)
-        if rules.wilds_suspended_on_wild_opening:
-            lines.append(f"If the round opens on {w}s, {w}s are not wild for the rest of that round.")
-        if rules.ordering is Ordering.TRACK:
-            lines.append(
-                f"Switching to {face_noun(rules, w)}: half the quantity plus one; back again: twice the quantity."
-            )
-        elif rules.ordering is Ordering.HALF_UP:
-            lines.append(
-                f"Switching to {face_noun(rules, w)}: half the quantity, rounded up; back again: twice the quantity"
-                " plus one."
-            )
-        if not rules.wild_opening:
-            lines.append(f"A round never opens on {rules.face_noun(w)} (a palifico round may).")
-    lines.append(
-        "The loser of a challenge gives up one die."
-        if rules.loss is Loss.ONE
-        else "The loser of a challenge gives up the difference between the bid and the count."
-    )
-    if rules.exact is Exact.ALL_BUT_BIDDER:
-        s = "An exact count is a perfect bid: everyone but the bidder loses a die"
-        s += " (Die Hard: a last die is kept, unless you challenged)." if rules.die_hard else "."
-        lines.append(s)
-    else:
-        lines.append("An exact count means the bid stands: the challenger loses.")
-    if rules.show_and_reroll:
-        lines.append("After your bid you may show some dice and reroll the rest (keep one hidden).")
-    if rules.calza:
-        lines.append(
-            "Calza ('calza', 'exact'): claim the count is exactly the bid; right, you win back a die (up to your"
-            f" start); wrong, you lose one. Not with fewer than {rules.calza_min_players} players left."
-        )
-    if rules.palifico:
-        lines.append(
-            "Palifico: a player down to one die for the first time opens a round with no wilds, in which the"
-            " face stays fixed (only players with one die may change it)."
-        )
-    lines.append(
-        "The loser opens the next round." if rules.next_opener is Opener.LOSER else "The winner opens the next round."
-    )
-    return lines
+    """The rules in force as the terminal introduces them: the sentences of
+    ``liars-dice rules show`` (:func:`~liars_dice.engine.summary.rules_summary`,
+    the one wording), each after its topic; topics with nothing to say and the
+    player count (the table is already set) are left out."""
+    return [
+        f"{topic}: {sentence}" for topic, sentence in rules_summary(rules)
+        if topic != "Players" and sentence != "None."
+    ]
 
 
 def palifico_note(rules: Rules) -> str:
-    """What a palifico round changes (RULES.md ``perudo`` "Palifico"), one line."""
-    w = rules.wild_face
-    wild = f"{rules.face_noun(w)} are not wild, " if w is not None else ""
-    return (
-        f"Palifico round: {wild}the opening may name any face, and the face stays for the round"
-        " (a player with one die may change it)."
-    )
+    """The turn screen's line in a palifico round: ``Palifico round: `` and
+    :func:`~liars_dice.engine.summary.palifico_note`."""
+    return "Palifico round: " + summary_palifico_note(rules)
 
 
 def wild_note(rules: Rules, wilds_active: bool, opened: bool, palifico: bool = False) -> str:
@@ -160,8 +120,8 @@ def wild_note(rules: Rules, wilds_active: bool, opened: bool, palifico: bool = F
 
 
 def header(rules: Rules, round_no: int, dice_in_play: int) -> str:
-    """``Round 3 · classic · 17 dice in play``."""
-    return f"Round {round_no} · {rules.name} · {dice_in_play} dice in play"
+    """``Round 3 · Classic · 17 dice in play`` (the rule set's short display name)."""
+    return f"Round {round_no} · {rule_set_short(rules)} · {dice_in_play} dice in play"
 
 
 def players_table(
@@ -173,12 +133,16 @@ def players_table(
     labels: Sequence[str] = (),
     me: int | None = None,
 ) -> Table:
-    """One row per seat: turn marker, name (and bot kind), dice count, shown dice."""
+    """One row per seat: turn marker, name (and bot level), dice count, and the
+    shown dice only in rule sets where dice can be shown (seed 000 "The Show
+    and Reroll Rule")."""
+    shows = rules.show_and_reroll
     t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1))
     t.add_column("", width=1)
     t.add_column("player", max_width=32, overflow="ellipsis", no_wrap=True)
     t.add_column("dice", justify="right")
-    t.add_column("shown", max_width=30)
+    if shows:
+        t.add_column("shown", max_width=30)
     for s, name in enumerate(players):
         out = dice[s] == 0
         marker = Text("▶", style="bold cyan") if s == to_move else Text("")
@@ -186,7 +150,10 @@ def players_table(
         if s < len(labels) and labels[s]:
             who.append(f" ({labels[s]})", style="dim")
         count = Text("out", style="dim") if out else Text(str(dice[s]))
-        t.add_row(marker, who, count, dice_text(rules, shown[s]) if shown[s] else Text(""))
+        cells = [marker, who, count]
+        if shows:
+            cells.append(dice_text(rules, shown[s]) if shown[s] else Text(""))
+        t.add_row(*cells)
     return t
 
 

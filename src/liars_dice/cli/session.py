@@ -35,9 +35,12 @@ from ..engine import (
     Rules,
     SeatView,
     State,
+    calza_allowed,
     view_bid_probability,
     view_exact_probability,
 )
+from ..engine.catalog import rule_set_title
+from ..engine.summary import palifico_note as summary_palifico_note
 from ..engine.notation import MAX_TEXT
 from ..match import play_game
 from . import screen
@@ -45,23 +48,38 @@ from . import screen
 #: The longest entry read as a move (the engine's bound on bid text).
 MAX_ENTRY = MAX_TEXT
 
-#: Seconds between bot moves when a person who is out chooses to watch the rest.
-WATCH_DELAY = 0.8
+#: Seconds after each bot move at a terminal when ``--delay`` is not given: bot
+#: moves appear one at a time, at a readable pace.
+DEFAULT_DELAY = 0.7
+
+
+def reveal_pause(delay: float, cups: int) -> float:
+    """Seconds to read a reveal of ``cups`` cups while watching (nobody presses
+    Enter): two bot moves' worth for the verdict and half a move per cup, so a
+    long reveal waits longer than a short one; 0 when ``delay`` is 0.
+
+    >>> reveal_pause(0.7, 4), reveal_pause(0.0, 6)
+    (2.8, 0.0)
+    """
+    return round(delay * (2 + 0.5 * cups), 3)
 
 _QUIT_WORDS = ("q", "quit", "exit")
 
 
-def help_lines(rules: Rules) -> str:
+def help_lines(rules: Rules, dice: Sequence[int] | None = None) -> str:
     """How to type a move, in two lines; the example of a bid on the wild face
     uses the rules' words: "stars" only where the rules show a star, "aces"
-    where 1s are aces."""
+    where 1s are aces. ``calza`` is offered only where it can be played with
+    ``dice`` held per seat (:func:`~liars_dice.engine.calza_allowed`; RULES.md
+    ``perudo``: not with two players left); ``None``: wherever the rules have it."""
     if rules.star_symbol and rules.wild_face is not None:
         wild = " or '3 stars' (3*)"
     elif rules.wild_face is not None:
         wild = f" or '3 {rules.face_noun(rules.wild_face)}'"
     else:
         wild = ""
-    calza = "; 'calza' (or 'exact') claims an exact count" if rules.calza else ""
+    playable = rules.calza and (dice is None or calza_allowed(rules, dice))
+    calza = "; 'calza' (or 'exact') claims an exact count" if playable else ""
     return (
         f"Bid like 4x5, '4 5s', 'four fives'{wild}; 'liar' challenges{calza}.\n"
         "'?' lists the raises and your odds, 'rules' repeats the rules, 'q' quits."
@@ -91,7 +109,7 @@ def parse_show(text: str, rules: Rules) -> Hand:
         for ch in tok:
             if rules.star_symbol and ch in "*★":
                 faces.append(star)
-            elif ch.isdigit() and 1 <= int(ch) <= rules.faces:
+            elif ch.isascii() and ch.isdigit() and 1 <= int(ch) <= rules.faces:
                 faces.append(int(ch))
             else:
                 raise ValueError(f"{tok!r} is not a die face; type faces such as 5 5 or ★ 5, or Enter for none.")
@@ -120,7 +138,10 @@ class PlaySession:
         the end of input (default: ``console.input``).
     :param pause: a person at a terminal: wait for Enter after each reveal, and
         once the person is out, offer to watch the rest or skip to the result.
-    :param delay: seconds to wait after each bot move.
+    :param delay: seconds to wait after each bot move; while someone only
+        watches (``--watch``, or a person who is out and chose to watch), also
+        the scale of the pause after a round's deal and after a reveal
+        (:func:`reveal_pause`). 0: no pauses.
     """
 
     def __init__(
@@ -147,7 +168,8 @@ class PlaySession:
         self.pause = pause
         self.delay = delay
         #: seconds between bot moves once a person who is out chooses to watch
-        self.watch_delay = WATCH_DELAY
+        #: (``play`` sets it to an explicit ``--delay``; 0 watches without pauses)
+        self.watch_delay = DEFAULT_DELAY
         self.state: State = game.initial_state(start)
         self.round_no = 0
         #: ``False`` while the rest of the game is skipped (the person chose to see only the result)
@@ -172,17 +194,25 @@ class PlaySession:
         if before.phase is Phase.DEAL:
             self.round_no += 1
             self._round_start()
+            self._wait(self.delay if self._watching() else 0.0)
         elif before.phase is Phase.REROLL:
             self._rerolled(before.to_move)
+            self._wait(self.delay / 2 if before.to_move != self.human else 0.0)
         elif len(after.results) > len(before.results):  # a challenge, or a calza (RULES.md perudo)
             assert before.to_move is not None
             self._move(before.to_move, CALZA if after.results[-1].calza else CHALLENGE, ())
             self._after_challenge()
+            if self._watching() and not after.is_over:  # nobody presses Enter: time to read the reveal
+                self._wait(reveal_pause(self.delay, sum(1 for h in after.results[-1].revealed if h)))
         else:
             seat, bid, show = after.bids[-1]
             self._move(seat, bid, show)
-            if seat != self.human and self.delay and self.printing:
-                time.sleep(self.delay)
+            self._wait(self.delay if seat != self.human else 0.0)
+
+    def _wait(self, seconds: float) -> None:
+        """Pause ``seconds`` while the game is printed (never while skipping to the result)."""
+        if seconds > 0 and self.printing:
+            time.sleep(seconds)
 
     def _print(self, *objects: Any, **kw: Any) -> None:
         if self.printing:
@@ -215,11 +245,11 @@ class PlaySession:
             mine.append_text(screen.dice_text(rules, s.hidden[self.human]))
             self.console.print(mine)
         who = "You open" if opener == self.human else f"{self.game.players[opener]} opens"
-        if s.palifico:  # RULES.md perudo "Palifico": announced with what it changes
-            self.console.print(Text(
-                f"{'You are' if opener == self.human else self.game.players[opener] + ' is'} down to one die: "
-                + screen.palifico_note(rules), style="bold yellow",
-            ))
+        if s.palifico:  # RULES.md perudo "Palifico": announced once, with what it changes
+            who = "You are" if opener == self.human else f"{self.game.players[opener]} is"
+            # the person's turn screen says what it changes; someone only watching reads it here
+            what = f": {summary_palifico_note(rules)}" if self._watching() else "."
+            self.console.print(Text(f"{who} down to one die, so this is a palifico round{what}", style="bold yellow"))
         self.console.print(Text(f"{who} the round.", style="cyan"))
 
     def _move(self, seat: int, action: Action, show: Hand) -> None:
@@ -276,7 +306,7 @@ class PlaySession:
         while True:
             text = self.ask("Watch the rest (w) or skip to the result (s)? ").strip().lower()
             if text in ("w", "watch", ""):
-                self.delay = max(self.delay, self.watch_delay)
+                self.delay = self.watch_delay
                 return
             if text in ("s", "skip"):
                 self.printing = False
@@ -330,7 +360,7 @@ class PlaySession:
     def _ask_show(self, s: State, seat: int, bid: Bid) -> Hand:
         hand = screen.faces_plain(self.rules, s.hidden[seat])
         while True:
-            text = self.ask(f"Show which dice, rerolling the rest? ({hand}; Enter for none): ")
+            text = self.ask(f"Show which dice, rerolling the rest? ({hand}; Enter: no show, no reroll): ")
             if text.strip().lower() in _QUIT_WORDS:
                 raise Quit
             try:
@@ -362,7 +392,7 @@ class PlaySession:
                     f"Chance that the count is exactly {cur.quantity} (a right calza), from your dice: {e:.0%}.",
                     style="bold",
                 ))
-        self.console.print(help_lines(self.rules), style="dim")
+        self.console.print(help_lines(self.rules, view.dice), style="dim")
 
 
 def welcome(console: Console, session: PlaySession, watch: bool) -> None:
@@ -370,17 +400,17 @@ def welcome(console: Console, session: PlaySession, watch: bool) -> None:
     game = session.game
     rules = game.rules
     if watch:
-        title = f"Liar's Dice · {rules.name} · watching {len(game.players)} bots"
+        title = f"Liar's Dice · {rule_set_title(rules)} · watching {len(game.players)} bots"
         who = ", ".join(f"{n} ({k})" for n, k in zip(game.players, session.labels, strict=True))
     else:
-        title = f"Liar's Dice · {rules.name}"
+        title = f"Liar's Dice · {rule_set_title(rules)}"
         others = [f"{n} ({k})" for n, k in zip(game.players[1:], session.labels[1:], strict=True)]
         who = f"{game.players[0]} against {screen.list_words(others)}"
     body = Text()
     body.append(who + "\n", style="bold")
     body.append("\n".join(screen.rules_lines(rules)))
     if not watch:
-        body.append("\n\n" + help_lines(rules), style="dim")
+        body.append("\n\n" + help_lines(rules, game.dice), style="dim")
         body.append("\nOther rule sets and options: liars-dice play --help", style="dim")
     console.print(Panel(body, title=title, title_align="left", width=min(console.width, 80)))
 

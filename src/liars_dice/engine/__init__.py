@@ -48,7 +48,19 @@ from .odds import (
     view_bid_probability,
     view_exact_probability,
 )
-from .rules import PERUDO, PRESETS, SEED_PRESETS, Exact, Loss, Opener, Ordering, Rules, number_word
+from .rules import (
+    MAX_DICE_PER_PLAYER,
+    MAX_PLAYERS,
+    PERUDO,
+    PRESETS,
+    SEED_PRESETS,
+    Exact,
+    Loss,
+    Opener,
+    Ordering,
+    Rules,
+    number_word,
+)
 from .state import (
     Game,
     Hand,
@@ -60,6 +72,7 @@ from .state import (
     calza_allowed,
     legal_actions,
     legal_shows,
+    most_dice,
     next_alive,
     palifico_raise_message,
     raise_message,
@@ -72,8 +85,8 @@ __all__ = [
     "Action", "Bid", "CALZA", "CHALLENGE", "Calza", "Challenge", "PERUDO", "calza_allowed",
     "palifico_raise_message", "result_extras", "binomial_pmf", "exact_probability", "view_exact_probability", "ChanceError", "DiceSource", "Exact", "Game",
     "GameOverError", "Hand", "IllegalActionError", "InvalidBidError", "LiarsDiceError", "Loss",
-    "Move", "NotYourTurnError", "Opener", "Ordering", "PRESETS", "Phase", "PublicView", "RoundLog", "RoundResult",
+    "MAX_DICE_PER_PLAYER", "MAX_PLAYERS", "Move", "NotYourTurnError", "Opener", "Ordering", "PRESETS", "Phase", "PublicView", "RoundLog", "RoundResult",
     "Rules", "RulesError", "SEED_PRESETS", "ScriptedDice", "SeatView", "SecureDice", "SeededDice",
-    "State", "bid_probability", "binomial_tail", "legal_actions", "legal_shows", "match_probability", "next_alive",
+    "State", "bid_probability", "binomial_tail", "legal_actions", "legal_shows", "match_probability", "most_dice", "next_alive",
     "number_word", "parse_action", "raise_message", "result_to_json", "view_bid_probabilities", "view_bid_probability",
 ]

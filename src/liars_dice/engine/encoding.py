@@ -6,9 +6,11 @@ others. The space depends only on the rules, the number of seats and their
 starting dice, never on the position: a legal-action mask is a boolean vector
 of length :attr:`ActionEncoding.num_actions`.
 
-Layout, with ``F = rules.faces`` and ``N = sum(starting dice)`` (the most dice
-that can ever be in play: a player never holds more than their starting count,
-seed rules and RULES.md ``perudo`` "never beyond the starting count"):
+Layout, with ``F = rules.faces`` and ``N = sum(most_dice(rules, starting
+dice))`` (the most dice that can ever be in play: a player never holds more
+than their starting count, or under calza the rule set's dice per player,
+seed rules and RULES.md ``perudo`` "never beyond the starting count" with its
+ruling of 2026-12-01; :func:`~liars_dice.engine.state.most_dice`):
 
 ===============================  ==============================================
 ids                              meaning
@@ -28,8 +30,8 @@ it is not, so a legal set there is not a contiguous range of ids.
 
 Shows (seed 000 "The Show and Reroll Rule") are a second decision by the same
 seat right after its bid: the bid id first, then one show id. The show ids
-enumerate every multiset of faces with 0 to ``D - 1`` dice, ``D = max(starting
-dice)`` (a show leaves at least one die hidden), ordered by size, then
+enumerate every multiset of faces with 0 to ``D - 1`` dice, ``D = max(most_dice(rules,
+starting dice))`` (a show leaves at least one die hidden), ordered by size, then
 lexicographically, the order of :func:`liars_dice.engine.state.legal_shows`. A
 show decision is asked only when the bidder has a choice, i.e. holds at least
 two hidden dice; with one hidden die the only show is ``()`` and the bid stands
@@ -57,7 +59,7 @@ from typing import NamedTuple, Union
 from .actions import CALZA, CHALLENGE, Action, Bid, Calza, Challenge
 from .errors import RulesError
 from .rules import Rules
-from .state import Hand, Phase, State, legal_shows
+from .state import Hand, Phase, State, legal_shows, most_dice
 
 #: Most action ids one encoding may have; bounds memory for masks and tables.
 MAX_ACTIONS = 1 << 16
@@ -107,7 +109,8 @@ class ActionEncoding:
 
     def __post_init__(self) -> None:
         f = self.rules.faces
-        n = sum(self.dice)
+        top = most_dice(self.rules, self.dice)
+        n = sum(top)
         nxt = n * f + 1
         calza: int | None = None
         if self.rules.calza:
@@ -117,7 +120,7 @@ class ActionEncoding:
         if self.rules.show_and_reroll:
             offset = nxt
             # multisets of 0 .. D-1 faces out of F: C(F + D - 1, D - 1), counted before building
-            nxt += comb(f + max(self.dice) - 1, max(self.dice) - 1)
+            nxt += comb(f + max(top) - 1, max(top) - 1)
         if nxt > MAX_ACTIONS:
             raise RulesError(
                 f"This game would need {nxt} action ids, more than the {MAX_ACTIONS} an encoding may have; "
@@ -125,7 +128,7 @@ class ActionEncoding:
             )
         if offset is not None:
             shows = tuple(
-                combo for k in range(max(self.dice)) for combo in combinations_with_replacement(range(1, f + 1), k)
+                combo for k in range(max(top)) for combo in combinations_with_replacement(range(1, f + 1), k)
             )
         object.__setattr__(self, "faces", f)
         object.__setattr__(self, "max_dice", n)

@@ -1,5 +1,7 @@
 """The game in sentences: the one wording of moves and reveals, shared by the
-server's replay page and ``liars-dice replay --text``.
+server's replay page and ``liars-dice replay --text``. A seat named ``you``
+(the terminal's default name) reads in the second person: ``you bid``,
+``you lose``, ``your two 3s`` (:func:`says`, :func:`possessive`).
 
 Bids are worded by :meth:`Rules.describe_bid <liars_dice.engine.rules.Rules.describe_bid>`
 ("three aces", "four stars"), faces by :meth:`Rules.face_label`; every sentence
@@ -36,6 +38,31 @@ def list_words(items: Sequence[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
 
 
+def is_you(name: str) -> bool:
+    """Whether a seat's name is the second person, ``you`` (the terminal's
+    default name): sentences about it take the verb of ``you``."""
+    return name.strip().casefold() == "you"
+
+
+def says(name: str, verb: str) -> str:
+    """``name`` with ``verb`` (its plain form: ``bid``, ``lose``, ``be``) agreeing:
+    ``ann bids``, ``you bid``, ``ann is``, ``you are``.
+
+    >>> says("ann", "bid"), says("you", "bid"), says("you", "be"), says("cy", "be")
+    ('ann bids', 'you bid', 'you are', 'cy is')
+    """
+    if verb == "be":
+        return f"{name} {'are' if is_you(name) else 'is'}"
+    return f"{name} {verb if is_you(name) else verb + 's'}"
+
+
+def possessive(name: str) -> str:
+    """``ann's``, ``your`` (and ``Your`` for ``You``)."""
+    if is_you(name):
+        return "Your" if name.strip()[0] == "Y" else "your"
+    return f"{name}'s"
+
+
 def dice_words(n: int) -> str:
     """``1 die``, ``3 dice``."""
     return f"{n} {'die' if n == 1 else 'dice'}"
@@ -48,26 +75,26 @@ def round_sentence(round_no: int) -> str:
 
 def bid_sentence(rules: Rules, who: str, bid: Bid, show: Hand = ()) -> str:
     """``ann bids three aces.``; with a show: ``ann bids four 5s, shows 5 5 and rerolls the rest.``"""
-    text = f"{who} bids {rules.describe_bid(bid)}"
+    text = f"{says(who, 'bid')} {rules.describe_bid(bid)}"
     if show:
-        text += f", shows {faces_words(rules, show)} and rerolls the rest"
+        text += f", {'show' if is_you(who) else 'shows'} {faces_words(rules, show)} and {'reroll' if is_you(who) else 'rerolls'} the rest"
     return text + "."
 
 
 def losses_words(names: Sequence[str], lost: Sequence[int], gained: Sequence[int] = ()) -> str:
     """``ann loses 1 die``, ``ann loses 1 die, cy loses 2 dice``, ``cy gains 1 die``
     (a right calza), or ``nobody loses a die``."""
-    parts = [f"{names[s]} loses {dice_words(k)}" for s, k in enumerate(lost) if k]
-    parts += [f"{names[s]} gains {dice_words(k)}" for s, k in enumerate(gained) if k]
+    parts = [f"{says(names[s], 'lose')} {dice_words(k)}" for s, k in enumerate(lost) if k]
+    parts += [f"{says(names[s], 'gain')} {dice_words(k)}" for s, k in enumerate(gained) if k]
     return ", ".join(parts) if parts else "nobody loses a die"
 
 
 def challenge_sentence(rules: Rules, names: Sequence[str], r: RoundResult) -> str:
     """``bob challenges ann's two 3s: the count is 1; ann loses 1 die.``, or
     for a calza (RULES.md ``perudo``): ``bob calls calza on ann's two 3s: ...``."""
-    verb = "calls calza on" if r.calza else "challenges"
+    verb = says(names[r.challenger], "call") + " calza on" if r.calza else says(names[r.challenger], "challenge")
     return (
-        f"{names[r.challenger]} {verb} {names[r.bidder]}'s {rules.describe_bid(r.bid)}: "
+        f"{verb} {possessive(names[r.bidder])} {rules.describe_bid(r.bid)}: "
         f"the count is {r.count}; {losses_words(names, r.lost, r.gained)}."
     )
 
@@ -85,15 +112,18 @@ def verdict_sentence(rules: Rules, names: Sequence[str], r: RoundResult) -> str:
     if r.calza:
         who = names[r.challenger]
         if r.loser is not None:
-            return f"Not exact: {who}'s calza fails."
+            return f"Not exact: {possessive(who)} calza fails."
         if not any(r.gained):
-            return f"Exactly right: {who}'s calza wins; {who} is at the starting count, so gains no die."
-        return f"Exactly right: {who}'s calza wins."
+            return (
+                f"Exactly right: {possessive(who)} calza wins; {says(who, 'be')} at the starting count, "
+                f"so {'gain' if is_you(who) else 'gains'} no die."
+            )
+        return f"Exactly right: {possessive(who)} calza wins."
     if rules.exact is Exact.ALL_BUT_BIDDER and r.count == r.bid.quantity:
         return "A perfect bid! Exactly right."
     if r.loser == r.challenger:
-        return f"The bid was true: {names[r.challenger]} was wrong."
-    return f"The bid was a lie: {names[r.bidder]} was caught."
+        return f"The bid was true: {names[r.challenger]} {'were' if is_you(names[r.challenger]) else 'was'} wrong."
+    return f"The bid was a lie: {names[r.bidder]} {'were' if is_you(names[r.bidder]) else 'was'} caught."
 
 
 def outcome_sentences(rules: Rules, names: Sequence[str], r: RoundResult) -> list[str]:
@@ -109,11 +139,13 @@ def outcome_sentences(rules: Rules, names: Sequence[str], r: RoundResult) -> lis
         if rules.die_hard and perfect and len(h) == 1 and s not in (r.bidder, r.challenger) and not r.lost[s]
     ]
     if kept:
-        out.append(f"Die Hard: {list_words([names[s] for s in kept])} {'keeps' if len(kept) == 1 else 'keep'} a last die.")
+        one = len(kept) == 1
+        out.append(f"Die Hard: {says(names[kept[0]], 'keep') if one else list_words([names[s] for s in kept]) + ' keep'} a last die.")
     if r.out:
-        out.append(f"{list_words([names[s] for s in r.out])} {'is' if len(r.out) == 1 else 'are'} out.")
+        one = len(r.out) == 1
+        out.append(f"{says(names[r.out[0]], 'be') if one else list_words([names[s] for s in r.out]) + ' are'} out.")
     if r.next_opener is not None:
-        out.append(f"{names[r.next_opener]} opens the next round.")
+        out.append(f"{says(names[r.next_opener], 'open')} the next round.")
     return out
 
 
@@ -126,9 +158,10 @@ def _round(rules: Rules, names: Sequence[str], no: int, deal: tuple[Hand, ...], 
         who = names[m.seat]
         if isinstance(m.action, Bid):
             k += 1
-            text = f"  {k}. {who} bids {rules.format_bid(m.action)}: {rules.describe_bid(m.action)}"
+            text = f"  {k}. {says(who, 'bid')} {rules.format_bid(m.action)}: {rules.describe_bid(m.action)}"
             if m.show:
-                text += f", shows {faces_words(rules, m.show)} and rerolls the rest"
+                verbs = ("show", "reroll") if is_you(who) else ("shows", "rerolls")
+                text += f", {verbs[0]} {faces_words(rules, m.show)} and {verbs[1]} the rest"
                 if m.reroll:
                     text += f" ({faces_words(rules, m.reroll)})"
             lines.append(text + ".")
@@ -156,5 +189,5 @@ def narrate(state: State) -> list[str]:
         lines.extend(_round(rules, names, len(state.results) + 1, state.deal_faces, state.moves, None))
         lines.append("")
     if state.winner is not None:
-        lines.append(f"{names[state.winner]} wins.")
+        lines.append(f"{says(names[state.winner], 'win')}.")
     return lines

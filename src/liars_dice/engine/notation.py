@@ -31,8 +31,6 @@ if TYPE_CHECKING:  # rules.py imports this module
 #: The longest text read as a move; the longest bid in words ("ninety-nine sixes") is far shorter.
 MAX_TEXT = 40
 
-_MAX_DIGITS = 6  # no table holds a million dice; longer numbers are not bids
-
 _UNITS = "zero one two three four five six seven eight nine".split()
 _TEENS = "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
 _TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
@@ -71,8 +69,10 @@ CALZA_WORDS = frozenset({"calza", "exact", "spot on", "spot-on", "spoton"})
 
 
 def _digits(token: str) -> bool:
-    """ASCII digits only, and few enough to be a quantity or a face."""
-    return token.isascii() and token.isdigit() and len(token) <= _MAX_DIGITS
+    """ASCII digits only, of any length: a number too large for the table is
+    still a quantity or a face, refused by the state's range sentence like any
+    other (``999999999999x5`` as ``1000x5``); :data:`MAX_TEXT` bounds its length."""
+    return token.isascii() and token.isdigit()
 
 
 def _number(token: str) -> int | None:
@@ -84,7 +84,7 @@ def _number(token: str) -> int | None:
 def _face(token: str, words: dict[str, int]) -> int | None:
     if _digits(token):
         return int(token)
-    m = re.fullmatch(r"([0-9]{1,6})'?s", token)
+    m = re.fullmatch(r"([0-9]+)'?s", token)
     if m:
         return int(m.group(1))
     return words.get(token)

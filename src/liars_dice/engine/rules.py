@@ -21,6 +21,17 @@ from .echo import echo
 from .errors import InvalidBidError, RulesError
 
 
+#: The most dice one player may hold (:attr:`Rules.dice_per_player`, and any
+#: starting count of :meth:`Game.create <liars_dice.engine.Game.create>`): far
+#: beyond any table, small enough that a bid enumeration stays cheap.
+MAX_DICE_PER_PLAYER = 100
+
+#: The most seats a rule set may allow (:attr:`Rules.max_players`): TextArena's
+#: Liar's Dice plays up to 15, the largest table of the programs we meet. Every
+#: interface honours a rule set's ``max_players`` up to this bound.
+MAX_PLAYERS = 15
+
+
 class Ordering(str, enum.Enum):
     """How bids are ordered.
 
@@ -103,9 +114,11 @@ class Rules:
         dice and must reroll the rest, keeping at least one hidden (seed 000
         "The Show and Reroll Rule").
     :ivar next_opener: see :class:`Opener`.
-    :ivar dice_per_player: starting dice per player.
-    :ivar min_players: fewest seats a game may have.
-    :ivar max_players: most seats a game may have.
+    :ivar dice_per_player: starting dice per player, 1 to
+        :data:`MAX_DICE_PER_PLAYER` (100).
+    :ivar min_players: fewest seats a game may have, at least 2.
+    :ivar max_players: most seats a game may have, at most
+        :data:`MAX_PLAYERS` (15, the most TextArena seats).
     :ivar star_symbol: display the wild face as a star (★) in the compact
         notation (``3★``); display only.
     :ivar face_names: display only: names for some faces as
@@ -133,7 +146,11 @@ class Rules:
         "Palifico").
     :raises RulesError: when options contradict each other (a track ordering
         with no wild face, a wild face outside the die, bad player bounds,
-        calza or palifico in a single-round game, palifico with a perfect bid).
+        calza or palifico in a single-round game, palifico with a perfect bid),
+        or pass a bound: more than :data:`MAX_DICE_PER_PLAYER` dice each, more
+        than :data:`MAX_PLAYERS` players. These checks are the only ones: every
+        command, the server's rules upload and the integrations build their
+        rules here, so a rules file is valid for all of them or for none.
     """
 
     name: str = "custom"
@@ -193,6 +210,15 @@ class Rules:
             )
         if self.dice_per_player < 1:
             raise RulesError("Each player needs at least one die.")
+        if self.dice_per_player > MAX_DICE_PER_PLAYER:
+            raise RulesError(
+                f"A player may start with at most {MAX_DICE_PER_PLAYER} dice, "
+                f"so dice_per_player cannot be {self.dice_per_player}."
+            )
+        if self.max_players > MAX_PLAYERS:
+            raise RulesError(
+                f"A table seats at most {MAX_PLAYERS} players, so max_players cannot be {self.max_players}."
+            )
         if not 2 <= self.min_players <= self.max_players:
             raise RulesError("Player bounds must satisfy 2 <= min_players <= max_players.")
         if self.wilds_suspended_on_wild_opening and self.wild_face is None:

@@ -32,7 +32,7 @@ from .actions import CALZA, CHALLENGE, Action, Bid, Calza, Challenge
 from .dice import DiceSource
 from .echo import echo
 from .errors import ChanceError, GameOverError, IllegalActionError, NotYourTurnError, RulesError
-from .rules import Exact, Loss, Opener, Ordering, Rules
+from .rules import MAX_DICE_PER_PLAYER, Exact, Loss, Opener, Ordering, Rules
 
 if TYPE_CHECKING:  # view.py imports this module
     from .view import SeatView
@@ -40,9 +40,20 @@ if TYPE_CHECKING:  # view.py imports this module
 Hand = tuple[int, ...]
 
 
-#: The most dice one player may hold: far beyond any table, small enough that
-#: a bid enumeration stays cheap.
-MAX_DICE_PER_PLAYER = 100
+def most_dice(rules: Rules, start: Sequence[int]) -> tuple[int, ...]:
+    """Per seat, the most dice it can ever hold, given the starting counts
+    ``start``: its starting count, since dice are only lost; under
+    :attr:`Rules.calza`, at least :attr:`Rules.dice_per_player`, the count a
+    right calza brings a player back up to (RULES.md ``perudo`` "Calza", the
+    ruling of 2026-12-01: a record that begins mid-game with a player at 2 dice
+    still lets them regain up to 5).
+
+    >>> most_dice(Rules.preset("perudo"), (3, 5, 6)), most_dice(Rules.preset("classic"), (3, 5))
+    ((5, 5, 6), (3, 5))
+    """
+    if not rules.calza:
+        return tuple(start)
+    return tuple(max(d, rules.dice_per_player) for d in start)
 
 
 class Phase(str, enum.Enum):
@@ -77,7 +88,7 @@ class RoundResult(NamedTuple):
         bid, the caller of a wrong calza), ``None`` after a right calza.
     :ivar calza: the round ended by a calza (``challenger`` is its caller).
     :ivar gained: per seat, the dice gained (a right calza: one die for its
-        caller, none when already at their starting count).
+        caller, none when they already hold the rule set's dice per player).
     :ivar palifico: the round was a palifico round (RULES.md ``perudo``).
     """
 
@@ -163,6 +174,12 @@ class Game:
     def n_players(self) -> int:
         return len(self.players)
 
+    @property
+    def most_dice(self) -> tuple[int, ...]:
+        """Per seat, the most dice it can ever hold: :func:`most_dice` of the
+        rules and the starting counts."""
+        return most_dice(self.rules, self.dice)
+
     def seat(self, name: str) -> int:
         """Seat index of ``name``. :raises RulesError: for an unknown name."""
         try:
@@ -195,20 +212,21 @@ class Game:
         """A state waiting for the deal of a later round: ``dice`` held per seat
         now, ``opener`` to open, and the palifico facts (this round is palifico;
         the seats that have had theirs). For callers that rebuild a position from
-        public facts (the bot protocol, the server); the starting counts (the
-        calza cap) stay :attr:`dice`.
+        public facts (the bot protocol, the server); the starting counts stay
+        :attr:`dice`.
 
-        :raises RulesError: for counts of the wrong length, below 0, above the
-            starting count, fewer than two players with dice, an opener with no
+        :raises RulesError: for counts of the wrong length, below 0, above
+            :attr:`most_dice`, fewer than two players with dice, an opener with no
             dice, or a palifico round under rules without palifico.
         """
         dice = tuple(dice)
         n = self.n_players
         if len(dice) != n or any(not isinstance(d, int) or isinstance(d, bool) or d < 0 for d in dice):
             raise RulesError(f"A position needs a whole, non-negative dice count for each of the {n} seats.")
-        over = [self.players[s] for s in range(n) if dice[s] > self.dice[s]]
+        top = self.most_dice
+        over = [s for s in range(n) if dice[s] > top[s]]
         if over:
-            raise RulesError(f"{over[0]} cannot hold more dice than the {self.dice[self.players.index(over[0])]} they started with.")
+            raise RulesError(f"{self.players[over[0]]} cannot hold more dice than {top[over[0]]}, the most they may hold in this game.")
         if sum(1 for d in dice if d) < 2:
             raise RulesError("At least two players must have dice for a round to be played.")
         if not isinstance(opener, int) or not 0 <= opener < n or not dice[opener]:
@@ -781,15 +799,17 @@ class State(_StateFields):
 
     def _calza(self, caller: int) -> "State":
         """A calza (RULES.md ``perudo`` "Calza"): exact, the caller gains one
-        die up to their starting count and nobody loses; else the caller loses
-        one die. The caller opens the next round."""
+        die up to the rule set's :attr:`~Rules.dice_per_player` (the ruling of
+        2026-12-01: "the starting count" is the same for every player, whatever
+        they held when the record began) and nobody loses; else the caller
+        loses one die. The caller opens the next round."""
         bid = self.bids[-1][1]
         c = self.count(bid)
         held = self.dice
         n = len(held)
         zeros = _zeros(n)
         if c == bid.quantity:
-            k = 1 if held[caller] < self.game.dice[caller] else 0
+            k = 1 if held[caller] < self.game.rules.dice_per_player else 0
             gained = zeros[:caller] + (k,) + zeros[caller + 1 :]
             new_dice = held[:caller] + (held[caller] + k,) + held[caller + 1 :]
             return self._end_round(CALZA, caller, c, new_dice, zeros, (), None, caller, None, gained)

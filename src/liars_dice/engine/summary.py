@@ -7,7 +7,8 @@ Sources of the rules: the seeds and ``shared/RULES.md``.
 
 from __future__ import annotations
 
-from .rules import Exact, Loss, Opener, Ordering, Rules
+from .actions import Bid
+from .rules import Exact, Loss, Opener, Ordering, Rules, number_word
 
 #: A label per rule option, in the order a form shows them (the server sends
 #: these; the browser words no option itself).
@@ -43,6 +44,48 @@ CHOICE_WORDS: dict[str, dict[str, str]] = {
 }
 
 
+def switch_sentence(rules: Rules) -> str:
+    """How a bid switches to and from the wild face, in words with an example
+    (``Ordering.TRACK``: seed 000 "bidding track", seed 003; ``Ordering.HALF_UP``:
+    RULES.md ``perudo``, whose check is "after five 4s, three pacos ... after
+    three pacos, seven of any face"); the quantities come from
+    :meth:`Rules.min_raise_quantity`, so the example is the rule. ``""`` for the
+    plain order or no wild face.
+
+    >>> switch_sentence(Rules.preset("perudo"))
+    'To pacos: at least half the quantity, rounded up (after five 4s, three pacos); back from pacos: more than double (after three pacos, seven of a face); pacos to pacos: a higher quantity.'
+    """
+    w = rules.wild_face
+    if rules.ordering is Ordering.PLAIN or w is None:
+        return ""
+    noun = rules.face_noun(w)
+    other = 4 if 4 in rules.plain_faces else rules.plain_faces[-1]  # RULES.md's example names 4s
+    to_wild = rules.min_raise_quantity(5, other, w)
+    back = rules.min_raise_quantity(3, w, other)
+    if rules.ordering is Ordering.TRACK:
+        to_words, back_words = "more than half the quantity", "at least double"
+    else:
+        to_words, back_words = "at least half the quantity, rounded up", "more than double"
+    return (
+        f"To {noun}: {to_words} (after {rules.describe_bid(Bid(5, other))}, {rules.describe_bid(Bid(to_wild, w))}); "
+        f"back from {noun}: {back_words} (after {rules.describe_bid(Bid(3, w))}, {number_word(back)} of a face); "
+        f"{noun} to {noun}: a higher quantity."
+    )
+
+
+def palifico_note(rules: Rules) -> str:
+    """What a palifico round changes (RULES.md ``perudo`` "Palifico"), one
+    sentence: the one wording for the rules text, the terminal's announcement
+    and its turn screen.
+
+    >>> palifico_note(Rules.preset("perudo"))
+    'pacos are not wild, the opening may name any face, and the face stays for the round (a player with one die may change it).'
+    """
+    w = rules.wild_face
+    wild = f"{rules.face_noun(w)} are not wild, " if w is not None else ""
+    return f"{wild}the opening may name any face, and the face stays for the round (a player with one die may change it)."
+
+
 def rules_summary_json(rules: Rules) -> list[dict[str, str]]:
     """:func:`rules_summary` as served: ``[{"topic": ..., "sentence": ...}, ...]``.
 
@@ -73,16 +116,8 @@ def rules_summary(rules: Rules) -> list[tuple[str, str]]:
     plain = "a higher quantity of any face, or the same quantity of a higher face"
     if rules.ordering is Ordering.PLAIN or w is None:
         out.append(("Raise order", f"A raise is {plain}."))
-    elif rules.ordering is Ordering.TRACK:
-        out.append(("Raise order", (
-            f"Between other faces, {plain}. To {noun}: more than half the quantity (q -> q//2 + 1); "
-            f"from {noun} back: at least double (k -> 2k); {noun} to {noun}: a higher quantity."
-        )))
     else:
-        out.append(("Raise order", (
-            f"Between other faces, {plain}. To {noun}: at least half the quantity, rounded up (q -> ceil(q/2)); "
-            f"from {noun} back: more than double (k -> 2k + 1); {noun} to {noun}: a higher quantity."
-        )))
+        out.append(("Raise order", f"Between other faces, {plain}. " + switch_sentence(rules)))
     opening = "Any bid."
     if not rules.wild_opening and w is not None:
         opening = f"Any face but {noun}" + (" (a palifico round may open on any face)." if rules.palifico else ".")
@@ -111,15 +146,13 @@ def rules_summary(rules: Rules) -> list[tuple[str, str]]:
     if rules.calza:
         special.append(
             "Calza: instead of raising or challenging, claim the count is exactly the bid; right, you gain a die "
-            f"(never above your starting count); wrong, you lose one; you open next. Allowed while at least "
-            f"{rules.calza_min_players} players are in."
+            f"(never above {rules.dice_per_player}, the dice a player starts with); wrong, you lose one; you open "
+            f"next. Allowed while at least {rules.calza_min_players} players are in."
         )
     if rules.palifico:
-        wild = f"{noun} are not wild" if w is not None else "nothing is wild"
         special.append(
-            "Palifico: the first time a player is down to one die (with more than two players in), they open a "
-            f"round where {wild}, any face may open, and the face stays fixed (a player with one die may change "
-            "it); once per player."
+            "Palifico: the first time a player is down to one die, with more than two players in, they open "
+            f"a palifico round: {palifico_note(rules)} Once per player."
         )
     if rules.show_and_reroll:
         special.append("Show and reroll: after a bid, show some hidden dice and reroll the rest (one stays hidden).")

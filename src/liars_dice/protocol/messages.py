@@ -22,15 +22,16 @@ from typing import Annotated, Any
 
 from pydantic import Field, StrictBool, StrictInt, StrictStr, ValidationError, field_validator, model_validator
 
-from ..engine import CALZA, CHALLENGE, Action, Bid, Calza, Challenge, LiarsDiceError
+from ..engine import CALZA, CHALLENGE, MAX_DICE_PER_PLAYER, Action, Bid, Calza, Challenge, LiarsDiceError
+from ..engine import MAX_PLAYERS as RULES_MAX_PLAYERS
 from ..records.schema import BidModel, StrictModel, check_move_kind  # the record format's pieces, shared
 
 #: Longest request or reply line, in bytes (1 MiB), newline excluded.
 MAX_LINE_BYTES = 1 << 20
-#: Most seats a request may name.
-MAX_PLAYERS = 64
-#: Most dice a request may give one seat.
-MAX_DICE = 100
+#: Most seats a request may name: the most any rule set seats (the engine's bound).
+MAX_PLAYERS = RULES_MAX_PLAYERS
+#: Most dice a request may give one seat: the engine's bound.
+MAX_DICE = MAX_DICE_PER_PLAYER
 #: Most moves in one round of a request.
 MAX_MOVES = 20_000
 #: Most past rounds in a request's history.
