@@ -18,10 +18,12 @@ seed (:mod:`.fairness`, ``docs/fair-dice.md``).
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, replace
 from typing import Any, Union
 
 from ...bots import REGISTRY
+from ...bots.names import bot_names
 from ...engine import Action, Bid, Calza, Challenge, DiceSource, GameOverError, Phase, State
 from . import fairness
 from .errors import (
@@ -225,9 +227,10 @@ def decide(t: Table, c: Command, dice: DiceSource) -> list[Event]:
         where = empty[0] if c.where is None else c.where
         if where not in empty:
             raise SeatTaken(f"Seat {where} is not an empty seat.")
-        name = f"{c.bot} bot {where + 1}"
-        while name in t.names:
-            name += "'"
+        # A name that reads like a player's (issue 17 "Names for people"), the
+        # same for the same table and seat, never one taken at the table.
+        seed = int.from_bytes(hashlib.sha256(f"{t.id}/{where}".encode()).digest()[:8], "big")
+        name = bot_names(1, seed, taken=t.names)[0]
         return [E(EventKind.BOT_ADDED, {"seat": where, "bot": c.bot, "name": name})]
     if isinstance(c, RemoveSeat):
         _host_only(t, c.by)

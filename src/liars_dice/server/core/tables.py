@@ -47,6 +47,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
+from ...bots.names import level as bot_level
 from ...engine import CALZA, CHALLENGE, Bid, Game, Rules, State
 from ...engine.summary import rules_summary_json
 from . import fairness
@@ -118,6 +119,8 @@ class Seat:
         }
         if self.replaced:
             out["replaced"] = True
+        if self.bot is not None:
+            out["level"] = bot_level(self.bot)  # "Easy", "Medium", "Hard" (bots.names.LEVELS)
         return out
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...engine import PRESETS, SEED_PRESETS
+from ...bots.names import DEFAULT_BOT, levels_json
+from ...engine.catalog import DEFAULT_PRESET, catalog_json
 from ...engine.summary import CHOICE_WORDS, OPTION_LABELS
 from ..core.config import Settings
 from ..runtime.bots_runner import bot_names
@@ -24,6 +26,13 @@ def config_json(settings: Settings) -> dict[str, Any]:
         "option_labels": OPTION_LABELS,
         "choice_words": CHOICE_WORDS,
         "bots": bot_names(),
+        # names for people (issue 17): the rule sets by their names, with the
+        # research presets marked (the table form hides them), the bots by level,
+        # and the defaults the terminal uses too
+        "catalog": catalog_json(),
+        "levels": levels_json(),
+        "default_preset": DEFAULT_PRESET,
+        "default_bot": DEFAULT_BOT,
         "seats": {"min": s.seats_min, "max": s.seats_max},
         "turn_timer": {"min": s.turn_timer_min, "max": s.turn_timer_max, "choices": list(s.turn_timer_choices)},
         "limits": {
