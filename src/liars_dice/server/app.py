@@ -142,10 +142,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/rules/summary")
     async def summarize_rules(body: RulesQuery, request: Request) -> dict[str, Any]:
-        """A preset with options in the engine's words, for the create form."""
+        """A preset with options, or a rules file's text, in the engine's words, for the create form."""
         g = guard(request)
         g.before_summary(request)
         body = body.model_copy(update={"options": g.clean_options(body.options)})
+        if body.rules_text is not None:
+            g.check_rules_text(body.rules_text)
         return svc(request).rules_summary(body)
 
     @app.post("/api/tables", status_code=201, response_model=Created)

@@ -21,6 +21,15 @@ def bot_names() -> list[str]:
     return sorted(REGISTRY)
 
 
+#: The bot the pages offer first: the terminal's default (``liars-dice play --bots``), issue 17 fault 1.
+DEFAULT_BOT = "probabilistic"
+
+
+def default_bot() -> str:
+    """:data:`DEFAULT_BOT` if registered, else the strongest registered of :data:`PREFERRED`."""
+    return DEFAULT_BOT if DEFAULT_BOT in REGISTRY else stand_in_name(None)
+
+
 def stand_in_name(configured: str | None) -> str:
     """The bot that plays a move when the turn timer runs out, or takes over a
     seat: ``configured`` if registered, else the strongest of :data:`PREFERRED`."""

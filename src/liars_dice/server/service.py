@@ -43,7 +43,7 @@ from ..records import parse_rules_text, record_from_state
 from ..engine.echo import echo
 from .explain import bounded
 from . import bots_runner, fairness
-from .bots_runner import bot_names
+from .bots_runner import bot_names, default_bot
 from .config import Settings
 from .errors import (
     ChatInvalid,
@@ -442,12 +442,7 @@ class TableService:
         """
         st = self.settings
         if req.rules_text is not None:  # an uploaded or pasted rules file (issue 9)
-            try:
-                rules = parse_rules_text(req.rules_text, "The rules file")
-            except RulesError as e:
-                raise TableInvalid(e.message) from None
-            if not 1 <= rules.dice_per_player <= st.dice_per_player_max:
-                raise TableInvalid(f"Each player starts with 1 to {st.dice_per_player_max} dice here.")
+            rules = self._rules_file(req.rules_text)
         else:
             rules = self._preset_with(req.preset, req.options)
         lo, hi = max(rules.min_players, st.seats_min), min(rules.max_players, st.seats_max)
@@ -480,12 +475,29 @@ class TableService:
                 raise TableInvalid(f"Each player starts with 1 to {st.dice_per_player_max} dice here.")
         return rules
 
-    def rules_summary(self, req: RulesQuery) -> dict[str, Any]:
-        """``POST /api/rules/summary``: a preset with options, in the engine's
-        words (``{"summary": [{"topic", "sentence"}, ...]}``), for the create form.
+    def _rules_file(self, text: str) -> Rules:
+        """The rule set of a rules file's text, as a table here takes it.
 
-        :raises TableInvalid: naming the unknown preset or the bad option.
+        :raises TableInvalid: the file does not read, or its dice do not fit this server.
         """
+        try:
+            rules = parse_rules_text(text, "The rules file")
+        except RulesError as e:
+            raise TableInvalid(e.message) from None
+        top = self.settings.dice_per_player_max
+        if not 1 <= rules.dice_per_player <= top:
+            raise TableInvalid(f"Each player starts with 1 to {top} dice here.")
+        return rules
+
+    def rules_summary(self, req: RulesQuery) -> dict[str, Any]:
+        """``POST /api/rules/summary``: a preset with options, or a rules file's
+        text (``rules_text``, the preview of issue 17), in the engine's words
+        (``{"summary": [{"topic", "sentence"}, ...]}``), for the create form.
+
+        :raises TableInvalid: naming the unknown preset, the bad option, or what the rules file gets wrong.
+        """
+        if req.rules_text is not None:
+            return {"summary": rules_summary(self._rules_file(req.rules_text))}
         return {"summary": rules_summary(self._preset_with(req.preset, req.options))}
 
     async def create_table(self, req: CreateTable, base_url: str) -> dict[str, Any]:
@@ -719,6 +731,7 @@ def config_json(settings: Settings) -> dict[str, Any]:
         "option_labels": OPTION_LABELS,
         "choice_words": CHOICE_WORDS,
         "bots": bot_names(),
+        "default_bot": default_bot(),
         "seats": {"min": s.seats_min, "max": s.seats_max},
         "turn_timer": {"min": s.turn_timer_min, "max": s.turn_timer_max, "choices": list(s.turn_timer_choices)},
         "limits": {

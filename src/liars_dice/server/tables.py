@@ -30,7 +30,7 @@ first version of the server):
 ``replaced``    ``seat, bot, reason`` (a bot takes a person's seat: ``leave`` for good, or ``grace``)
 ``returned``    ``seat`` (a person replaced after the grace period came back)
 ``chat``        ``seat, name, text, at``
-``finished``    ``winner``
+``finished``    ``winner`` (and ``stand_in: true`` when the winner's seat is a bot playing for a person who left)
 ==============  ==============================================================
 """
 from __future__ import annotations
@@ -198,6 +198,14 @@ class Table:
         st = self.state
         return st.game.players[st.winner] if st is not None and st.winner is not None else None
 
+    @property
+    def winner_stand_in(self) -> bool:
+        """Whether the winner's seat is a bot playing under a person's name (the
+        person left, or was replaced after the grace period): the pages then name
+        the stand-in bot, not the person, as the winner (issue 17, fault 2)."""
+        st = self.state
+        return st is not None and st.winner is not None and self.seats[st.winner].replaced
+
     def summary(self, connected: set[int], visitors: int) -> dict[str, Any]:
         """The table summary of ``docs/server-protocol.md``; ``connected`` are the
         seats with a client, ``visitors`` the clients with no seat."""
@@ -216,6 +224,7 @@ class Table:
             "visitors": visitors,
             "created_at": self.created_at.isoformat().replace("+00:00", "Z"),
             "winner": self.winner,
+            **({"winner_stand_in": True} if self.winner_stand_in else {}),
         }
 
 
