@@ -68,7 +68,7 @@ export function bidPicker({ view: v, rules: r, pick: p, hint, onChange, onBid, o
   const chance = hint && raise ? raise.chance : null;
   const cur = v.bids.length ? v.bids[v.bids.length - 1] : null;
   return [
-    h("h3", {}, cur ? "Raise or challenge" : "Open the bidding"),
+    h("h2", {}, cur ? "Raise or challenge" : "Open the bidding"),
     raises.length ? h("div", { class: "picker" },
       faces,
       h("div", { class: "bid-line" },

@@ -46,7 +46,7 @@ export function tablePage({ root, toast }, code) {
   };
   const chatInput = h("input", { id: "chat-input", maxlength: 300, placeholder: "Say something…", autocomplete: "off", "aria-label": "Chat message" });
   el.chatForm = h("form", { id: "chat-form", class: "row-form", onsubmit: sendChat }, chatInput, h("button", { class: "btn", type: "submit" }, "Send"));
-  const chatCard = h("div", { id: "chat", class: "card chat-card" }, h("h3", {}, "Chat"), el.chatLog, el.chatForm);
+  const chatCard = h("div", { id: "chat", class: "card chat-card" }, h("h2", {}, "Chat"), el.chatLog, el.chatForm);
   el.play = h("div", { id: "play", class: "card play-card" }, el.me, el.actions);
 
   fill(root,
@@ -542,7 +542,7 @@ export function tablePage({ root, toast }, code) {
       }));
     });
     fill(el.me,
-      h("div", { class: "cup-head" }, h("h3", {}, "Your cup"), h("span", { class: "muted small" }, v.dice[name] ? dice(v.dice[name]) : "out")),
+      h("div", { class: "cup-head" }, h("h2", {}, "Your cup"), h("span", { class: "muted small" }, v.dice[name] ? dice(v.dice[name]) : "out")),
       v.dice[name] ? hand : h("p", { class: "muted" }, "You are out of dice: watch the others finish."),
       shown.length ? h("div", { class: "shown-line" }, h("span", { class: "muted small" }, "Shown on the table: "), diceRow(shown, { rules: r, size: "sm" })) : null,
       canShow ? h("p", { class: "small muted", id: "show-help" }, "Show and reroll: tap dice to set them out face up with your bid; the rest are rerolled. Keep at least one hidden.") : null);
@@ -611,7 +611,7 @@ export function tablePage({ root, toast }, code) {
       if (S.host && t.status === "open") {
         const empty = t.seats.filter((s) => s.kind === "empty").length;
         fill(el.actions,
-          h("h3", {}, "Host"),
+          h("h2", {}, "Host"),
           empty ? h("div", { class: "fill-bots" },
             h("span", { class: "muted small" }, `${empty} empty ${empty === 1 ? "seat" : "seats"}.`),
             h("button", { class: "btn", id: "fill-bots", onclick: fillWithBots }, `Fill with bots (${defaultBot()})`)) : null,
@@ -684,9 +684,9 @@ export function tablePage({ root, toast }, code) {
     const v = S.view;
     const r = rules();
     el.bids.hidden = !!v && v.phase === "over";
-    if (!v) { fill(el.bids, h("h3", {}, "This round"), h("p", { class: "muted small" }, "Bids appear here.")); return; }
+    if (!v) { fill(el.bids, h("h2", {}, "This round"), h("p", { class: "muted small" }, "Bids appear here.")); return; }
     fill(el.bids,
-      h("h3", {}, v.phase === "over" ? "Final round" : `Round ${v.round ?? v.results.length + 1}: bids`),
+      h("h2", {}, v.phase === "over" ? "Final round" : `Round ${v.round ?? v.results.length + 1}: bids`),
       v.bids.length ? bidList(v, r, "bid-list") : h("p", { class: "muted small" }, v.phase === "over" ? "" : `${v.to_move} opens.`));
     const list = el.bids.querySelector("#bid-list");
     if (list) {
@@ -719,7 +719,7 @@ export function tablePage({ root, toast }, code) {
       list.appendChild(h("li", {}, h("button", { class: "link-btn", onclick: () => openReveal(res, res.challenger, false) },
         h("span", { class: "history-round" }, `Round ${i + 1}`), " ", resultSummary(res, r))));
     }
-    fill(el.history, h("h3", {}, "Past rounds"), list);
+    fill(el.history, h("h2", {}, "Past rounds"), list);
   }
 
   // ---- the reveal ----------------------------------------------------------
