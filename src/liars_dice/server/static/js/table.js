@@ -631,10 +631,12 @@ export function tablePage({ root, toast }, code) {
       return;
     }
     resetPicker();
-    fill(el.actions, bidPicker({
+    const [heading, ...picker] = bidPicker({
       view: v, rules: rules(), pick: S.picker, hint: S.hint,
       onChange: () => keepFocus(renderActions), onBid: placeBid, onChallenge: challenge, onCalza: calza,
-    }));
+    });
+    // One may leave on one's turn too (with fast bots the turn came back before the button did).
+    fill(el.actions, h("div", { class: "actions-head" }, heading, leaveButton()), picker);
   }
 
   function placeBid(bid, show) {
