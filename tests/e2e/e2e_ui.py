@@ -135,3 +135,12 @@ def assert_no_horizontal_scroll(page: Any, where: str) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     inner = page.evaluate("window.innerWidth")
     assert width <= inner, f"{where}: the page is {width}px wide in a {inner}px viewport"
+
+
+def view_shot(page: Any, name: str) -> None:
+    """Save a screenshot of what the viewport shows (no scrolling) when LIARS_DICE_E2E_SHOTS names a folder."""
+    folder = os.environ.get("LIARS_DICE_E2E_SHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        page.wait_for_timeout(400)
+        page.screenshot(path=str(Path(folder) / f"{name}.png"))

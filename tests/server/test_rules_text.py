@@ -132,3 +132,22 @@ def test_a_rules_file_that_calls_itself_a_preset_is_listed_and_counted_as_custom
     # Its own name, marked; a file that is a preset exactly is that preset.
     assert create(client, rules_text='preset = "perudo"\nname = "house"\n')["table"]["preset"] == "custom: house"
     assert create(client, rules_text='preset = "perudo"\n')["table"]["preset"] == "perudo"
+
+
+def test_a_pasted_rules_file_is_previewed_in_the_engines_words(client: TestClient) -> None:
+    """Issue 17, "Smaller frictions": the create form's summary described the selected
+    preset until the table was made. ``POST /api/rules/summary`` with ``rules_text``
+    gives the file's rules in words, and refuses a bad file with the sentence the
+    table would give (the preview never promises what the table refuses)."""
+    from liars_dice.engine import Rules
+    from liars_dice.engine.summary import rules_summary_json
+
+    text = 'preset = "perudo"\ncalza = false\ndice_per_player = 3\n'
+    r = client.post("/api/rules/summary", json={"preset": "classic", "rules_text": text})
+    assert r.status_code == 200, r.text
+    assert r.json()["summary"] == rules_summary_json(Rules.preset("perudo").with_options(calza=False, dice_per_player=3))
+    for bad in ('preset = "perudo"\ncalzza = true\n', "dice_per_player = 100000\n"):
+        preview = client.post("/api/rules/summary", json={"rules_text": bad})
+        made = client.post("/api/tables", json={"nickname": "ann", "seats": 3, "rules_text": bad})
+        assert preview.status_code == made.status_code == 400, (preview.text, made.text)
+        assert preview.json()["error"]["message"] == made.json()["error"]["message"]

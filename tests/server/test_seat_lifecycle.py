@@ -215,6 +215,42 @@ def test_my_games_keeps_a_game_left_during_play_but_gives_no_seat_back(client: T
     assert [x["code"] for x in my_games(client, t["token"], j["token"])] == [code]  # one entry per table
 
 
+def test_a_game_won_by_a_stand_in_bot_says_so_in_the_summary_and_my_games(client: TestClient) -> None:
+    """Issue 17, fault 2: Cy left, a bot took the seat under Cy's name and won;
+    the end screen said "Cy wins" and the lobby "winner Cy". Both people leave
+    here, so the winner is a stand-in whoever wins: the table summary and each
+    one's game list mark it (``winner_stand_in``), and the name stays the seat's."""
+    code, j, ann, bob = two_people(client, dice=1)
+    ann_token = ann.token
+    for p, i in ((ann, "a"), (bob, "b")):
+        p.send({"type": "leave", "id": i})
+        assert reply(p, i)["type"] == "ack"
+    wait_until(lambda: summary(client, code)["status"] == "finished")
+    s = summary(client, code)
+    assert s["winner"] in ("ann", "bob") and s["winner_stand_in"] is True
+    for token in (ann_token, j["token"]):
+        [g] = my_games(client, token)
+        assert (g["status"], g["winner"], g["winner_stand_in"]) == ("finished", s["winner"], True)
+
+
+def test_a_game_won_by_its_own_player_is_no_stand_in_win(client: TestClient) -> None:
+    """The other side of fault 2: a person who stays and wins is named plainly."""
+    code, j, ann, bob = two_people(client, dice=1)
+    bob.send({"type": "leave", "id": "l"})
+    assert reply(bob, "l")["type"] == "ack"
+    for _ in range(200):
+        v = ann.wait(is_state)["view"]
+        if v["phase"] == "over":
+            break
+        if v["to_move"] == "ann":
+            legal = v["legal"]
+            ann.send({"type": "challenge"} if legal["challenge"] else {"type": "bid", **legal["raises"][0]})
+    wait_until(lambda: summary(client, code)["status"] == "finished")
+    s = summary(client, code)
+    [g] = my_games(client, j["token"])
+    assert s.get("winner_stand_in", False) == g.get("winner_stand_in", False) == (s["winner"] == "bob")
+
+
 def test_my_games_leaves_out_seats_given_up_before_the_start(client: TestClient) -> None:
     """A seat given up before the start is no game played: bob who left, cy whom
     the host removed, and everyone at a table that closed before its start."""

@@ -275,7 +275,7 @@ def settle(t: Table, dice: DiceSource) -> Event | None:
     if t.state.phase is Phase.DEAL:
         return Event(EventKind.DEALT, roll_deal(t, dice))
     if t.state.is_over:
-        return Event(EventKind.FINISHED, {"winner": t.winner})
+        return Event(EventKind.FINISHED, {"winner": t.winner, **({"stand_in": True} if t.winner_stand_in else {})})
     return None
 
 

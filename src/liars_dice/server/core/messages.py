@@ -201,12 +201,14 @@ class CreateTable(BaseModel):
 
 
 class RulesQuery(BaseModel):
-    """``POST /api/rules/summary``: a preset and options, as in :class:`CreateTable`
-    (the body limit, 16 KiB, bounds ``options``)."""
+    """``POST /api/rules/summary``: a preset and options, or a rules file's text,
+    as in :class:`CreateTable` (the body limit, 16 KiB, bounds ``options``)."""
 
     model_config = ConfigDict(extra="forbid")
     preset: Ident = "classic"
     options: dict[str, Any] = {}
+    #: a rules file's text, previewed before the table is made (issue 17); replaces ``preset`` and ``options``
+    rules_text: Annotated[StrictStr, Field(max_length=RULES_TEXT_MAX)] | None = None
 
 
 class JoinTable(BaseModel):

@@ -27,12 +27,7 @@ def rules_for(settings: Settings, req: CreateTable) -> Rules:
     """
     st = settings
     if req.rules_text is not None:  # an uploaded or pasted rules file (issue 9)
-        try:
-            rules = parse_rules_text(req.rules_text, "The rules file")
-        except RulesError as e:
-            raise TableInvalid(e.message) from None
-        if not 1 <= rules.dice_per_player <= st.dice_per_player_max:
-            raise TableInvalid(f"Each player starts with 1 to {st.dice_per_player_max} dice here.")
+        rules = rules_file(st, req.rules_text)
     else:
         rules = preset_with(st, req.preset, req.options)
     lo, hi = max(rules.min_players, st.seats_min), min(rules.max_players, st.seats_max)
@@ -60,6 +55,31 @@ def listed_name(rules: Rules) -> str:
     if PRESETS.get(rules.name) == rules:
         return rules.name
     return CUSTOM_PREFIX + rules.name
+
+
+def rules_file(settings: Settings, text: str) -> Rules:
+    """The rule set of a rules file's text, as a table here takes it (the same
+    for a new table and for its form's preview).
+
+    :raises TableInvalid: the file does not read, or its dice do not fit this server.
+    """
+    try:
+        rules = parse_rules_text(text, "The rules file")
+    except RulesError as e:
+        raise TableInvalid(e.message) from None
+    top = settings.dice_per_player_max
+    if not 1 <= rules.dice_per_player <= top:
+        raise TableInvalid(f"Each player starts with 1 to {top} dice here.")
+    return rules
+
+
+def summary_of_file(settings: Settings, text: str) -> dict[str, Any]:
+    """``POST /api/rules/summary`` with ``rules_text``: the rules file's rules in
+    the engine's words, the preview of issue 17's create form.
+
+    :raises TableInvalid: as :func:`rules_file`.
+    """
+    return {"summary": rules_summary(rules_file(settings, text))}
 
 
 def preset_with(settings: Settings, preset: str, options: dict[str, Any]) -> Rules:

@@ -30,7 +30,7 @@ first version of the server):
 ``replaced``    ``seat, bot, reason`` (a bot takes a person's seat: ``leave`` for good, or ``grace``)
 ``returned``    ``seat`` (a person replaced after the grace period came back)
 ``chat``        ``seat, name, text, at``
-``finished``    ``winner``
+``finished``    ``winner`` (and ``stand_in: true`` when the winner's seat is a bot playing for a person who left)
 ``committed``   ``commitment, seed`` (the first round's server seed, drawn at the table's creation: fair dice version 2)
 ``contributed`` ``seat, seed`` (a person's page's seed for the next deal: version 2)
 ==============  ==============================================================
@@ -212,6 +212,14 @@ class Table:
         st = self.state
         return st.game.players[st.winner] if st is not None and st.winner is not None else None
 
+    @property
+    def winner_stand_in(self) -> bool:
+        """Whether the winner's seat is a bot playing under a person's name (the
+        person left, or was replaced after the grace period): the pages then name
+        the stand-in bot, not the person, as the winner (issue 17, fault 2)."""
+        st = self.state
+        return st is not None and st.winner is not None and self.seats[st.winner].replaced
+
     def summary(self, connected: set[int], visitors: int) -> dict[str, Any]:
         """The table summary of ``docs/server-protocol.md``; ``connected`` are the
         seats with a client, ``visitors`` the clients with no seat."""
@@ -232,6 +240,7 @@ class Table:
             "winner": self.winner,
             # fair dice version 2: the next deal's commitment, for the persons' pages to answer
             "commitment": self.next_seed[0] if self.next_seed is not None else None,
+            **({"winner_stand_in": True} if self.winner_stand_in else {}),
         }
 
 

@@ -35,7 +35,7 @@ from ..core.messages import BODY_FIELDS, RULE_FIELDS, CreateTable, JoinTable, My
 from .schemas import Created, Games, Health, Lobby, Seated, TableSummary
 from ..core.security import is_code, normalize_code
 from ..runtime.service import TableService
-from ..core.rules_check import summary_of
+from ..core.rules_check import summary_of, summary_of_file
 from .client_config import config_json
 from .session import TableSession
 from ..runtime.store import Store
@@ -158,10 +158,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/rules/summary")
     async def summarize_rules(body: RulesQuery, request: Request) -> dict[str, Any]:
-        """A preset with options in the engine's words, for the create form."""
+        """A preset with options, or a rules file's text, in the engine's words, for the create form."""
         g = guard(request)
         g.before_summary(request)
         body = body.model_copy(update={"options": g.clean_options(body.options)})
+        if body.rules_text is not None:
+            g.check_rules_text(body.rules_text)
+            return summary_of_file(settings, body.rules_text)
         return summary_of(settings, body.preset, body.options)
 
     @app.post("/api/tables", status_code=201, response_model=Created)

@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from ...engine import PRESETS, SEED_PRESETS
-from ...bots.names import DEFAULT_BOT, levels_json
+from ...bots.names import levels_json
 from ...engine.catalog import DEFAULT_PRESET, catalog_json
 from ...engine.summary import CHOICE_WORDS, OPTION_LABELS
 from ..core.config import Settings
-from ..runtime.bots_runner import bot_names
+from ..runtime.bots_runner import bot_names, default_bot
 
 
 def config_json(settings: Settings) -> dict[str, Any]:
@@ -32,7 +32,7 @@ def config_json(settings: Settings) -> dict[str, Any]:
         "catalog": catalog_json(),
         "levels": levels_json(),
         "default_preset": DEFAULT_PRESET,
-        "default_bot": DEFAULT_BOT,
+        "default_bot": default_bot(),
         "seats": {"min": s.seats_min, "max": s.seats_max},
         "turn_timer": {"min": s.turn_timer_min, "max": s.turn_timer_max, "choices": list(s.turn_timer_choices)},
         "limits": {

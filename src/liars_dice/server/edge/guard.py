@@ -115,19 +115,26 @@ class RequestGuard:
 
         :raises NameInvalid: :raises TableInvalid: a string breaks the text rules.
         """
-        lim = self.limits
         options = self.clean_options(body.options)
         if body.rules_text is not None:
-            # A rules file's strings (face names...) obey the same text rules as options.
-            try:
-                parsed = parse_rules_text(body.rules_text, "The rules file").to_dict()
-            except RulesError as e:
-                raise TableInvalid(e.message) from None
-            check_json_strings(
-                parsed, "A rule option", lim.text_chars, lim.option_items,
-                error=TableInvalid, combining_run=lim.combining_run,
-            )
+            self.check_rules_text(body.rules_text)
         return body.model_copy(update={"nickname": self.clean_name(body.nickname), "options": options})
+
+    def check_rules_text(self, text: str) -> None:
+        """A rules file's strings (face names...) obey the same text rules as options,
+        for a new table and for its form's preview alike.
+
+        :raises TableInvalid: the file does not read, or a string breaks the text rules.
+        """
+        lim = self.limits
+        try:
+            parsed = parse_rules_text(text, "The rules file").to_dict()
+        except RulesError as e:
+            raise TableInvalid(e.message) from None
+        check_json_strings(
+            parsed, "A rule option", lim.text_chars, lim.option_items,
+            error=TableInvalid, combining_run=lim.combining_run,
+        )
 
     def clean_options(self, options: dict[str, Any]) -> dict[str, Any]:
         """Rule options with every string cleaned, as for a new table (``POST

@@ -8,6 +8,7 @@ import logging
 import random
 
 from ...bots import REGISTRY, Bot, Decision, make_bot
+from ...bots.names import DEFAULT_BOT
 from ...engine import SeatView
 
 log = logging.getLogger(__name__)
@@ -19,6 +20,13 @@ PREFERRED = ("strong", "probabilistic", "random")
 def bot_names() -> list[str]:
     """Every registered bot, read at call time (bots merged later appear)."""
     return sorted(REGISTRY)
+
+
+#: The bot the pages offer first: the terminal's default (``liars-dice play --bots``), issue 17 fault 1.
+def default_bot() -> str:
+    """The bots' default (:data:`liars_dice.bots.names.DEFAULT_BOT`, the terminal's
+    too) if registered, else the strongest registered of :data:`PREFERRED`."""
+    return DEFAULT_BOT if DEFAULT_BOT in REGISTRY else stand_in_name(None)
 
 
 def stand_in_name(configured: str | None) -> str:

@@ -203,12 +203,15 @@ class Store:
         """Tables where a seat was taken by ``name`` (public, finished; one entry
         per table) or by one of ``token_hashes`` (any status; one entry per seat
         taken, with the ``token_hash`` that took it, for the caller to judge
-        and drop), newest first."""
+        and drop), newest first. ``winner_stand_in: true`` marks a game won by
+        a bot playing in a person's seat under their name."""
         q = select(
             tables_t.c.code, tables_t.c.status, tables_t.c.private, tables_t.c.preset, tables_t.c.players,
             tables_t.c.winner, tables_t.c.finished_at, tables_t.c.created_at, seats_t.c.seat, seats_t.c.name,
-            seats_t.c.token_hash,
-        ).join(seats_t, seats_t.c.table_id == tables_t.c.id)
+            seats_t.c.token_hash, events_t.c.payload.label("finished"),
+        ).join(seats_t, seats_t.c.table_id == tables_t.c.id).outerjoin(
+            # the ``finished`` event says whether the winner was a stand-in bot (issue 17, fault 2)
+            events_t, (events_t.c.table_id == tables_t.c.id) & (events_t.c.kind == "finished"))
         if name is not None:
             q = q.where(seats_t.c.name == name, tables_t.c.status == "finished", tables_t.c.private.is_(False))
         else:
@@ -230,6 +233,7 @@ class Store:
                 entry = {
                     "code": r.code, "status": r.status, "rules": r.preset, "players": players or [],
                     "winner": r.winner, "seat": r.seat, "name": r.name,
+                    **({"winner_stand_in": True} if isinstance(r.finished, dict) and r.finished.get("stand_in") else {}),
                     "finished_at": r.finished_at.isoformat() if r.finished_at else None,
                     "created_at": r.created_at.isoformat() if r.created_at else None,
                 }

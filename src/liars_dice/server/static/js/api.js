@@ -39,7 +39,8 @@ export const api = {
   tables: () => request("GET", "/api/tables"),
   table: (code) => request("GET", `/api/tables/${encodeURIComponent(code)}`),
   createTable: (body) => request("POST", "/api/tables", body),
-  rulesSummary: (preset, options) => request("POST", "/api/rules/summary", { preset, options }),
+  rulesSummary: (preset, options, rulesText = null) =>
+    request("POST", "/api/rules/summary", rulesText === null ? { preset, options } : { preset, options, rules_text: rulesText }),
   join: (code, nickname) => request("POST", `/api/tables/${encodeURIComponent(code)}/join`, { nickname }),
   playerGames: (nickname) => request("GET", `/api/players/${encodeURIComponent(nickname)}/games`),
   myGames: (tokens) => request("POST", "/api/my-games", { tokens }),

@@ -10,7 +10,7 @@ let current = null; // the page now shown: {destroy()}
 /** Show one sentence to the player for a few seconds. */
 export function toast(message, kind = "error") {
   const box = document.getElementById("toasts");
-  const el = h("div", { class: `toast toast-${kind}`, role: kind === "error" ? "alert" : "status" }, message);
+  const el = h("div", { class: `toast toast-${kind}`, role: kind === "error" ? "alert" : "status", "aria-live": kind === "error" ? "assertive" : "polite" }, message);
   box.appendChild(el);
   setTimeout(() => el.classList.add("toast-out"), kind === "error" ? 5000 : 2500);
   setTimeout(() => el.remove(), kind === "error" ? 5600 : 3100);
@@ -21,6 +21,9 @@ function route() {
   const parts = hash.split("/").filter(Boolean).map(decodeURIComponent);
   if (current && current.destroy) current.destroy();
   current = null;
+  // A toast speaks of the page it came from: none carries over to the next (issue 17, fault 3).
+  fill(document.getElementById("toasts"));
+  fill(document.getElementById("announcer"));
   fill(app);
   window.scrollTo(0, 0);
   const ctx = { root: app, toast };

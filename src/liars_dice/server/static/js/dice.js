@@ -16,10 +16,11 @@ const PIPS = {
 
 /**
  * One die. `face` null draws a hidden die (a cup-side "?").
- * opts: {rules, size: "xs"|"sm"|"md"|"lg", match: bool, dim: bool, button: bool, selected: bool, onclick}
+ * opts: {rules, size: "xs"|"sm"|"md"|"lg", match: bool, dim: bool, button: bool, selected: bool, onclick,
+ * index: its place in a hand (data-idx, so a re-draw gives the keyboard focus back to it)}
  */
 export function die(face, opts = {}) {
-  const { rules = null, size = "md", match = false, dim = false, selected = false, onclick = null, title = null } = opts;
+  const { rules = null, size = "md", match = false, dim = false, selected = false, onclick = null, title = null, index = null } = opts;
   const classes = ["die", `die-${size}`];
   if (face === null || face === undefined) classes.push("die-hidden");
   if (match) classes.push("die-match");
@@ -30,7 +31,8 @@ export function die(face, opts = {}) {
   // A wild face with a name of its own (a paco in perudo) is labelled and drawn as such.
   const named = wild && Array.isArray(rules.face_names) ? rules.face_names.find((e) => e[0] === face) : null;
   if (named) classes.push("die-named-wild");
-  const label = face === null || face === undefined ? "hidden die" : isStar(rules, face) ? "star" : named ? named[1] : `${face}`;
+  const base = face === null || face === undefined ? "hidden die" : isStar(rules, face) ? "star" : named ? named[1] : `${face}`;
+  const label = match ? `${base}, counted` : dim ? `${base}, not counted` : base;
   const tag = onclick ? "button" : "span";
   const el = h(tag, {
     class: classes.join(" "),
@@ -40,7 +42,7 @@ export function die(face, opts = {}) {
     title: title || label,
     type: onclick ? "button" : null,
     onclick,
-    dataset: { face: face ?? "" },
+    dataset: index === null ? { face: face ?? "" } : { face: face ?? "", idx: index },
   });
   if (face === null || face === undefined) {
     el.appendChild(h("span", { class: "die-q" }, "?"));

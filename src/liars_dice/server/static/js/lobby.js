@@ -15,12 +15,22 @@ export function lobbyPage({ root, toast }) {
     id: "nickname", name: "nickname", autocomplete: "nickname", maxlength: 24, required: true,
     placeholder: "Your nickname", value: nickname(),
   });
-  nickInput.addEventListener("change", () => saveNickname(nickInput.value.trim()));
+  // The create form has its own nickname box, the same name: "Create the table" without
+  // one no longer sends the focus up to the join card, far away on a phone (issue 17).
+  const createNick = h("input", {
+    id: "create-nickname", name: "create-nickname", autocomplete: "nickname", maxlength: 24, required: true,
+    placeholder: "Your nickname", value: nickname(),
+  });
+  for (const [from, to] of [[nickInput, createNick], [createNick, nickInput]]) {
+    from.addEventListener("input", () => { to.value = from.value; });
+    from.addEventListener("change", () => saveNickname(from.value.trim()));
+  }
 
-  function nick() {
-    const name = nickInput.value.trim();
+  /** The nickname typed in `input` (the form's own box), or null after saying it is missing. */
+  function nick(input = nickInput) {
+    const name = input.value.trim();
     if (!name) {
-      nickInput.focus();
+      input.focus();
       toast("Type a nickname first: it is how the others see you.");
       return null;
     }
@@ -72,12 +82,16 @@ export function lobbyPage({ root, toast }) {
   const RULES_MAX = 8 * 1024;
   const rulesText = h("textarea", { id: "rules-text", name: "rules_text", maxlength: RULES_MAX, spellcheck: "false",
     placeholder: 'preset = "perudo"\ncalza = false' });
+  // A pasted or uploaded rules file is previewed in the summary above, as the table will play it (issue 17).
+  let previewTimer = null;
+  rulesText.addEventListener("input", () => { clearTimeout(previewTimer); previewTimer = setTimeout(renderSummary, 400); });
   const rulesFile = h("input", { type: "file", id: "rules-file", accept: ".toml,.json,text/plain,application/json",
     onchange: async (e) => {
       const file = e.target.files && e.target.files[0];
       if (!file) return;
       if (file.size > RULES_MAX) { toast(`A rules file holds at most ${RULES_MAX / 1024} KiB.`); e.target.value = ""; return; }
       rulesText.value = await file.text();
+      renderSummary();
     } });
   let options = {}; // the rule options as edited
   let seats = 4;
@@ -97,11 +111,13 @@ export function lobbyPage({ root, toast }) {
     const base = config.presets[presetName];
     const changed = {};
     for (const [k, v] of Object.entries(options)) if (k !== "name" && base[k] !== v) changed[k] = v;
+    const text = rulesText.value.trim() ? rulesText.value : null;
     let items;
     try {
-      items = summaryItems((await api.rulesSummary(presetName, changed)).summary);
+      items = summaryItems((await api.rulesSummary(presetName, changed, text)).summary);
+      if (text) items.unshift(h("li", { class: "from-file", id: "rules-from-file" }, h("strong", {}, "From your rules file: "), "these rules replace the preset and options."));
     } catch (e) {
-      items = [h("li", { class: "warn" }, e.message)];
+      items = [h("li", { class: "warn" }, text ? `Your rules file: ${e.message}` : e.message)];
     }
     if (asked === summaryAsked && !destroyed) fill(rulesList, items);
   }
@@ -159,7 +175,7 @@ export function lobbyPage({ root, toast }) {
 
   async function create(e) {
     e.preventDefault();
-    const name = nick();
+    const name = nick(createNick);
     if (!name) return;
     const preset = presetSelect.value;
     const base = config.presets[preset];
@@ -181,7 +197,8 @@ export function lobbyPage({ root, toast }) {
     }
   }
 
-  const createForm = h("form", { id: "create-form", onsubmit: create },
+  const createForm = h("form", { id: "create-form", onsubmit: create, novalidate: true },
+    h("label", { class: "field", for: "create-nickname" }, h("span", {}, "Your nickname"), createNick),
     h("label", { class: "field", for: "preset" }, h("span", {}, "Rules"), presetSelect),
     h("div", { class: "rules-box" }, rulesList,
       h("details", { class: "customise" }, h("summary", {}, "Change the options"), optionsBox),
@@ -228,14 +245,16 @@ export function lobbyPage({ root, toast }) {
     const status = g.status || "finished";
     const finished = status === "finished";
     const me = g.players && g.seat !== undefined && g.seat !== null ? g.players[g.seat] : null;
-    const won = finished && me && g.winner === me;
+    const won = finished && me && g.winner === me && !g.winner_stand_in;
+    // A bot that took a leaver's seat plays under their name: say so (issue 17, fault 2).
+    const winner = g.winner_stand_in ? `${g.winner}'s stand-in bot` : g.winner;
     return h("div", { class: "list-row", dataset: { code: g.code } },
       h("div", { class: "list-main" },
         h("div", { class: "list-title" }, h("span", { class: "code" }, g.code), " ", typeof g.rules === "string" ? g.rules : (g.rules && g.rules.name) || "",
           won ? h("span", { class: "badge badge-win" }, "won") : null),
         h("div", { class: "muted small" }, [
           (g.players || []).filter(Boolean).join(", "),
-          finished ? `winner ${g.winner || "?"}` : { open: "waiting for players", playing: "in play", closed: "closed" }[status] || status,
+          finished ? `winner ${winner || "?"}` : { open: "waiting for players", playing: "in play", closed: "closed" }[status] || status,
           g.left ? "you left" : "",
           finished && g.finished_at ? dateTime(g.finished_at) : "",
         ].filter(Boolean).join(" · "))),
@@ -318,5 +337,5 @@ export function lobbyPage({ root, toast }) {
   loadTables();
   loadMyGames();
   refreshTimer = setInterval(loadTables, 5000);
-  return { destroy() { destroyed = true; clearInterval(refreshTimer); } };
+  return { destroy() { destroyed = true; clearInterval(refreshTimer); clearTimeout(previewTimer); } };
 }

@@ -31,19 +31,36 @@ export function bidPicker({ view: v, rules: r, pick: p, hint, onChange, onBid, o
   const raise = range ? raises.find((b) => b.face === p.face && b.quantity === p.quantity) : undefined;
   const bidOk = !!raise;
 
-  const faces = h("div", { class: "face-picker", role: "radiogroup", "aria-label": "Face" });
+  // A radio group of faces: one Tab stop (the face picked), the arrow keys move the pick.
+  const pickFace = (f) => { p.face = f; p.quantity = byFace.get(f).min; onChange(); };
+  const faces = h("div", { class: "face-picker", role: "radiogroup", "aria-label": "Face",
+    onkeydown: (e) => {
+      const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
+      if (!step || p.face === null) return;
+      e.preventDefault();
+      for (let f = p.face + step; f >= 1 && f <= r.faces; f += step) {
+        if (byFace.has(f)) {
+          pickFace(f);
+          const next = document.querySelector(`.face-btn[data-face="${f}"]`);
+          if (next) next.focus();
+          return;
+        }
+      }
+    } });
   for (let f = 1; f <= r.faces; f++) {
     const e = byFace.get(f);
     faces.appendChild(h("button", {
       type: "button", class: `face-btn ${p.face === f ? "on" : ""}`, role: "radio", "aria-checked": String(p.face === f),
+      tabindex: p.face === f ? "0" : "-1",
+      "aria-label": e ? `face ${f}, lowest bid ${e.lowest.words}` : `face ${f}, no raise`,
       disabled: !e, dataset: { face: f }, title: e ? `lowest: ${e.lowest.words}` : "no legal raise on this face",
-      onclick: () => { p.face = f; p.quantity = byFace.get(f).min; onChange(); },
-    }, die(f, { rules: r, size: "md" }), h("span", { class: "face-min" }, e ? `${e.min}+` : "–")));
+      onclick: () => pickFace(f),
+    }, die(f, { rules: r, size: "md" }), h("span", { class: "face-min", "aria-hidden": "true" }, e ? `${e.min}+` : "–")));
   }
   const qty = h("div", { class: "qty-picker" },
-    h("button", { type: "button", class: "btn qty-btn", id: "qty-down", "aria-label": "fewer", disabled: !range || p.quantity <= range.min, onclick: () => { p.quantity--; onChange(); } }, "−"),
-    h("span", { class: "qty", id: "qty" }, p.quantity ?? "–"),
-    h("button", { type: "button", class: "btn qty-btn", id: "qty-up", "aria-label": "more", disabled: !range || p.quantity >= range.max, onclick: () => { p.quantity++; onChange(); } }, "+"));
+    h("button", { type: "button", class: "btn qty-btn", id: "qty-down", "aria-label": "one fewer", disabled: !range || p.quantity <= range.min, onclick: () => { p.quantity--; onChange(); } }, "−"),
+    h("span", { class: "qty", id: "qty", role: "status", title: "quantity" }, p.quantity ?? "–"),
+    h("button", { type: "button", class: "btn qty-btn", id: "qty-up", "aria-label": "one more", disabled: !range || p.quantity >= range.max, onclick: () => { p.quantity++; onChange(); } }, "+"));
 
   const showFaces = p.show.map((i) => v.hand[i]).filter((f) => f !== undefined);
   const showOk = !showFaces.length || v.legal.shows.some((s) => sameFaces(s, showFaces));
@@ -51,7 +68,7 @@ export function bidPicker({ view: v, rules: r, pick: p, hint, onChange, onBid, o
   const chance = hint && raise ? raise.chance : null;
   const cur = v.bids.length ? v.bids[v.bids.length - 1] : null;
   return [
-    h("h3", {}, cur ? "Raise or challenge" : "Open the bidding"),
+    h("h2", {}, cur ? "Raise or challenge" : "Open the bidding"),
     raises.length ? h("div", { class: "picker" },
       faces,
       h("div", { class: "bid-line" },
@@ -62,10 +79,11 @@ export function bidPicker({ view: v, rules: r, pick: p, hint, onChange, onBid, o
       chance !== null ? h("div", { class: "small hint" }, `Chance that ${raise.words} is true, from your dice: `, h("strong", {}, percent(chance))) : null,
       !showOk ? h("div", { class: "small warn" }, "Keep at least one die hidden to reroll.") : null)
       : h("p", { class: "muted" }, "No raise is possible: every die is already bid."),
-    v.legal.challenge ? h("button", { type: "button", class: "btn btn-danger btn-wide", id: "challenge-btn", onclick: onChallenge },
+    v.legal.challenge || (v.legal.calza && onCalza) ? h("div", { class: "call-line" },
+      v.legal.challenge ? h("button", { type: "button", class: "btn btn-danger btn-wide", id: "challenge-btn", onclick: onChallenge },
       "Liar! ", h("span", { class: "btn-sub" }, `challenge ${cur.player}'s ${cur.words}`)) : null,
     v.legal.calza && onCalza ? h("button", { type: "button", class: "btn btn-wide", id: "calza-btn", onclick: onCalza },
       "Calza! ", h("span", { class: "btn-sub" }, `exactly ${cur.words}`,
-        hint && v.exact_odds !== null && v.exact_odds !== undefined ? ` (${percent(v.exact_odds)} from your dice)` : "")) : null,
+        hint && v.exact_odds !== null && v.exact_odds !== undefined ? ` (${percent(v.exact_odds)} from your dice)` : "")) : null) : null,
   ];
 }

@@ -5,8 +5,9 @@ import { bidPicker, defaultPick } from "./picker.js";
 import { revealContent } from "./reveal.js";
 import { commitmentLine, contribute, mySeedLine } from "./fair.js";
 import { summaryItems } from "./rules-text.js";
+import { play, soundOn, motionOn, setSound, setMotion } from "./sound.js";
 import {
-  h, fill, dice, percent, store,
+  h, fill, dice, percent, store, announce, keepFocus, listWords,
   seatToken, saveSeatToken, forgetSeatToken, nickname, saveNickname, clock,
 } from "./util.js";
 
@@ -32,9 +33,10 @@ export function tablePage({ root, toast }, code) {
     head: h("div", { class: "table-head" }),
     banner: h("div", { id: "banner", class: "banner-box" }),
     seats: h("div", { id: "seats", class: "seats" }),
-    center: h("div", { id: "center", class: "center card" }),
-    me: h("div", { id: "my-cup", class: "my-cup card" }),
-    actions: h("div", { id: "actions", class: "actions card" }),
+    center: h("div", { id: "center", class: "center card", tabindex: "-1" }),
+    me: h("div", { id: "my-cup", class: "my-cup" }),
+    actions: h("div", { id: "actions", class: "actions" }),
+    play: null, // the card of your cup and the picker
     bids: h("div", { id: "bids", class: "card bids-card" }),
     history: h("div", { id: "history", class: "card" }),
     chatLog: h("ol", { id: "chat-log", class: "chat-log" }),
@@ -44,14 +46,15 @@ export function tablePage({ root, toast }, code) {
   };
   const chatInput = h("input", { id: "chat-input", maxlength: 300, placeholder: "Say something…", autocomplete: "off", "aria-label": "Chat message" });
   el.chatForm = h("form", { id: "chat-form", class: "row-form", onsubmit: sendChat }, chatInput, h("button", { class: "btn", type: "submit" }, "Send"));
-  const chatCard = h("div", { id: "chat", class: "card chat-card" }, h("h3", {}, "Chat"), el.chatLog, el.chatForm);
+  const chatCard = h("div", { id: "chat", class: "card chat-card" }, h("h2", {}, "Chat"), el.chatLog, el.chatForm);
+  el.play = h("div", { id: "play", class: "card play-card" }, el.me, el.actions);
 
   fill(root,
     h("section", { class: "table-page" },
       el.head,
       el.banner,
       h("div", { class: "table-grid" },
-        h("div", { class: "table-main" }, el.seats, el.center, el.me, el.actions),
+        h("div", { class: "table-main" }, el.seats, el.center, el.play),
         h("aside", { class: "table-side" }, el.bids, chatCard, el.history)),
       el.reveal));
 
@@ -145,20 +148,67 @@ export function tablePage({ root, toast }, code) {
   }
 
   function onState(view, event) {
+    const before = S.view;
     S.view = view;
+    const said = []; // what the live region tells screen readers of this change
     if ((event.kind === "challenge" || event.kind === "calza") && event.result) {
       openReveal(event.result, event.player);
+      said.push(revealWords(event.result));
+    }
+    if (event.kind === "bid" && view.bids.length) {
+      const b = view.bids[view.bids.length - 1];
+      said.push(`${b.player === myName() ? "You bid" : `${b.player} bids`} ${b.words}.`);
     }
     if (event.by_bot && S.seat !== null && event.player === myName()) {
       toast("Your time ran out, so a bot made that move for you.", "info");
     }
     if (event.kind === "start") {
       closeReveal();
-      toast("The game has started. Good luck!", "info");
+      // Said in the table's centre, not in a toast: on a phone a toast covered the picker (issue 17).
+      S.startNote = true;
+      said.push("The game has started. Good luck!");
     }
+    // A new round's dice are rolled: the sound and the roll wait until the reveal is closed.
+    const dealt = view.phase === "bid" && (!before || before.round !== view.round || before.phase !== "bid") && !view.bids.length;
+    if (dealt && (before || event.kind === "start")) S.rollPending = true;
     if (S.table && S.table.status === "open" && view.phase) S.table.status = view.phase === "over" ? "finished" : "playing";
     if (view.phase === "over" && S.table) { S.table.status = "finished"; S.table.winner = view.winner; }
+    if (view.phase === "over" && (!before || before.phase !== "over")) said.push(`${winnerWords(view.winner, true)} the game.`);
+    else if (view.phase === "bid" && (event.kind !== "sync" || !before) && (!before || before.to_move !== view.to_move || before.round !== view.round)) {
+      said.push(myTurn() ? "Your turn." : `${view.to_move} to ${view.bids.length ? "raise or challenge" : "open"}.`);
+    }
+    if (said.length) announce(said.join(" "));
     renderAll();
+    if (S.rollPending && el.reveal.hidden) rollNow();
+  }
+
+  /** The reveal in one sentence, for the live region. */
+  function revealWords(res) {
+    const losses = Object.entries(res.lost).map(([n, k]) => `${n} loses ${dice(k)}`);
+    for (const [n, k] of Object.entries(res.gained || {})) losses.push(`${n} gains ${dice(k)}`);
+    const out = res.out && res.out.length ? ` ${listWords(res.out)} ${res.out.length === 1 ? "is" : "are"} out.` : "";
+    return `${res.challenger} ${res.calza ? "calls calza on" : "calls"} ${res.bidder}'s ${res.bid_words}: ${res.count} counted. ${res.verdict}` +
+      `${/[.!]$/.test(res.verdict) ? "" : "."} ${losses.length ? listWords(losses) + "." : "Nobody loses a die."}${out}`;
+  }
+
+  /** Roll the new round's dice in (and rattle them) once. */
+  function rollNow() {
+    S.rollPending = false;
+    play("roll");
+    if (!motionOn()) return;
+    S.rollStart = performance.now();
+    for (const row of root.querySelectorAll("#hand, .seat-dice")) rolling(row);
+  }
+
+  const ROLL_MS = 800;
+
+  /** Mark a row of dice as rolling while the roll lasts; a re-draw mid-roll goes on where it was (--roll-at). */
+  function rolling(row) {
+    const elapsed = S.rollStart ? performance.now() - S.rollStart : Infinity;
+    if (elapsed >= ROLL_MS || !motionOn()) return row;
+    row.classList.add("rolling");
+    row.style.setProperty("--roll-at", `${-Math.round(elapsed)}ms`);
+    return row;
   }
 
   // ---- helpers -------------------------------------------------------------
@@ -166,6 +216,21 @@ export function tablePage({ root, toast }, code) {
   const rulesSummary = () => (S.view && S.view.rules_summary) || (S.table && S.table.rules_summary) || [];
   const myName = () => (S.seat !== null && S.table ? (S.view ? S.view.players[S.seat] : S.table.seats[S.seat].name) : null);
   const myTurn = () => S.view && S.view.phase === "bid" && S.seat !== null && S.view.to_move === S.view.players[S.seat];
+
+  /** Whether `name`'s seat is played by a bot standing in for the person (they left, or were away too long). */
+  function standIn(name) {
+    const t = S.table;
+    if (!t || !name) return false;
+    const s = t.seats.find((x) => x.name === name);
+    return !!(s && s.replaced) || (t.winner === name && !!t.winner_stand_in);
+  }
+
+  /** "Cy wins" / "Cy's stand-in bot wins" / "You win" (issue 17, fault 2: a bot won under Cy's name). */
+  function winnerWords(name, verb = false) {
+    const mine = name === myName();
+    const who = standIn(name) ? `${mine ? "Your" : `${name}'s`} stand-in bot` : mine ? "You" : name;
+    return verb ? `${who} ${who === "You" ? "win" : "wins"}` : who;
+  }
 
   function seatName(i) {
     if (S.view) return S.view.players[i];
@@ -177,15 +242,22 @@ export function tablePage({ root, toast }, code) {
   function renderAll() {
     if (S.destroyed) return;
     document.title = myTurn() ? "● Your turn · Liar's Dice" : `Liar's Dice · ${code}`;
-    renderHead();
-    renderBanner();
-    renderSeats();
-    renderCenter();
-    renderMe();
-    renderActions();
-    renderBids();
-    renderHistory();
-    renderChatForm();
+    keepFocus(() => {
+      renderHead();
+      renderBanner();
+      renderSeats();
+      renderCenter();
+      renderMe();
+      renderActions();
+      renderBids();
+      renderHistory();
+      renderChatForm();
+    });
+  }
+
+  /** The cup-and-picker card shows only with something in it (an empty card was a white bar, issue 17 fault 4). */
+  function renderPlayCard() {
+    el.play.hidden = el.me.hidden && el.actions.hidden;
   }
 
   function renderConn() {
@@ -216,8 +288,7 @@ export function tablePage({ root, toast }, code) {
     fill(el.head,
       h("div", { class: "head-main" },
         h("div", { class: "head-code" },
-          h("span", { class: "muted small" }, "Table"),
-          h("span", { class: "code code-big", id: "table-code" }, code),
+          h("h1", { class: "head-h1" }, h("span", { class: "muted small" }, "Table "), h("span", { class: "code code-big", id: "table-code" }, code)),
           h("button", { class: "btn btn-small", id: "copy-link", onclick: copyLink, title: shareUrl() }, "Copy link")),
         h("div", { class: "head-meta" },
           h("span", { class: "pill" }, (t && t.preset) || r.name || ""),
@@ -225,9 +296,18 @@ export function tablePage({ root, toast }, code) {
           t && t.private ? h("span", { class: "pill" }, "private") : null,
           t ? h("span", { class: `pill pill-${t.status}`, id: "table-status" }, statusWords[t.status] || t.status) : null,
           t && t.visitors ? h("span", { class: "pill" }, `${t.visitors} watching`) : null,
-          el.conn)),
+          el.conn,
+          switchButton("sound-toggle", "Sound", soundOn(), (on) => { setSound(on); if (on) play("turn"); }),
+          switchButton("motion-toggle", "Motion", motionOn(), (on) => setMotion(on)))),
       r.name ? h("details", { class: "rules-details", open: rulesOpen }, h("summary", {}, "Rules"), h("ul", { class: "rules-list" }, summaryItems(rulesSummary()))) : null);
     renderConn();
+  }
+
+  /** A switch of the table head ("Sound on" / "Sound off"), kept in localStorage by `set`. */
+  function switchButton(id, what, on, set) {
+    return h("button", { type: "button", class: `btn btn-small switch ${on ? "switch-on" : ""}`, id, "aria-pressed": String(on),
+      onclick: () => { set(!on); renderHead(); document.getElementById(id)?.focus(); } },
+      h("span", { "aria-hidden": "true" }, on ? "✓ " : "✕ "), `${what} ${on ? "on" : "off"}`);
   }
 
   function renderBanner() {
@@ -235,9 +315,10 @@ export function tablePage({ root, toast }, code) {
     if (!t) { fill(el.banner); return; }
     const parts = [];
     if (S.view && S.view.phase === "over") {
-      const won = S.view.winner === myName();
+      const won = S.view.winner === myName() && !standIn(S.view.winner);
       parts.push(h("div", { class: `banner ${won ? "banner-win" : "banner-over"}`, id: "game-over" },
-        h("div", { class: "banner-title" }, h("span", { class: "crown" }, "♛"), won ? " You win!" : ` ${S.view.winner} wins the game`),
+        h("div", { class: "banner-title", id: "winner-line" }, h("span", { class: "crown", "aria-hidden": "true" }, "♛"),
+          won && !standIn(S.view.winner) ? " You win!" : ` ${winnerWords(S.view.winner, true)} the game`),
         h("div", { class: "banner-actions" },
           h("a", { class: "btn btn-primary", id: "download-record", href: api.recordUrl(code), download: `liars-dice-${code}.json` }, "Download the record"),
           h("a", { class: "btn", id: "replay-link", href: `#/replay/${code}` }, "Step through the replay"),
@@ -307,7 +388,7 @@ export function tablePage({ root, toast }, code) {
       const badges = [];
       if (i === t.host) badges.push(h("span", { class: "badge" }, "host"));
       if (mine) badges.push(h("span", { class: "badge badge-you" }, "you"));
-      if (info.kind === "bot") badges.push(h("span", { class: "badge badge-bot" }, info.replaced ? `bot (${info.bot})` : `bot · ${info.bot}`));
+      if (info.kind === "bot") badges.push(h("span", { class: "badge badge-bot" }, info.replaced ? `stand-in bot · ${info.bot}` : `bot · ${info.bot}`));
       if (info.kind === "human" && !info.connected && v) badges.push(h("span", { class: "badge badge-off", title: "not connected" }, "away"));
       let body;
       if (info.kind === "empty" && !v) {
@@ -318,7 +399,7 @@ export function tablePage({ root, toast }, code) {
         const last = v.phase === "over" && v.results && v.results.length ? v.results[v.results.length - 1] : null;
         const finalCup = last && last.revealed && last.revealed[name] && last.revealed[name].length === count ? last.revealed[name] : null;
         const hidden = finalCup || (mine && v.phase !== "over" ? v.hand : null);
-        const row = h("span", { class: "dice-row seat-dice" });
+        const row = rolling(h("span", { class: "dice-row seat-dice" }));
         if (out) row.appendChild(h("span", { class: "muted small" }, "out"));
         else {
           if (hidden) for (const f of hidden) row.appendChild(die(f, { rules: r, size: "sm" }));
@@ -343,7 +424,8 @@ export function tablePage({ root, toast }, code) {
       }
       cards.push(h("div", { class: classes.join(" "), dataset: { seat: i, name: name || "" } },
         h("div", { class: "seat-head" },
-          h("span", { class: "seat-name" }, winner ? h("span", { class: "crown" }, "♛ ") : "", name || `Seat ${i + 1}`),
+          h("span", { class: "seat-name" }, winner ? h("span", { class: "crown", "aria-hidden": "true" }, "♛ ") : "", name || `Seat ${i + 1}`,
+            winner ? h("span", { class: "visually-hidden" }, standIn(name) ? ", won through a stand-in bot" : ", the winner") : null),
           h("span", { class: "seat-badges" }, badges)),
         body));
     }
@@ -354,9 +436,9 @@ export function tablePage({ root, toast }, code) {
   function botAdder(i) {
     const bots = (S.config && S.config.bots) || [];
     if (!bots.length) return null;
-    const choice = bots.includes(S.botChoice) ? S.botChoice : bots[bots.length > 1 ? 1 : 0];
+    const choice = defaultBot();
     const sel = h("select", { class: "bot-select", "aria-label": `Bot level for seat ${i + 1}`, dataset: { seat: i },
-      onchange: (e) => { S.botChoice = e.target.value; store.set("liars-dice:bot", e.target.value); } },
+      onchange: (e) => { S.botChoice = e.target.value; store.set("liars-dice:bot", e.target.value); renderActions(); } },
       bots.map((b) => h("option", { value: b, selected: b === choice }, b)));
     return h("div", { class: "bot-adder" }, sel,
       h("button", { class: "btn btn-small", dataset: { addBot: i }, onclick: () => send({ type: "add_bot", bot: sel.value, seat: i }) }, "Add bot"));
@@ -385,30 +467,43 @@ export function tablePage({ root, toast }, code) {
   function renderCenter() {
     const v = S.view;
     const r = rules();
+    el.center.hidden = false;
     if (!v) {
-      // Before the start the banner says what the table waits for (once).
-      fill(el.center, S.table && S.table.status === "open" ? null : h("div", { class: "center-line" }, "Connecting to the table…"));
+      // Before the start the banner says what the table waits for (once); an empty card
+      // was a white bar between the seats and the Host card (issue 17, fault 4).
+      if (S.table && S.table.status === "open") { fill(el.center); el.center.hidden = true; }
+      else fill(el.center, h("div", { class: "center-line" }, "Connecting to the table…"));
       return;
     }
     if (v.phase === "over") {
       const last = v.results[v.results.length - 1];
-      fill(el.center, h("div", { class: "center-line big" }, h("span", { class: "crown" }, "♛"), ` ${v.winner} wins.`),
+      fill(el.center, h("div", { class: "center-line big" }, h("span", { class: "crown", "aria-hidden": "true" }, "♛"), ` ${winnerWords(v.winner, true)}.`),
         last ? h("div", { class: "final-reveal" }, h("div", { class: "round-no" }, "The last challenge"), revealContent(rules(), last, { challenger: last.challenger, me: myName() })) : null);
       return;
     }
     const cur = v.bids.length ? v.bids[v.bids.length - 1] : null;
     const who = myTurn() ? "Your turn" : `${v.to_move} to ${cur ? "raise or challenge" : "open"}`;
+    let toggle = null;
+    if (S.seat !== null) {
+      toggle = h("label", { class: "hint-toggle", for: "hint-toggle" },
+        h("input", { type: "checkbox", id: "hint-toggle", checked: S.hint, onchange: (e) => { S.hint = e.target.checked; store.set("liars-dice:hint", S.hint ? "1" : "0"); keepFocus(() => { renderCenter(); renderActions(); }); } }),
+        h("span", {}, "Hint"));
+    }
     const lines = [
       h("div", { class: "center-top" },
         h("span", { class: "round-no" }, `Round ${v.round ?? v.results.length + 1}`),
         h("span", { class: `turn ${myTurn() ? "turn-mine" : ""}`, id: "turn" }, who),
-        v.deadline ? h("span", { class: "countdown", dataset: { deadline: v.deadline } }) : null),
+        v.deadline ? h("span", { class: "countdown", dataset: { deadline: v.deadline } }) : null,
+        // the start, said here for the first round (a toast covered the picker on a phone)
+        S.startNote && v.round === 1 ? h("span", { class: "start-note", id: "start-note" }, "The game has started. Good luck!") : null,
+        toggle),
       cur
         ? h("div", { class: "current-bid", id: "current-bid" },
             h("span", { class: "muted" }, `${cur.player} bids`), bidChip(r, cur.bid, "md"),
             h("span", { class: "bid-words" }, cur.words),
             cur.show && cur.show.length ? h("span", { class: "muted small" }, `(showed ${cur.show.length})`) : null)
         : h("div", { class: "current-bid muted", id: "current-bid" }, `No bid yet this round. ${Object.values(v.dice).reduce((a, b) => a + b, 0)} dice in play.`),
+      roundBidsToggle(v, r),
       v.palifico
         // RULES.md perudo "Palifico": announced with what it changes
         ? h("div", { class: "banner banner-palifico", id: "palifico-banner" },
@@ -416,62 +511,63 @@ export function tablePage({ root, toast }, code) {
             `${v.bids.length ? v.bids[0].player : v.to_move} is down to one die: wilds do not count, the opening may name any face, and the face stays for the round (a player with one die may change it).`)
         : null,
       !v.palifico && !v.wilds_active && v.bids.length ? h("div", { class: "small warn" }, "Wilds do not count this round (it opened on the wild face).") : null,
-      commitmentLine(v.commitment),
       mySeedLine(code, v, myName()),
     ];
-    if (S.seat !== null) {
-      const toggle = h("label", { class: "hint-toggle", for: "hint-toggle" },
-        h("input", { type: "checkbox", id: "hint-toggle", checked: S.hint, onchange: (e) => { S.hint = e.target.checked; store.set("liars-dice:hint", S.hint ? "1" : "0"); renderCenter(); renderActions(); } }),
-        h("span", {}, "Hint"));
-      let hint = null;
-      if (S.hint) {
-        const current = v.current;
-        hint = h("div", { class: "hint", id: "hint" }, current && current.chance !== null && current.chance !== undefined
-          ? [`Chance that ${current.words} is true, from your dice: `, h("strong", {}, percent(current.chance))]
-          : "No bid yet: the hint shows the chance that the current bid is true, from your dice.",
-          v.exact_odds !== null && v.exact_odds !== undefined && current
-            ? h("div", { id: "exact-hint" }, `Chance that the count is exactly ${current.bid.quantity} (a calza): `, h("strong", {}, percent(v.exact_odds)))
-            : null);
-      }
-      lines.push(h("div", { class: "hint-row" }, toggle, hint));
+    if (S.seat !== null && S.hint) {
+      const current = v.current;
+      lines.push(h("div", { class: "hint", id: "hint" }, current && current.chance !== null && current.chance !== undefined
+        ? [`Chance that ${current.words} is true, from your dice: `, h("strong", {}, percent(current.chance))]
+        : "No bid yet: the hint shows the chance that the current bid is true, from your dice.",
+        v.exact_odds !== null && v.exact_odds !== undefined && current
+          ? h("div", { id: "exact-hint" }, `Chance that the count is exactly ${current.bid.quantity} (a calza): `, h("strong", {}, percent(v.exact_odds)))
+          : null));
     }
+    lines.push(commitmentLine(v.commitment));
     fill(el.center, lines);
     tickTimers();
+  }
+
+  /** On a phone the round's bids sit one tap away, under the standing bid (the side column is far below). */
+  function roundBidsToggle(v, r) {
+    if (!v.bids.length) return null;
+    const open = !!S.bidsOpen;
+    return h("div", { class: "round-bids only-narrow" },
+      h("button", { type: "button", class: "btn btn-small", id: "round-bids-toggle", "aria-expanded": String(open), "aria-controls": "round-bids",
+        onclick: () => { S.bidsOpen = !open; keepFocus(renderCenter); } },
+        open ? "Hide this round's bids" : `This round's bids (${v.bids.length})`),
+      open ? bidList(v, r, "round-bids") : null);
   }
 
   function renderMe() {
     const v = S.view;
     const r = rules();
-    if (S.seat === null || !v || v.phase === "over") { el.me.hidden = true; return; }
+    if (S.seat === null || !v || v.phase === "over") { el.me.hidden = true; renderPlayCard(); return; }
     el.me.hidden = false;
     const name = myName();
     const shown = (v.shown && v.shown[name]) || [];
     const canShow = myTurn() && v.legal && v.legal.shows && v.legal.shows.length > 1;
-    // A new round deals new dice: roll them in once.
-    const dealt = `${v.round}:${v.hand.length}`;
-    const rolling = S.dealt !== undefined && S.dealt !== dealt && !v.bids.length;
-    S.dealt = dealt;
-    const hand = h("div", { class: `dice-row hand${rolling ? " rolling" : ""}`, id: "hand" });
+    // A new round's dice roll in once (rollNow), when no reveal covers them.
+    const hand = rolling(h("div", { class: "dice-row hand", id: "hand", role: canShow ? "group" : null, "aria-label": canShow ? "Your dice: pick the ones to show" : null }));
     v.hand.forEach((f, idx) => {
       const selected = S.picker.show.includes(idx);
       hand.appendChild(die(f, {
-        rules: r, size: "lg", selected,
+        rules: r, size: "lg", selected, index: idx,
         onclick: canShow ? () => { toggleShow(idx); } : null,
         title: canShow ? (selected ? "shown with your bid (tap to keep hidden)" : "tap to show with your bid") : null,
       }));
     });
     fill(el.me,
-      h("div", { class: "cup-head" }, h("h3", {}, "Your cup"), h("span", { class: "muted small" }, v.dice[name] ? dice(v.dice[name]) : "out")),
+      h("div", { class: "cup-head" }, h("h2", {}, "Your cup"), h("span", { class: "muted small" }, v.dice[name] ? dice(v.dice[name]) : "out")),
       v.dice[name] ? hand : h("p", { class: "muted" }, "You are out of dice: watch the others finish."),
       shown.length ? h("div", { class: "shown-line" }, h("span", { class: "muted small" }, "Shown on the table: "), diceRow(shown, { rules: r, size: "sm" })) : null,
       canShow ? h("p", { class: "small muted", id: "show-help" }, "Show and reroll: tap dice to set them out face up with your bid; the rest are rerolled. Keep at least one hidden.") : null);
+    renderPlayCard();
   }
 
   function toggleShow(idx) {
     const s = S.picker.show;
     S.picker.show = s.includes(idx) ? s.filter((x) => x !== idx) : [...s, idx];
-    renderMe();
-    renderActions();
+    keepFocus(() => { renderMe(); renderActions(); });
   }
 
   function resetPicker() {
@@ -482,18 +578,45 @@ export function tablePage({ root, toast }, code) {
     S.picker = { key, ...defaultPick(v.legal ? v.legal.raises : [], rules()), show: [] };
   }
 
-  /** Your turn has come: bring the picker into view (phones) and buzz once. */
+  /** Your turn has come: chime, bring the standing bid and the picker into view
+   *  together (phones), put the keyboard on the Bid button, and buzz once. */
   function turnStarted() {
+    play("turn");
     requestAnimationFrame(() => {
-      const r = el.actions.getBoundingClientRect();
-      if (r.top < 0 || r.bottom > window.innerHeight) el.actions.scrollIntoView({ block: "nearest", behavior: "smooth" });
+      if (S.destroyed || !myTurn()) return;
+      const top = el.center.getBoundingClientRect().top;
+      const bottom = el.play.getBoundingClientRect().bottom;
+      const behavior = motionOn() ? "smooth" : "auto";
+      if (bottom - top <= window.innerHeight) {
+        // the whole block fits: scroll the least that shows it all
+        if (top < 0) window.scrollBy({ top: top - 8, behavior });
+        else if (bottom > window.innerHeight) window.scrollBy({ top: bottom - window.innerHeight + 8, behavior });
+      } else {
+        const r = el.actions.getBoundingClientRect();
+        if (r.top < 0 || r.bottom > window.innerHeight) el.actions.scrollIntoView({ block: "nearest", behavior });
+      }
+      focusPicker();
     });
     if (navigator.vibrate && document.visibilityState === "visible") {
       try { navigator.vibrate(80); } catch { /* not allowed before a tap */ }
     }
   }
 
+  /** The keyboard goes to the Bid button (or the challenge when no raise is left), unless
+   *  the player is typing in the chat or reading a reveal. */
+  function focusPicker() {
+    const a = document.activeElement;
+    if (!el.reveal.hidden || (a && a !== document.body && !el.play.contains(a) && a.id !== "reveal-close")) return;
+    const target = el.actions.querySelector("#bid-btn:not([disabled])") || el.actions.querySelector("#challenge-btn");
+    if (target) target.focus({ preventScroll: true });
+  }
+
   function renderActions() {
+    renderActionsBody();
+    renderPlayCard();
+  }
+
+  function renderActionsBody() {
     const v = S.view;
     const t = S.table;
     if (!t) { fill(el.actions); el.actions.hidden = true; return; }
@@ -503,10 +626,10 @@ export function tablePage({ root, toast }, code) {
       if (S.host && t.status === "open") {
         const empty = t.seats.filter((s) => s.kind === "empty").length;
         fill(el.actions,
-          h("h3", {}, "Host"),
+          h("h2", {}, "Host"),
           empty ? h("div", { class: "fill-bots" },
             h("span", { class: "muted small" }, `${empty} empty ${empty === 1 ? "seat" : "seats"}.`),
-            h("button", { class: "btn", id: "fill-bots", onclick: fillWithBots }, `Fill with bots (${(S.botChoice && (S.config?.bots || []).includes(S.botChoice)) ? S.botChoice : defaultBot()})`)) : null,
+            h("button", { class: "btn", id: "fill-bots", onclick: fillWithBots }, `Fill with bots (${defaultBot()})`)) : null,
           h("button", { class: "btn btn-primary btn-wide", id: "start-game", disabled: empty > 0, onclick: () => send({ type: "start" }) },
             empty ? `Start (fill ${empty} more ${empty === 1 ? "seat" : "seats"} first)` : "Start the game"),
           leaveButton());
@@ -523,10 +646,12 @@ export function tablePage({ root, toast }, code) {
       return;
     }
     resetPicker();
-    fill(el.actions, bidPicker({
+    const [heading, ...picker] = bidPicker({
       view: v, rules: rules(), pick: S.picker, hint: S.hint,
-      onChange: renderActions, onBid: placeBid, onChallenge: challenge, onCalza: calza,
-    }));
+      onChange: () => keepFocus(renderActions), onBid: placeBid, onChallenge: challenge, onCalza: calza,
+    });
+    // One may leave on one's turn too (with fast bots the turn came back before the button did).
+    fill(el.actions, h("div", { class: "actions-head" }, heading, leaveButton()), picker);
   }
 
   function placeBid(bid, show) {
@@ -547,9 +672,11 @@ export function tablePage({ root, toast }, code) {
     for (const b of el.actions.querySelectorAll("button")) b.disabled = true;
   }
 
+  /** The bot the host last picked, else the server's default (the terminal's: probabilistic, issue 17 fault 1). */
   function defaultBot() {
     const bots = (S.config && S.config.bots) || [];
-    return bots.includes(S.botChoice) ? S.botChoice : bots[bots.length > 1 ? 1 : 0];
+    if (bots.includes(S.botChoice)) return S.botChoice;
+    return bots.includes(S.config && S.config.default_bot) ? S.config.default_bot : bots[0];
   }
 
   function fillWithBots() {
@@ -574,14 +701,23 @@ export function tablePage({ root, toast }, code) {
     const v = S.view;
     const r = rules();
     el.bids.hidden = !!v && v.phase === "over";
-    if (!v) { fill(el.bids, h("h3", {}, "This round"), h("p", { class: "muted small" }, "Bids appear here.")); return; }
+    if (!v) { fill(el.bids, h("h2", {}, "This round"), h("p", { class: "muted small" }, "Bids appear here.")); return; }
     fill(el.bids,
-      h("h3", {}, v.phase === "over" ? "Final round" : `Round ${v.round ?? v.results.length + 1}: bids`),
-      v.bids.length
-        ? h("ol", { class: "bid-list", id: "bid-list" }, v.bids.map((b, i) => h("li", { class: i === v.bids.length - 1 ? "latest" : "" },
-            h("span", { class: "bid-player" }, b.player), bidChip(r, b.bid, "xs"), h("span", { class: "bid-words small muted" }, b.words),
-            b.show && b.show.length ? h("span", { class: "small" }, " shows ", diceRow(b.show, { rules: r, size: "xs" })) : null)))
-        : h("p", { class: "muted small" }, v.phase === "over" ? "" : `${v.to_move} opens.`));
+      h("h2", {}, v.phase === "over" ? "Final round" : `Round ${v.round ?? v.results.length + 1}: bids`),
+      v.bids.length ? bidList(v, r, "bid-list") : h("p", { class: "muted small" }, v.phase === "over" ? "" : `${v.to_move} opens.`));
+    const list = el.bids.querySelector("#bid-list");
+    if (list) {
+      // a long round scrolls in its card (wide screens): show the latest bid; the keyboard may scroll it too
+      list.tabIndex = 0;
+      list.setAttribute("aria-label", "This round's bids");
+      list.scrollTop = list.scrollHeight;
+    }
+  }
+
+  function bidList(v, r, id) {
+    return h("ol", { class: "bid-list", id }, v.bids.map((b, i) => h("li", { class: i === v.bids.length - 1 ? "latest" : "" },
+      h("span", { class: "bid-player" }, b.player), bidChip(r, b.bid, "xs"), h("span", { class: "bid-words small" }, b.words),
+      b.show && b.show.length ? h("span", { class: "small" }, " shows ", diceRow(b.show, { rules: r, size: "xs" })) : null)));
   }
 
   function resultSummary(res, r) {
@@ -597,14 +733,15 @@ export function tablePage({ root, toast }, code) {
     const list = h("ul", { class: "history-list", id: "history-list" });
     for (let i = v.results.length - 1; i >= 0; i--) {
       const res = v.results[i];
-      list.appendChild(h("li", {}, h("button", { class: "link-btn", onclick: () => openReveal(res, res.challenger) },
+      list.appendChild(h("li", {}, h("button", { class: "link-btn", onclick: () => openReveal(res, res.challenger, false) },
         h("span", { class: "history-round" }, `Round ${i + 1}`), " ", resultSummary(res, r))));
     }
-    fill(el.history, h("h3", {}, "Past rounds"), list);
+    fill(el.history, h("h2", {}, "Past rounds"), list);
   }
 
   // ---- the reveal ----------------------------------------------------------
-  function openReveal(result, challenger) {
+  function openReveal(result, challenger, live = true) {
+    if (live) play("reveal");
     S.reveal = { result };
     fill(el.reveal,
       h("div", { class: "reveal card", role: "dialog", "aria-modal": "true", "aria-labelledby": "reveal-title" },
@@ -616,8 +753,13 @@ export function tablePage({ root, toast }, code) {
   }
 
   function closeReveal() {
+    const was = !el.reveal.hidden;
     S.reveal = null;
     el.reveal.hidden = true;
+    if (!was) return;
+    if (S.rollPending) rollNow();
+    if (myTurn()) focusPicker();
+    else if (document.activeElement === document.body || !document.activeElement) el.center.focus({ preventScroll: true });
   }
   el.reveal.addEventListener("click", (e) => { if (e.target === el.reveal) closeReveal(); });
   const onKey = (e) => { if (e.key === "Escape" && !el.reveal.hidden) closeReveal(); };

@@ -130,3 +130,33 @@ export function dateTime(iso) {
   const d = new Date(iso);
   return isNaN(d) ? "" : d.toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
 }
+
+/** Tell screen readers one sentence through the page's live region (#announcer). */
+export function announce(text) {
+  const box = document.getElementById("announcer");
+  if (!box || !text) return;
+  box.appendChild(h("p", {}, text));
+  while (box.children.length > 12) box.firstChild.remove();
+}
+
+/** A selector that finds `el`'s twin after a re-draw: its id, else its tag and data-* attributes. */
+function focusSelector(el) {
+  if (el.id) return `#${CSS.escape(el.id)}`;
+  const data = [...el.attributes].filter((a) => a.name.startsWith("data-"));
+  if (!data.length) return null;
+  return el.tagName.toLowerCase() + data.map((a) => `[${a.name}="${CSS.escape(a.value)}"]`).join("");
+}
+
+/**
+ * Run `render`, then give the focus back to the twin of the element that had it
+ * when the re-draw replaced that element (a keyboard player keeps their place).
+ */
+export function keepFocus(render) {
+  const before = document.activeElement;
+  const sel = before && before !== document.body ? focusSelector(before) : null;
+  render();
+  if (sel && !before.isConnected) {
+    const twin = document.querySelector(sel);
+    if (twin && !twin.disabled) twin.focus({ preventScroll: true });
+  }
+}

@@ -1,0 +1,450 @@
+"""Issue 17, "Game night", the browser page, in a real Chromium:
+
+* faults 1-4: the default bot is ``probabilistic`` (the terminal's), a stand-in
+  bot's win is named as such, no toast carries over to the next page, and no
+  empty card sits between the seats and the Host card;
+* the whole table on one screen, checked by bounding boxes against the viewport;
+* sound and motion, each with its switch (kept in localStorage), motion off by
+  default under ``prefers-reduced-motion``;
+* the live region, a keyboard-only round, and axe-core on the lobby, a table
+  mid-round and the reveal (no serious or critical violation);
+* the smaller frictions: the start notice covers nothing, the create form has
+  its own nickname box, a pasted rules file is previewed.
+
+Each test here fails against the page before issue 17.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from e2e_ui import PHONE, add_bots_and_start, create_table, join_by_code, view_shot
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
+
+#: Element rectangles in viewport pixels, read at one instant.
+_BOX = "(sel) => [...document.querySelectorAll(sel)].filter((e) => e.offsetParent !== null).map((e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })"
+
+
+def boxes(page: Any, selector: str) -> list[list[float]]:
+    return page.evaluate(_BOX, selector)
+
+
+def assert_in_view(page: Any, selector: str, where: str) -> None:
+    """Every visible element matching ``selector`` lies wholly inside the viewport (no scrolling needed)."""
+    w, h = page.evaluate("[window.innerWidth, window.innerHeight]")
+    found = boxes(page, selector)
+    assert found, f"{where}: nothing visible matches {selector}"
+    for b in found:
+        assert b[0] >= 0 and b[1] >= 0 and b[2] <= w and b[3] <= h, f"{where}: {selector} at {b} leaves the {w}x{h} viewport"
+
+
+def turn_with_a_standing_bid(page: Any, limit_s: float = 60) -> None:
+    """Wait for this page's turn with a bid to raise or challenge: open the round
+    with the cheapest bid when it is ours to open; challenge when no raise is left."""
+    deadline = time.monotonic() + limit_s
+    while time.monotonic() < deadline:
+        if page.is_visible("#game-over"):
+            raise AssertionError("the game ended before a turn with a standing bid")
+        if page.is_visible("#reveal-close"):
+            page.click("#reveal-close")
+        elif page.is_visible("#bid-btn:not([disabled])"):
+            if page.locator("#current-bid .bid-chip").count():
+                return
+            page.click("#bid-btn")
+        elif page.is_visible("#challenge-btn:not([disabled])"):
+            page.click("#challenge-btn")
+        page.wait_for_timeout(60)
+    raise AssertionError("no turn with a standing bid")
+
+
+# -- faults 1-4 ------------------------------------------------------------------------
+
+
+def test_the_default_bot_is_probabilistic_and_fill_says_which(server, new_page) -> None:  # type: ignore[no-untyped-def]
+    """Fault 1: every "Add bot" list started on random, the weakest, and the host's
+    button read "Fill with bots (random)"; the terminal's default is probabilistic."""
+    page = new_page()
+    create_table(page, server.url, "ann", preset="perudo", seats=4, dice=3)
+    page.wait_for_selector(".bot-select")
+    assert page.eval_on_selector_all(".bot-select", "els => els.map((e) => e.value)") == ["probabilistic"] * 3
+    assert page.inner_text("#fill-bots").strip() == "Fill with bots (probabilistic)"
+    page.select_option('.bot-select[data-seat="1"]', "strong")
+    assert page.inner_text("#fill-bots").strip() == "Fill with bots (strong)"  # the label follows the pick
+    page.select_option('.bot-select[data-seat="1"]', "probabilistic")
+    page.click("#fill-bots")
+    page.wait_for_function("() => document.querySelectorAll('.badge-bot').length === 3")
+    assert page.eval_on_selector_all(".badge-bot", "els => els.map((e) => e.textContent)") == ["bot · probabilistic"] * 3
+
+
+def test_a_stand_in_bots_win_is_named_as_such_on_the_end_screen_and_in_the_lobby(server, new_page) -> None:  # type: ignore[no-untyped-def]
+    """Fault 2: Cy left, a bot took the seat under Cy's name and won, and the end
+    screen said "♛ Cy wins the game", the lobby "winner Cy". Here both people
+    leave, so a stand-in wins whoever wins; a visitor's end screen and the lobby
+    name the stand-in bot."""
+    ann, bob = new_page(), new_page()
+    code = create_table(ann, server.url, "ann", preset="classic", seats=2, dice=3)
+    join_by_code(bob, server.url, "bob", code)
+    ann.click("#start-game:not([disabled])")
+    staying = [ann, bob]
+    for p in staying:
+        p.on("dialog", lambda d: d.accept())
+    deadline = time.monotonic() + 30
+    while staying and time.monotonic() < deadline:  # whoever is to move bids first, then leaves
+        for p in list(staying):
+            if p.is_visible("#reveal-close"):
+                p.click("#reveal-close")
+            try:
+                if p.is_visible("#leave-btn:has-text('Leave the game')"):
+                    p.click("#leave-btn", timeout=2000)
+                    p.wait_for_selector("#create-form")
+                    staying.remove(p)
+                elif p.is_visible("#bid-btn") and p.is_enabled("#bid-btn"):
+                    p.click("#bid-btn", timeout=2000)
+            except PlaywrightTimeout:
+                continue  # the table changed under the click (our turn came): look again
+        ann.wait_for_timeout(100)
+    assert not staying
+    ann.goto(f"{server.url}/#/table/{code}")
+    ann.wait_for_selector("#game-over", timeout=60_000)
+    line = ann.inner_text("#winner-line").strip()
+    assert line in ("♛ ann's stand-in bot wins the game", "♛ bob's stand-in bot wins the game"), line
+    winner = line.split("'s")[0][2:]
+    assert ann.inner_text("#center .center-line").strip() == f"♛ {winner}'s stand-in bot wins."
+    view_shot(ann, "stand-in-winner-desktop")
+    ann.goto(server.url + "/")
+    ann.fill("#lookup-nick", winner)
+    ann.click("#games-card button:has-text('Finished games')")
+    row = ann.wait_for_selector(f'#lookup-games [data-code="{code}"]').inner_text()
+    assert f"winner {winner}'s stand-in bot" in row and "badge-win" not in ann.inner_html("#lookup-games"), row
+
+
+def test_no_toast_carries_over_to_the_new_tables_page(server, new_page) -> None:  # type: ignore[no-untyped-def]
+    """Fault 3: "Type a nickname first" was still shown on the new table's page."""
+    page = new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#create-form")
+    page.click("#create-btn")
+    page.wait_for_selector('.toast:has-text("Type a nickname first")')
+    page.fill("#create-nickname", "ann")
+    page.click("#create-btn")
+    page.wait_for_selector("#table-code")
+    assert page.locator(".toast").count() == 0, page.inner_text("#toasts")
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_no_empty_card_between_the_seats_and_the_host_card(server, new_page, phone: bool) -> None:  # type: ignore[no-untyped-def]
+    """Fault 4: an empty white bar (the centre card, with nothing in it before the
+    start) sat between the seats and the Host card, on desktop and phone."""
+    page = new_page(phone=phone)
+    create_table(page, server.url, "ann", preset="classic", seats=3, dice=2)
+    page.wait_for_selector("#start-game")
+    empty = page.evaluate("""[...document.querySelectorAll('.table-main .card')]
+      .filter((e) => e.offsetParent !== null && !e.innerText.trim()).map((e) => e.id)""")
+    assert empty == [], empty
+    seats, host = boxes(page, "#seats")[0], boxes(page, "#play")[0]
+    assert 0 <= host[1] - seats[3] <= 20, (seats, host)  # the Host card follows the seats
+    view_shot(page, f"open-table-{'phone' if phone else 'desktop'}")
+
+
+# -- the whole table on one screen -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "width, height, preset, seats",
+    [(1280, 800, "classic", 4), (1366, 768, "classic", 6), (1366, 768, "wild-stars", 4), (1280, 800, "perudo", 5)],
+)
+def test_on_your_turn_the_whole_table_is_on_one_desktop_screen(server, browser, width: int, height: int,
+                                                              preset: str, seats: int) -> None:  # type: ignore[no-untyped-def]
+    """At 1280x800 and 1366x768, on your turn: the seats, the standing bid, this
+    round's bids and the bid picker are all in view, without scrolling."""
+    ctx = browser.new_context(viewport={"width": width, "height": height})
+    try:
+        page = ctx.new_page()
+        create_table(page, server.url, "ann", preset=preset, seats=seats, dice=5)
+        add_bots_and_start(page, "probabilistic")
+        turn_with_a_standing_bid(page)
+        page.wait_for_timeout(300)  # a smooth scroll would have ended
+        assert page.evaluate("window.scrollY") == 0
+        assert len(boxes(page, ".seat")) == seats
+        for sel in (".seat", "#current-bid", "#bid-list", ".face-btn", "#qty-up", "#bid-btn", "#challenge-btn"):
+            assert_in_view(page, sel, f"{width}x{height} {preset}")
+        view_shot(page, f"turn-{preset}-{seats}-{width}x{height}")
+    finally:
+        ctx.close()
+
+
+def test_on_a_phone_the_standing_bid_and_the_picker_are_in_view_together(server, new_page) -> None:  # type: ignore[no-untyped-def]
+    """390x844: on your turn the standing bid and the picker are in view together,
+    and this round's bids are one tap away."""
+    page = new_page(phone=True)
+    create_table(page, server.url, "ann", preset="classic", seats=4, dice=5)
+    add_bots_and_start(page, "probabilistic")
+    turn_with_a_standing_bid(page)
+    page.wait_for_timeout(600)  # the scroll to the picker has ended
+    for sel in ("#current-bid", ".face-btn", "#bid-btn", "#challenge-btn"):
+        assert_in_view(page, sel, "phone")
+    n = page.locator("#bid-list li").count()
+    page.tap("#round-bids-toggle")
+    page.wait_for_selector("#round-bids li")
+    assert page.locator("#round-bids li").count() == n >= 1
+    assert_in_view(page, "#round-bids li", "phone, the round's bids")
+    view_shot(page, "turn-phone")
+
+
+# -- sound and motion ------------------------------------------------------------------
+
+
+_HEAR = "window.__heard = []; window.addEventListener('liars-dice:sound', (e) => window.__heard.push(e.detail));"
+
+
+def play_a_round(page: Any) -> None:
+    """Bid or challenge until a reveal opens, then close it."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if page.is_visible("#reveal-close"):
+            page.click("#reveal-close")
+            return
+        if page.is_visible("#challenge-btn") and page.is_enabled("#challenge-btn"):
+            page.click("#challenge-btn")
+        elif page.is_visible("#bid-btn") and page.is_enabled("#bid-btn"):
+            page.click("#bid-btn")
+        page.wait_for_timeout(80)
+    raise AssertionError("no reveal within 60 s")
+
+
+def test_sounds_at_the_deal_your_turn_and_the_reveal_and_the_switch_is_kept(server, new_page) -> None:  # type: ignore[no-untyped-def]
+    page = new_page()
+    page.context.add_init_script(_HEAR)
+    create_table(page, server.url, "ann", preset="classic", seats=2, dice=3)
+    add_bots_and_start(page, "random")
+    play_a_round(page)
+    page.wait_for_function("() => window.__heard.filter((s) => s === 'roll').length >= 2")  # the first deal and the next
+    heard = page.evaluate("window.__heard")
+    assert {"roll", "turn", "reveal"} <= set(heard), heard
+    assert page.get_attribute("#sound-toggle", "aria-pressed") == "true"
+    page.click("#sound-toggle")
+    assert page.get_attribute("#sound-toggle", "aria-pressed") == "false"
+    page.reload()  # the switch is kept (localStorage)
+    page.wait_for_selector("#turn")
+    assert page.get_attribute("#sound-toggle", "aria-pressed") == "false"
+    play_a_round(page)
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.__heard") == []
+
+
+def test_motion_is_off_under_reduced_motion_and_the_switch_is_kept(server, browser) -> None:  # type: ignore[no-untyped-def]
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
+    try:
+        page = ctx.new_page()
+        create_table(page, server.url, "ann", preset="classic", seats=2, dice=3)
+        assert page.evaluate("document.documentElement.classList.contains('no-motion')")
+        assert page.get_attribute("#motion-toggle", "aria-pressed") == "false"
+        add_bots_and_start(page, "random")
+        page.wait_for_selector("#hand .die")
+        anim = page.eval_on_selector("#hand .die", "e => getComputedStyle(e).animationName")
+        assert anim == "none", anim
+        page.click("#motion-toggle")  # the player asks for motion: it wins over the default
+        page.reload()
+        page.wait_for_selector("#turn")
+        assert page.get_attribute("#motion-toggle", "aria-pressed") == "true"
+        assert not page.evaluate("document.documentElement.classList.contains('no-motion')")
+    finally:
+        ctx.close()
+
+
+def test_the_new_rounds_dice_roll_in_with_motion_on(server, new_page) -> None:  # type: ignore[no-untyped-def]
+    page = new_page()
+    create_table(page, server.url, "ann", preset="classic", seats=2, dice=3)
+    page.evaluate("window.__rolls = 0; new MutationObserver(() => { if (document.querySelector('#hand.rolling')) window.__rolls++; })"
+                  ".observe(document.body, {subtree: true, attributes: true, attributeFilter: ['class'], childList: true})")
+    add_bots_and_start(page, "random")
+    page.wait_for_function("() => window.__rolls > 0")
+    assert page.eval_on_selector("#hand.rolling .die", "e => getComputedStyle(e).animationName") == "roll"
+
+
+# -- accessibility -----------------------------------------------------------------------
+
+
+def axe_check(page: Any, where: str) -> list[str]:
+    """Run axe-core (axe-playwright-python's copy) on the page; fail on a serious or
+    critical violation; return every violation's id and impact (for the report)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    found = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in results.response["violations"]]
+    bad = [f for f in found if f[1] in ("serious", "critical")]
+    assert not bad, f"{where}: {bad}"
+    return [f"{i} ({impact})" for i, impact, _ in found]
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_axe_finds_no_serious_violation_in_the_lobby_mid_round_and_at_the_reveal(server, new_page, phone: bool) -> None:  # type: ignore[no-untyped-def]
+    page = new_page(phone=phone)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#create-form")
+    page.wait_for_selector("#rules-summary li")
+    found = {"lobby": axe_check(page, "lobby")}
+    create_table(page, server.url, "ann", preset="wild-stars", seats=3, dice=3)
+    add_bots_and_start(page, "probabilistic")
+    turn_with_a_standing_bid(page)
+    found["mid-round"] = axe_check(page, "table mid-round")
+    page.click("#challenge-btn")
+    page.wait_for_selector("#reveal-close")
+    page.wait_for_timeout(400)  # the pop-in has ended: axe reads the colours as drawn
+    found["reveal"] = axe_check(page, "reveal")
+    view_shot(page, f"reveal-{'phone' if phone else 'desktop'}")
+    print("axe (moderate and minor):", found)
+
+
+def _focused(page: Any) -> str:
+    return page.evaluate("document.activeElement ? (document.activeElement.id || document.activeElement.tagName) : ''")
+
+
+def tab_to(page: Any, element_id: str, limit: int = 80) -> None:
+    """Press Tab until the element with ``element_id`` has the focus."""
+    for _ in range(limit):
+        if _focused(page) == element_id:
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached #{element_id} (focus on {_focused(page)})")
+
+
+def test_a_whole_round_by_keyboard_alone_with_the_live_region_telling_it(server, new_page) -> None:  # type: ignore[no-untyped-def]
+    """From the lobby to the end of a round, with no mouse: create the table, fill
+    it with bots, start, bid (the arrow keys pick the face), challenge, close the
+    reveal. The live region says the bids, whose turn it is, and the reveal."""
+    page = new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#create-form")
+    tab_to(page, "create-nickname")
+    page.keyboard.type("kim")
+    tab_to(page, "create-btn")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#fill-bots")
+    tab_to(page, "fill-bots")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#start-game:not([disabled])")
+    tab_to(page, "start-game")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#turn")
+    said = lambda: page.inner_text("#announcer")  # noqa: E731
+    bids = 0
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        if page.is_visible("#reveal-close"):
+            page.wait_for_function("() => document.activeElement && document.activeElement.id === 'reveal-close'")
+            page.keyboard.press("Enter")
+            page.wait_for_selector("#reveal", state="hidden")
+            break
+        if page.is_visible("#bid-btn") and page.is_enabled("#bid-btn"):
+            # the turn puts the keyboard on the Bid button
+            page.wait_for_function("() => document.activeElement && document.activeElement.id === 'bid-btn'")
+            if bids and page.is_visible("#challenge-btn"):
+                page.keyboard.press("Tab")
+                assert _focused(page) == "challenge-btn"
+                page.keyboard.press("Enter")
+            else:
+                picked = page.get_attribute(".face-btn.on", "data-face")
+                for _ in range(4):  # back past + and − (skipped when disabled) to the face picked: the group's one Tab stop
+                    page.keyboard.press("Shift+Tab")
+                    if page.evaluate("document.activeElement.classList.contains('face-btn')"):
+                        break
+                assert page.evaluate("document.activeElement.classList.contains('face-btn')"), _focused(page)
+                page.keyboard.press("ArrowLeft" if picked == "6" else "ArrowRight")
+                now = page.get_attribute(".face-btn.on", "data-face")
+                assert now != picked and page.evaluate("document.activeElement.dataset.face") == now
+                tab_to(page, "bid-btn", limit=5)
+                words = page.inner_text("#bid-btn").replace("Bid ", "", 1).strip()
+                page.keyboard.press("Enter")
+                page.wait_for_function("(w) => document.getElementById('announcer').innerText.includes('You bid ' + w)", arg=words)
+                bids += 1
+        elif page.is_visible("#challenge-btn") and page.is_enabled("#challenge-btn"):
+            page.wait_for_function("() => document.activeElement && document.activeElement.id === 'challenge-btn'")
+            page.keyboard.press("Enter")
+        page.wait_for_timeout(80)
+    else:
+        raise AssertionError("the round did not end by keyboard within 90 s")
+    text = said()
+    assert "The game has started. Good luck!" in text and "Your turn." in text, text
+    assert " bids " in text and " counted. " in text and ("loses" in text), text
+
+
+# -- smaller frictions ---------------------------------------------------------------------
+
+
+def test_on_a_phone_the_start_notice_covers_no_part_of_the_picker(server, new_page) -> None:  # type: ignore[no-untyped-def]
+    """"The game has started. Good luck!" was a toast over the quantity and Bid row;
+    it is now said in the table's centre (and to screen readers)."""
+    page = new_page(phone=True)
+    create_table(page, server.url, "ann", preset="classic", seats=2, dice=3)
+    page.click("#fill-bots")
+    page.click("#start-game:not([disabled])")
+    page.wait_for_selector("#start-note")
+    toasts = boxes(page, ".toast")
+    for sel in ("#actions", "#seats"):
+        for t in toasts:
+            for b in boxes(page, sel):
+                assert t[2] <= b[0] or b[2] <= t[0] or t[3] <= b[1] or b[3] <= t[1], (sel, t, b)
+
+
+def test_create_without_a_nickname_keeps_the_focus_in_the_create_form(server, new_page) -> None:  # type: ignore[no-untyped-def]
+    """On a phone "Create the table" without a nickname sent the focus up to the
+    join card; the create form has its own nickname box, the same name."""
+    page = new_page(phone=True)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#create-form")
+    page.click("#create-btn")
+    assert _focused(page) == "create-nickname"
+    assert page.evaluate("document.getElementById('create-card').contains(document.activeElement)")
+    assert_in_view(page, "#create-nickname", "phone, the nickname box after Create")
+    page.keyboard.type("zoe")
+    assert page.input_value("#nickname") == "zoe"  # one name, in both boxes
+
+
+def test_a_pasted_rules_file_is_previewed_before_the_table_is_made(server, new_page) -> None:  # type: ignore[no-untyped-def]
+    page = new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#rules-summary li")
+    page.select_option("#preset", "classic")
+    page.click("#rules-file-box summary")
+    page.fill("#rules-text", 'preset = "perudo"\ncalza = false\ndice_per_player = 3\n')
+    page.wait_for_selector("#rules-from-file")
+    expected = server.api("/api/rules/summary", {"rules_text": 'preset = "perudo"\ncalza = false\ndice_per_player = 3\n'})["summary"]
+    items = page.eval_on_selector_all("#rules-summary li:not(#rules-from-file)", "els => els.map((e) => e.innerText)")
+    assert items == [f"{s['topic']}: {s['sentence']}" for s in expected]
+    page.fill("#rules-text", 'preset = "perudo"\ncalzza = true\n')
+    warn = page.wait_for_selector("#rules-summary .warn").inner_text()
+    assert warn.startswith("Your rules file:") and "calzza" in warn, warn
+    page.fill("#rules-text", "")
+    page.wait_for_selector("#rules-summary .warn", state="detached")
+    assert page.locator("#rules-from-file").count() == 0
+
+
+def test_screenshots_of_each_page_at_both_sizes(server, browser) -> None:  # type: ignore[no-untyped-def]
+    """The lobby, an open table, a table mid-round and the reveal at 1280x800 and
+    390x844 (saved when LIARS_DICE_E2E_SHOTS names a folder); the pages draw no
+    wider than the viewport."""
+    for name, opts in (("desktop", {"viewport": {"width": 1280, "height": 800}}), ("phone", PHONE)):
+        ctx = browser.new_context(**opts)
+        try:
+            page = ctx.new_page()
+            page.goto(server.url + "/")
+            page.wait_for_selector("#rules-summary li")
+            view_shot(page, f"lobby-{name}")
+            create_table(page, server.url, "ann", preset="wild-stars", seats=4, dice=4)
+            view_shot(page, f"open-{name}")
+            add_bots_and_start(page, "probabilistic")
+            turn_with_a_standing_bid(page)
+            page.wait_for_timeout(600)
+            view_shot(page, f"mid-round-{name}")
+            page.click("#challenge-btn")
+            page.wait_for_selector("#reveal-close")
+            view_shot(page, f"reveal-{name}")
+            assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        finally:
+            ctx.close()
