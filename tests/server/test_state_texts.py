@@ -1,0 +1,76 @@
+"""The state messages of one event, built at once (issue 16, "Cheaper moves"):
+:func:`~liars_dice.server.core.views.state_texts` encodes the public part once
+and adds each seat's own part; each message must be exactly the one built for
+that seat alone from the engine's view (:func:`~liars_dice.server.core.views.seat_view`,
+:func:`~liars_dice.server.core.views.public_view`), at every move of games
+under every preset (bids, challenges, calzas, shows, palifico rounds)."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from liars_dice.engine import PRESETS, Bid, Calza, Challenge, Rules, SeededDice
+from liars_dice.server.core import views
+from liars_dice.server.core.commands import AddBot, Create, Move, Start, step
+from liars_dice.server.core.tables import unopened
+from liars_dice.server.runtime.room import Room
+
+
+def _table(preset: str, seats: int, seed: int) -> Any:
+    rules = Rules.preset(preset)
+    payload = {"id": "t1", "code": "ABCDEF", "preset": preset, "rules": rules.to_dict(), "n_seats": seats,
+               "turn_timer": None, "private": False, "created_at": "2026-01-01T00:00:00+00:00"}
+    dice = SeededDice(seed)
+    t, _ = step(unopened(payload), Create(payload, "ann", "h0"), dice)
+    for _ in range(seats - 1):
+        t, _ = step(t, AddBot(0, "random"), dice)
+    t, _ = step(t, Start(0, 0), dice)
+    return t, dice
+
+
+def _reference(room: Room, seat: int | None) -> dict[str, Any]:
+    view = views.seat_view(room, seat) if seat is not None else views.public_view(room)
+    return {"type": "state", "view": view, "event": views._event_json(room)}
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_each_message_of_an_event_is_the_seats_own(preset: str) -> None:
+    rng = random.Random(preset)
+    rules = Rules.preset(preset)
+    seats = min(4, rules.max_players)
+    checked = 0
+    for game in range(40):
+        if checked >= 150:
+            break
+        checked += _play(preset, seats, game, rng)
+    assert checked >= 30
+
+
+def _play(preset: str, seats: int, game: int, rng: random.Random) -> int:
+    """One game at random, each event's messages checked; returns how many events."""
+    t, dice = _table(preset, seats, game)
+    room = Room(t)
+    checked = 0
+    while t.state is not None and t.state.winner is None:
+        room.table = t
+        texts = views.state_texts(room, [None, *range(seats)])
+        for seat, text in texts.items():
+            got = json.loads(text)
+            assert isinstance(got.pop("server_time"), float)
+            assert got == json.loads(json.dumps(_reference(room, seat))), (preset, seat, t.move_number)
+        checked += 1
+        state = t.state
+        seat = state.to_move
+        acts = state.legal_actions()
+        raises = [a for a in acts if isinstance(a, Bid)]
+        other = [a for a in acts if isinstance(a, (Challenge, Calza))]
+        action = rng.choice(other) if other and (rng.random() < 0.25 or not raises) else rng.choice(raises[:6])
+        show: tuple[int, ...] = ()
+        if isinstance(action, Bid) and state.rules.show_and_reroll and rng.random() < 0.3:
+            show = rng.choice(state.view(seat).legal_shows())
+        t, _ = step(t, Move(seat, action, show, False, False, None), dice)
+    return checked
