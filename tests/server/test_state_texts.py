@@ -34,7 +34,11 @@ def _table(preset: str, seats: int, seed: int) -> Any:
 
 def _reference(room: Room, seat: int | None) -> dict[str, Any]:
     view = views.seat_view(room, seat) if seat is not None else views.public_view(room)
-    return {"type": "state", "view": view, "event": views._event_json(room)}
+    out = {"type": "state", "view": view, "event": views._event_json(room)}
+    if room.table.last_event.get("kind") == "start":
+        state = room.table.state
+        out["bid_words"] = json.loads(views.bid_words_json(state.rules, sum(state.game.dice)))
+    return out
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
@@ -55,6 +59,7 @@ def _play(preset: str, seats: int, game: int, rng: random.Random) -> int:
     t, dice = _table(preset, seats, game)
     room = Room(t)
     checked = 0
+    words: dict[tuple[int, int], tuple[str, str]] = {}
     while t.state is not None and t.state.winner is None:
         room.table = t
         texts = views.state_texts(room, [None, *range(seats)])
@@ -62,6 +67,12 @@ def _play(preset: str, seats: int, game: int, rng: random.Random) -> int:
             got = json.loads(text)
             assert isinstance(got.pop("server_time"), float)
             assert got == json.loads(json.dumps(_reference(room, seat))), (preset, seat, t.move_number)
+            if "bid_words" in got:
+                words = {(q, f): (label, w) for q, f, label, w in got["bid_words"]}
+            # every raise served is worded in the table's bid_words, by the engine
+            for r in got["view"].get("legal", {}).get("raises", []):
+                bid = Bid(r["quantity"], r["face"])
+                assert words[r["quantity"], r["face"]] == (t.rules.format_bid(bid), t.rules.describe_bid(bid))
         checked += 1
         state = t.state
         seat = state.to_move
