@@ -32,12 +32,14 @@ def _table(preset: str, seats: int, seed: int) -> Any:
     return t, dice
 
 
-def _reference(room: Room, seat: int | None) -> dict[str, Any]:
+def _reference(room: Room, seat: int | None, sync: bool = False) -> dict[str, Any]:
     view = views.seat_view(room, seat) if seat is not None else views.public_view(room)
-    out = {"type": "state", "view": view, "event": views._event_json(room)}
-    if room.table.last_event.get("kind") == "start":
+    out = {"type": "state", "view": view, "event": views._event_json(room, sync)}
+    if sync or room.table.last_event.get("kind") == "start":
         state = room.table.state
         out["bid_words"] = json.loads(views.bid_words_json(state.rules, sum(state.game.dice)))
+    else:  # the rules are sent where a client starts to follow the game (and are in the table summary)
+        view["rules_options"] = view["rules_summary"] = None
     return out
 
 
@@ -67,6 +69,10 @@ def _play(preset: str, seats: int, game: int, rng: random.Random) -> int:
             got = json.loads(text)
             assert isinstance(got.pop("server_time"), float)
             assert got == json.loads(json.dumps(_reference(room, seat))), (preset, seat, t.move_number)
+        for seat, text in views.state_texts(room, [None, *range(seats)], sync=True).items():  # a client catching up
+            got = json.loads(text)
+            del got["server_time"]
+            assert got == json.loads(json.dumps(_reference(room, seat, True))), (preset, seat, t.move_number)
             if "bid_words" in got:
                 words = {(q, f): (label, w) for q, f, label, w in got["bid_words"]}
             # every raise served is worded in the table's bid_words, by the engine

@@ -245,7 +245,8 @@ def bid_words_json(rules: Rules, dice: int) -> str:
 
 
 def _carries_words(room: Viewed, sync: bool) -> bool:
-    """Whether this event's ``state`` messages carry ``bid_words``: a client's
+    """Whether this event's ``state`` messages carry ``bid_words``, and the
+    rules (``rules_options``, ``rules_summary``; else ``null``): a client's
     first state message of a game is a ``sync`` (at ``hello``) or the ``start``."""
     return sync or room.table.last_event.get("kind") == "start"
 
@@ -312,7 +313,10 @@ class _Template:
         return "".join(parts)
 
     def _shared(self) -> dict[str, str]:
-        rules_options, summary = _rules_json(self.state.rules)
+        # The rules are the same all game, and the table summary (``welcome``,
+        # ``table``) holds them too: sent where a client starts to follow the game.
+        rules_options, summary = _rules_json(self.state.rules) if _carries_words(self.room, self.sync) else (
+            "null", "null")
         return {"results": _results(self.room)[1], "rules_options": rules_options, "rules_summary": summary}
 
     def spectator(self) -> str:
