@@ -273,6 +273,13 @@ async def main(args: argparse.Namespace) -> None:
             if any("Traceback" in ln for ln in server_log):  # show the first traceback whole
                 first = next(i for i, ln in enumerate(server_log) if "Traceback" in ln)
                 print("".join(server_log[max(0, first - 2): first + 40]).rstrip())
+        moves = max(1, stats.moves)
+        print(f"server CPU per move: {(cpu1 - cpu0) / moves * 1000:.2f} ms")
+        print("RESULT " + json.dumps({
+            "moves_per_s": stats.moves / window, "p50_ms": q[49], "p99_ms": q[98],
+            "cpu_ms_per_move": (cpu1 - cpu0) / moves * 1000,
+            "kib_per_table": (max(rss1, rss2) - rss0) / args.tables, "load": load[0],
+        }))
         print(f"server CPU: {(cpu1 - cpu0) / window * 100:.0f}% of one core; clients' CPU: "
               f"{(ru1.ru_utime + ru1.ru_stime - ru0.ru_utime - ru0.ru_stime) / window * 100:.0f}%; load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     finally:
