@@ -29,6 +29,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from _common import git_src
+
 CHILD = r"""
 import dataclasses, json, statistics, sys, time
 from liars_dice.engine import Bid, Game, Rules, SeededDice
@@ -69,21 +71,6 @@ def measure(src: Path, reps: int, runs: int) -> tuple[list[float], int]:
     return got["times"], got["bytes"]
 
 
-def baseline_src(rev: str) -> Path:
-    """``src/`` of git revision ``rev`` of this repository, extracted (``git archive``) to a temporary folder."""
-    import tarfile
-    import tempfile
-
-    root = Path(__file__).resolve().parent.parent
-    dest = Path(tempfile.mkdtemp(prefix="ld-baseline-"))
-    raw = subprocess.run(["git", "-C", str(root), "archive", rev, "src"], capture_output=True, check=True).stdout
-    import io
-
-    with tarfile.open(fileobj=io.BytesIO(raw)) as tar:
-        tar.extractall(dest, filter="data")
-    return dest / "src"
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--peer-src", type=Path, default=None, help="another tree's src/ to compare with")
@@ -98,7 +85,7 @@ def main() -> None:
     import statistics
 
     here = Path(__file__).resolve().parent.parent / "src"
-    peer_src = args.peer_src or (baseline_src(args.baseline) if args.baseline else None)
+    peer_src = args.peer_src or (git_src(args.baseline) if args.baseline else None)
     mine: list[float] = []
     peer: list[float] = []
     for _ in range(args.rounds):
