@@ -5,6 +5,9 @@ Every game message built for a client goes through :func:`seat_view` or
 :func:`public_view`, built on the engine's :meth:`State.view` (one seat) and
 :class:`~liars_dice.engine.PublicView` (no seat), which never hold another
 seat's hidden dice (boardgame.io's ``playerView``, ``null`` for spectators).
+The server sends them through :func:`state_texts`, which builds one event's
+messages at once: the public part encoded once, each seat's own part added
+(``tests/server/test_state_texts.py`` checks each equals its seat's view).
 """
 
 from __future__ import annotations

@@ -1,10 +1,11 @@
 """Telling a room's clients what changed.
 
 The :class:`Broadcaster` sends each client its own view (the public part
-built once per event, each seat's part once per seat), the table summary, chat, and presence, which is coalesced: connects
-and disconnects within ``presence_interval`` seconds make one ``presence``
-message per client, and the interval grows with the room's size, so a crowd
-arriving costs a number of messages linear in its size, not its square.
+built once per event, each seat's part once per seat), the table summary,
+chat, and presence, which is coalesced: connects and disconnects within
+``presence_interval`` seconds make one ``presence`` message per client, and
+the interval grows with the room's size, so a crowd arriving costs a number
+of messages linear in its size, not its square.
 """
 
 from __future__ import annotations
