@@ -95,3 +95,19 @@ def cpu_seconds(pid: int) -> float:
     """User plus system CPU seconds of process ``pid`` so far (``/proc/PID/stat``)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def git_src(rev: str) -> Path:
+    """``src/`` of git revision ``rev`` of this repository, extracted (``git
+    archive``) to a new temporary folder: a baseline to run in the same session."""
+    import io
+    import subprocess
+    import tarfile
+    import tempfile
+
+    root = Path(__file__).resolve().parent.parent
+    dest = Path(tempfile.mkdtemp(prefix="ld-baseline-"))
+    raw = subprocess.run(["git", "-C", str(root), "archive", rev, "src"], capture_output=True, check=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(raw)) as tar:
+        tar.extractall(dest, filter="data")
+    return dest / "src"

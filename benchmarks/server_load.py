@@ -33,6 +33,12 @@ Usage::
 
     .venv/bin/python benchmarks/server_load.py --tables 200 --seats 4 --duration 60 --think 1.0
     .venv/bin/python benchmarks/server_load.py --tables 200 --seats 4 --duration 30 --think 1.0 --attack
+    .venv/bin/python benchmarks/server_load.py --tables 100 --duration 20 --versus 97450a9 --pairs 2
+
+``--versus REV`` runs the same benchmark on git revision ``REV``'s server and on
+this tree's, taking turns, and prints each figure's medians and the ratio
+baseline / this tree; every run also ends with one ``RESULT {json}`` line
+(moves/s, p50 and p99 ms, server CPU ms per move, KiB per table, load).
 """
 
 from __future__ import annotations
@@ -55,7 +61,7 @@ from collections import Counter
 from pathlib import Path
 
 import httpx
-from _common import cpu_seconds, rss_kib
+from _common import cpu_seconds, git_src, rss_kib
 from websockets.asyncio.client import connect
 
 
@@ -273,6 +279,13 @@ async def main(args: argparse.Namespace) -> None:
             if any("Traceback" in ln for ln in server_log):  # show the first traceback whole
                 first = next(i for i, ln in enumerate(server_log) if "Traceback" in ln)
                 print("".join(server_log[max(0, first - 2): first + 40]).rstrip())
+        moves = max(1, stats.moves)
+        print(f"server CPU per move: {(cpu1 - cpu0) / moves * 1000:.2f} ms")
+        print("RESULT " + json.dumps({
+            "moves_per_s": stats.moves / window, "p50_ms": q[49], "p99_ms": q[98],
+            "cpu_ms_per_move": (cpu1 - cpu0) / moves * 1000,
+            "kib_per_table": (max(rss1, rss2) - rss0) / args.tables, "load": load[0],
+        }))
         print(f"server CPU: {(cpu1 - cpu0) / window * 100:.0f}% of one core; clients' CPU: "
               f"{(ru1.ru_utime + ru1.ru_stime - ru0.ru_utime - ru0.ru_stime) / window * 100:.0f}%; load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     finally:
@@ -416,6 +429,31 @@ async def attacker_main(args: argparse.Namespace) -> None:
     print(json.dumps(dict(sorted(counts.items()))))
 
 
+def versus(rev: str, pairs: int, argv: list[str]) -> None:
+    """Run this benchmark ``pairs`` times on git revision ``rev``'s server and on
+    this tree's, taking turns (a shared machine weighs on both alike), and print
+    each figure's medians and their ratio."""
+    base = git_src(rev)
+    here = Path(__file__).resolve().parent.parent / "src"
+    got: dict[str, list[dict[str, float]]] = {"baseline": [], "this tree": []}
+    for _ in range(pairs):
+        for name, src in (("baseline", base), ("this tree", here)):
+            out = subprocess.run([sys.executable, __file__, *argv], capture_output=True, text=True,
+                                 env={**os.environ, "PYTHONPATH": str(src)})
+            lines = [ln for ln in out.stdout.splitlines() if ln.startswith("RESULT ")]
+            print(f"-- {name}:\n{out.stdout.strip()}", flush=True)
+            if lines:
+                got[name].append(json.loads(lines[-1].removeprefix("RESULT ")))
+    if not (got["baseline"] and got["this tree"]):
+        print("no result to compare")
+        return
+    print(f"medians of {pairs} runs each, baseline {rev} / this tree:")
+    for key in ("moves_per_s", "p50_ms", "p99_ms", "cpu_ms_per_move", "kib_per_table", "load"):
+        b = statistics.median(r[key] for r in got["baseline"])
+        m = statistics.median(r[key] for r in got["this tree"])
+        print(f"  {key:>16}: baseline {b:9.2f}  this tree {m:9.2f}  ratio {b / m:5.2f}x")
+
+
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tables", type=int, default=200)
@@ -435,7 +473,20 @@ if __name__ == "__main__":
     ap.add_argument("--settle", type=float, default=10.0, help="seconds between the attack's end and the 'after' window")
     ap.add_argument("--attacker-of", default=None, help=argparse.SUPPRESS)
     ap.add_argument("--target", default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--versus", default=None, metavar="REV",
+                    help="run the benchmark on git revision REV's server and on this tree's, taking turns, and print "
+                         "the ratios (e.g. 97450a9: main before issue 16's 'cheaper moves')")
+    ap.add_argument("--pairs", type=int, default=2, help="with --versus: runs of each")
     parsed = ap.parse_args()
+    if parsed.versus:
+        argv = sys.argv[1:]
+        k = argv.index("--versus")
+        del argv[k:k + 2]
+        if "--pairs" in argv:
+            k = argv.index("--pairs")
+            del argv[k:k + 2]
+        versus(parsed.versus, parsed.pairs, argv)
+        sys.exit(0)
     entry = attacker_main(parsed) if parsed.attacker_of else main(parsed)
     try:  # the clients' loop: uvloop when installed (uvicorn[standard] brings it), as the server's
         import uvloop

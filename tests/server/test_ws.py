@@ -10,6 +10,7 @@ import pytest
 from helpers import Player, create, is_state, join, running
 from starlette.testclient import TestClient
 
+from liars_dice.engine import Bid, Rules
 from liars_dice.server import Settings
 
 
@@ -250,15 +251,23 @@ def test_a_freed_seat_leaves_every_tab_of_its_old_player(client: TestClient) -> 
 
 
 def test_a_served_raise_can_be_sent_back_as_it_came(client: TestClient) -> None:
-    """An entry of ``legal.raises`` (with its ``label``, ``words`` and
-    ``chance``) is a valid ``bid`` message as it stands (docs/server-protocol.md,
-    "Client to server"); its extra fields stay bounded."""
+    """An entry of ``legal.raises`` (with its ``chance``, and the ``label`` and
+    ``words`` the page adds from ``bid_words``) is a valid ``bid`` message as it
+    stands (docs/server-protocol.md, "Client to server"); its extra fields stay
+    bounded. The raises carry no words: the first state message of a game
+    carries every bid's (issue 16, cheaper moves)."""
     code, ann, bob = started_table(client, seats=2)
-    st = ann.wait(is_state)["view"]
+    first = ann.wait(is_state)
+    st = first["view"]
     mover = ann if st["to_move"] == "ann" else bob
-    view = st if mover is ann else bob.wait(is_state)["view"]
-    served = view["legal"]["raises"][0]
-    assert {"label", "words", "chance"} <= set(served)
+    msg = first if mover is ann else bob.wait(is_state)
+    served = msg["view"]["legal"]["raises"][0]
+    assert set(served) == {"quantity", "face", "chance"}
+    words = {(q, f): (label, w) for q, f, label, w in msg["bid_words"]}
+    rules = Rules.preset("classic")
+    bid = Bid(served["quantity"], served["face"])
+    assert words[bid.quantity, bid.face] == (rules.format_bid(bid), rules.describe_bid(bid))
+    served = {**served, "label": words[bid.quantity, bid.face][0], "words": words[bid.quantity, bid.face][1]}
     mover.send({"type": "bid", **served, "id": "r"})
     assert reply(mover, "r")["type"] == "ack"
     mover_state = mover.wait(lambda m: is_state(m) and m["view"]["move_number"] == 1)["view"]

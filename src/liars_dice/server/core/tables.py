@@ -40,6 +40,7 @@ A ``dealt`` event of version 2 also holds ``contributions`` (``[[seat, seed], ..
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -251,13 +252,39 @@ def rules_summary(rules: Rules) -> list[dict[str, str]]:
     return rules_summary_json(rules)
 
 
+#: One :class:`Rules` value (and its ``to_dict()``) per rule set in play, by
+#: its canonical JSON: tables of one rule set share them. The engine caches a
+#: rule set's bid ladders by the Rules object, so a Rules value per table cost
+#: every table its own ladders, one per dice count (issue 16: about 140 KiB of
+#: the memory per table). Bounded: past the cap a rule set gets its own value.
+_RULES: dict[str, tuple[Rules, dict[str, Any]]] = {}
+_RULES_MAX = 1024
+
+
+def shared_rules(options: dict[str, Any]) -> tuple[Rules, dict[str, Any]]:
+    """The :class:`Rules` of ``options`` (a ``created`` event's ``rules``) and
+    its ``to_dict()``, one value per rule set (read only: never mutate the dict).
+
+    :raises RulesError: as :meth:`Rules.from_dict`, for options no rule set has.
+    """
+    key = json.dumps(options, sort_keys=True, separators=(",", ":"))
+    have = _RULES.get(key)
+    if have is None:
+        rules = Rules.from_dict(options)
+        have = (rules, rules.to_dict())
+        if len(_RULES) < _RULES_MAX:
+            _RULES[key] = have
+    return have
+
+
 def created(payload: dict[str, Any], chat_kept: int = 50) -> Table:
-    """The table a ``created`` event makes."""
-    rules = Rules.from_dict(payload["rules"])
+    """The table a ``created`` event makes (its rules shared with every table
+    of the same rule set, :func:`shared_rules`)."""
+    rules, rules_dict = shared_rules(payload["rules"])
     return Table(
         id=payload["id"], code=payload["code"], preset=payload["preset"], rules=rules,
         n_seats=payload["n_seats"], turn_timer=payload["turn_timer"], private=payload["private"],
-        created_at=datetime.fromisoformat(payload["created_at"]), rules_dict=rules.to_dict(),
+        created_at=datetime.fromisoformat(payload["created_at"]), rules_dict=rules_dict,
         chat_kept=chat_kept, seats=tuple(Seat(i) for i in range(payload["n_seats"])), seq=1,
         bots_learn=bool(payload.get("bots_learn", False)),
     )

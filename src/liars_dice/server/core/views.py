@@ -5,13 +5,17 @@ Every game message built for a client goes through :func:`seat_view` or
 :func:`public_view`, built on the engine's :meth:`State.view` (one seat) and
 :class:`~liars_dice.engine.PublicView` (no seat), which never hold another
 seat's hidden dice (boardgame.io's ``playerView``, ``null`` for spectators).
+The server sends them through :func:`state_texts`, which builds one event's
+messages at once: the public part encoded once, each seat's own part added
+(``tests/server/test_state_texts.py`` checks each equals its seat's view).
 """
 
 from __future__ import annotations
 
 import json
+import re
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any, Protocol
@@ -26,6 +30,7 @@ from ...engine import (
     PublicView,
     RoundResult,
     Rules,
+    SeatView,
     State,
     result_to_json,
     view_bid_probabilities,
@@ -139,7 +144,7 @@ def seat_view(room: Viewed, seat: int, with_results: bool = True) -> dict[str, A
         raises = [a for a in acts if isinstance(a, Bid)]
         out["legal"] = {
             "raises": [
-                {**_worded(rules, a), "chance": _chance(p)}
+                {"quantity": a.quantity, "face": a.face, "chance": _chance(p)}
                 for a, p in zip(raises, view_bid_probabilities(v, raises))
             ],
             "challenge": any(isinstance(a, Challenge) for a in acts),
@@ -159,9 +164,10 @@ def seat_view(room: Viewed, seat: int, with_results: bool = True) -> dict[str, A
     return out
 
 
-def public_view(room: Viewed, with_results: bool = True) -> dict[str, Any]:
+def public_view(room: Viewed, with_results: bool = True, rules_slots: bool = False) -> dict[str, Any]:
     """The spectators' view: the engine's :class:`PublicView` (every public
-    fact, no hidden die of anyone), no ``legal`` and no ``odds``."""
+    fact, no hidden die of anyone), no ``legal`` and no ``odds`` (``rules_slots``:
+    the rules stand in as slots, for :func:`state_texts`)."""
     state = room.table.state
     assert state is not None
     out = replace(PublicView.of(state), results=()).to_json()
@@ -170,14 +176,14 @@ def public_view(room: Viewed, with_results: bool = True) -> dict[str, Any]:
     out["seat_index"] = None
     _word_bids(state.rules, out)
     out["current"] = {**out["bids"][-1], "chance": None} if out["bids"] else None
-    _common(room, out)
+    _common(room, out, rules_slots)
     return out
 
 
-def _common(room: Viewed, out: dict[str, Any]) -> None:
+def _common(room: Viewed, out: dict[str, Any], rules_slots: bool = False) -> None:
     t = room.table
-    out["rules_options"] = t.rules_dict
-    out["rules_summary"] = rules_summary(t.rules)
+    out["rules_options"] = "\x00rules_options" if rules_slots else t.rules_dict
+    out["rules_summary"] = "\x00rules_summary" if rules_slots else rules_summary(t.rules)
     out["round"] = t.round
     out["move_number"] = t.move_number
     out["deadline"] = room.deadline
@@ -191,27 +197,193 @@ def _common(room: Viewed, out: dict[str, Any]) -> None:
 
 
 def state_message(room: Viewed, seat: int | None, sync: bool = False) -> dict[str, Any]:
-    """The ``state`` message for ``seat`` (``None``: a spectator); ``sync``: the
-    event is ``{"kind": "sync"}`` (a client catching up)."""
-    view = seat_view(room, seat) if seat is not None else public_view(room)
-    return {"type": "state", "view": view, "event": _event_json(room, sync), "server_time": time.time()}
-
-
-#: Stands in for the results while a message is encoded. Nicknames hold no
-#: control characters, so this never occurs in any other string.
-_RESULTS_SLOT = "\x00results"
-_RESULTS_SLOT_JSON = json.dumps(_RESULTS_SLOT)
+    """The ``state`` message for ``seat`` (``None``: a spectator), as data:
+    :func:`state_message_text` read back, so both forms are one message;
+    ``sync``: the event is ``{"kind": "sync"}`` (a client catching up)."""
+    out: dict[str, Any] = json.loads(state_message_text(room, seat, sync))
+    return out
 
 
 def state_message_text(room: Viewed, seat: int | None, sync: bool = False) -> str:
-    """:func:`state_message` as JSON text. The past rounds' results (the same
-    for every seat, and growing all game) are encoded once per round and
-    spliced in, not rebuilt and re-encoded for every seat at every move."""
-    view = seat_view(room, seat, False) if seat is not None else public_view(room, False)
-    view["results"] = _RESULTS_SLOT
-    msg = {"type": "state", "view": view, "event": _event_json(room, sync), "server_time": time.time()}
-    out = json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
-    return out.replace(_RESULTS_SLOT_JSON, _results(room)[1], 1)
+    """The ``state`` message for ``seat`` (``None``: a spectator) as JSON text
+    (one seat's entry of :func:`state_texts`)."""
+    return state_texts(room, (seat,), sync)[seat]
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+#: Slots of the seat template: the parts of a seat's view that are its own.
+#: Each stands in for its value while the public part is encoded; nicknames
+#: hold no control characters, so ``"\u0000..."`` occurs in no other string.
+_SEAT_SLOTS = ("seat", "hand", "legal", "odds", "exact_odds", "current", "seat_index")
+_SLOT_RE = re.compile(r'"\\u0000(' + "|".join(("results", "rules_options", "rules_summary") + _SEAT_SLOTS) + r')"')
+_NO_LEGAL_JSON = _dumps(_NO_LEGAL)
+
+
+@lru_cache(maxsize=256)
+def _rules_json(rules: Rules) -> tuple[str, str]:
+    """``rules_options`` and ``rules_summary`` of a rule set, as JSON text (built
+    once per rule set: they are the same at every move of every such table)."""
+    return _dumps(rules.to_dict()), _dumps(rules_summary(rules))
+
+
+@lru_cache(maxsize=16384)
+def _raise_head(quantity: int, face: int) -> str:
+    """The JSON text of a legal raise up to its ``chance``."""
+    return f'{{"quantity":{quantity},"face":{face},"chance":'
+
+
+@lru_cache(maxsize=256)
+def bid_words_json(rules: Rules, dice: int) -> str:
+    """Every bid of ``rules`` with at most ``dice`` dice, in the engine's words,
+    as JSON text: ``[[quantity, face, label, words], ...]`` (quantity 1 to
+    ``dice``, each face; :func:`bid_words`). A ``state`` message carries it
+    when a client starts to follow a game (``sync``, ``start``); the raises of
+    ``legal`` then carry no words, and the browser looks them up here
+    (issue 16: 7.8 of a move's 15.6 KB were the mover's raises in words)."""
+    rows = []
+    for q in range(1, dice + 1):
+        for f in range(1, rules.faces + 1):
+            w = _worded(rules, Bid(q, f))
+            rows.append([q, f, w["label"], w["words"]])
+    return _dumps(rows)
+
+
+def _carries_words(room: Viewed, sync: bool) -> bool:
+    """Whether this event's ``state`` messages carry ``bid_words``, and the
+    rules (``rules_options``, ``rules_summary``; else ``null``): a client's
+    first state message of a game is a ``sync`` (at ``hello``) or the ``start``."""
+    return sync or room.table.last_event.get("kind") == "start"
+
+
+@lru_cache(maxsize=65536)
+def _chance_json(p: float) -> str:
+    return _dumps(_chance(p))
+
+
+#: The legal actions of a seat to move, by what they depend on (the engine's
+#: :meth:`SeatView.legal_actions`): ``(raises, challenge, calza)``.
+_LEGAL_CACHE: dict[tuple[Any, ...], tuple[tuple[Bid, ...], bool, bool]] = {}
+_LEGAL_CACHE_MAX = 4096
+
+
+def _legal(v: SeatView) -> tuple[tuple[Bid, ...], bool, bool]:
+    key = (v.rules, v.current_bid, v.dice, v.palifico, v.dice[v.seat] == 1)
+    hit = _LEGAL_CACHE.get(key)
+    if hit is None:
+        acts = v.legal_actions()
+        hit = (tuple(a for a in acts if isinstance(a, Bid)), any(isinstance(a, Challenge) for a in acts),
+               any(isinstance(a, Calza) for a in acts))
+        if len(_LEGAL_CACHE) >= _LEGAL_CACHE_MAX:
+            _LEGAL_CACHE.clear()
+        _LEGAL_CACHE[key] = hit
+    return hit
+
+
+class _Template:
+    """The state messages of one table value: the public part is built and
+    encoded once; each seat's message adds that seat's own parts."""
+
+    __slots__ = ("room", "state", "sync", "event", "now", "_public", "_seat_parts")
+
+    def __init__(self, room: Viewed, sync: bool) -> None:
+        self.room = room
+        state = room.table.state
+        assert state is not None
+        self.state = state
+        self.sync = sync
+        self.event = _dumps(_event_json(room, sync))
+        self.now = time.time()
+        self._public: dict[str, Any] | None = None
+        self._seat_parts: list[str] | None = None
+
+    def _view(self) -> dict[str, Any]:
+        """The spectators' view with the results left out."""
+        if self._public is None:
+            self._public = public_view(self.room, False, rules_slots=True)
+        return dict(self._public)
+
+    def _message(self, view: dict[str, Any]) -> str:
+        view["results"] = "\x00results"
+        text = '{"type":"state","view":' + _dumps(view) + ',"event":' + self.event + ',"server_time":' + repr(
+            self.now)
+        if _carries_words(self.room, self.sync):
+            text += ',"bid_words":' + bid_words_json(self.state.rules, sum(self.state.game.dice))
+        return text + "}"
+
+    def _fill(self, text: str, values: dict[str, str]) -> str:
+        parts = _SLOT_RE.split(text)
+        for i in range(1, len(parts), 2):
+            parts[i] = values[parts[i]]
+        return "".join(parts)
+
+    def _shared(self) -> dict[str, str]:
+        # The rules are the same all game, and the table summary (``welcome``,
+        # ``table``) holds them too: sent where a client starts to follow the game.
+        rules_options, summary = _rules_json(self.state.rules) if _carries_words(self.room, self.sync) else (
+            "null", "null")
+        return {"results": _results(self.room)[1], "rules_options": rules_options, "rules_summary": summary}
+
+    def spectator(self) -> str:
+        return self._fill(self._message(self._view()), self._shared())
+
+    def seat(self, seat: int) -> str:
+        if self._seat_parts is None:
+            view = self._view()
+            for k in _SEAT_SLOTS:
+                view[k] = "\x00" + k
+            self._seat_parts = _SLOT_RE.split(self._message(view))
+            shared = self._shared()
+            for i in range(1, len(self._seat_parts), 2):
+                if self._seat_parts[i] in shared:
+                    self._seat_parts[i] = shared[self._seat_parts[i]]
+        values = _seat_values(self.state, seat, self._public)
+        parts = list(self._seat_parts)
+        for i in range(1, len(parts), 2):
+            parts[i] = values.get(parts[i], parts[i])
+        return "".join(parts)
+
+
+def _seat_values(state: State, seat: int, public: dict[str, Any] | None) -> dict[str, str]:
+    """The JSON text of ``seat``'s own parts of its view (``_SEAT_SLOTS``)."""
+    v = state.view(seat)
+    out = {"seat": _dumps(v.players[seat]), "hand": _dumps(list(v.hand)), "seat_index": str(seat)}
+    calza = False
+    if v.my_turn:
+        raises, challenge, calza = _legal(v)
+        chances = view_bid_probabilities(v, raises)
+        body = ",".join([_raise_head(b.quantity, b.face) + _chance_json(p) + "}"
+                         for b, p in zip(raises, chances)])
+        shows = _dumps([list(s) for s in v.legal_shows()])
+        out["legal"] = (f'{{"raises":[{body}],"challenge":{"true" if challenge else "false"},'
+                        f'"calza":{"true" if calza else "false"},"shows":{shows}}}')
+    else:
+        out["legal"] = _NO_LEGAL_JSON
+    odds = _chance(view_bid_probability(v)) if v.bids and v.phase is Phase.BID else None
+    out["odds"] = _dumps(odds)
+    # the chance of an exact count, where a calza is possible (RULES.md perudo "Calza")
+    out["exact_odds"] = _dumps(_chance(view_exact_probability(v)) if calza else None)
+    assert public is not None
+    cur = public["current"]
+    out["current"] = _dumps({**cur, "chance": odds} if cur is not None else None)
+    return out
+
+
+def state_texts(room: Viewed, seats: Iterable[int | None], sync: bool = False) -> dict[int | None, str]:
+    """The ``state`` message of each of ``seats`` (``None``: the spectators) as
+    JSON text, for one table value. The public part (every bid in words, the
+    past rounds' results, the rules) is built and encoded once for all of them,
+    and each seat's own parts (its hand, its legal raises with their words and
+    chances, its odds) are added to it; the raises' words are built once per
+    rule set, not per move. ``sync``: the event is ``{"kind": "sync"}``."""
+    tpl = _Template(room, sync)
+    out: dict[int | None, str] = {}
+    for seat in seats:
+        if seat not in out:
+            out[seat] = tpl.spectator() if seat is None else tpl.seat(seat)
+    return out
 
 
 # -- replay ----------------------------------------------------------------------

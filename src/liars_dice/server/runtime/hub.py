@@ -1,10 +1,11 @@
 """Telling a room's clients what changed.
 
-The :class:`Broadcaster` sends each client its own view (built once per
-seat), the table summary, chat, and presence, which is coalesced: connects
-and disconnects within ``presence_interval`` seconds make one ``presence``
-message per client, and the interval grows with the room's size, so a crowd
-arriving costs a number of messages linear in its size, not its square.
+The :class:`Broadcaster` sends each client its own view (the public part
+built once per event, each seat's part once per seat), the table summary,
+chat, and presence, which is coalesced: connects and disconnects within
+``presence_interval`` seconds make one ``presence`` message per client, and
+the interval grows with the room's size, so a crowd arriving costs a number
+of messages linear in its size, not its square.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 from .conn import dumps
 from .room import Room
 from ..core.tables import SeatKind
-from ..core.views import state_message_text
+from ..core.views import state_texts
 
 
 class Broadcaster:
@@ -36,15 +37,14 @@ class Broadcaster:
 
     def state(self, room: Room) -> None:
         """Each client its own seat's ``state`` message, visitors the spectators'
-        one; each distinct message is built and serialised once."""
+        one: the public part is built once per event, each seat's own part once
+        per seat (:func:`~liars_dice.server.core.views.state_texts`)."""
         if room.table.state is None:
             return
-        cache: dict[int | None, str] = {}
-        for c in list(room.conns):
-            text = cache.get(c.seat)
-            if text is None:
-                text = cache[c.seat] = state_message_text(room, c.seat)
-            c.send_text(text)
+        conns = list(room.conns)
+        texts = state_texts(room, {c.seat for c in conns})
+        for c in conns:
+            c.send_text(texts[c.seat])
 
     def send_all(self, room: Room, msg: dict[str, Any]) -> None:
         """The same message to every client of ``room``."""

@@ -18,6 +18,7 @@ export function tablePage({ root, toast }, code) {
     host: false,
     table: null, // the table summary
     view: null, // the latest state.view
+    words: new Map(), // "quantity,face" -> {label, words}: the state message's bid_words (sent at sync and start)
     config: null,
     botChoice: store.get("liars-dice:bot") || null,
     hint: store.get("liars-dice:hint") === "1",
@@ -103,6 +104,8 @@ export function tablePage({ root, toast }, code) {
         renderAll();
         break;
       case "state":
+        if (msg.bid_words) S.words = new Map(msg.bid_words.map(([q, f, label, words]) => [`${q},${f}`, { label, words }]));
+        wordRaises(msg.view);
         onState(msg.view, msg.event || { kind: "sync" });
         break;
       case "chat":
@@ -144,6 +147,15 @@ export function tablePage({ root, toast }, code) {
         break;
       default:
         break; // ack, pong
+    }
+  }
+
+  /** The raises of `legal` come without words (they were most of a move's bytes):
+   *  give each its label and words from the table's bid_words, as the server worded them. */
+  function wordRaises(view) {
+    for (const r of (view.legal && view.legal.raises) || []) {
+      const w = S.words.get(`${r.quantity},${r.face}`);
+      if (w) Object.assign(r, w);
     }
   }
 
