@@ -6,7 +6,6 @@ the store of record (and the live room where one is held).
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -32,7 +31,7 @@ class Queries:
 
     async def games_of_name(self, name: str) -> list[dict[str, Any]]:
         """``GET /api/players/{name}/games``: the public games ``name`` played, newest first."""
-        return await asyncio.to_thread(self.store.games_of, name=name)
+        return await self.store.read(self.store.games_of, name=name)
 
     async def games_of_tokens(self, tokens: Sequence[str]) -> list[dict[str, Any]]:
         """``POST /api/my-games``: the tables these tokens took a seat at, newest
@@ -50,7 +49,7 @@ class Queries:
         hashes = [hash_token(t) for t in tokens]
         if not hashes:
             return []
-        rows = await asyncio.to_thread(self.store.games_of, token_hashes=hashes)
+        rows = await self.store.read(self.store.games_of, token_hashes=hashes)
         out: list[dict[str, Any]] = []
         seen: set[str] = set()
         for g in rows:

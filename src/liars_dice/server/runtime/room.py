@@ -25,11 +25,13 @@ class Room:
     :ivar deadline: the turn timer's end (UNIX seconds), or ``None``.
     :ivar results_cache: ``(rounds, results as data, as JSON text)``, see :mod:`~liars_dice.server.core.views`.
     :ivar presence_pending: a coalesced ``presence`` message is due.
+    :ivar unsure: a write of this table failed or its commit is uncertain: the
+        next change first re-reads the table's events from the store of record.
     """
 
     __slots__ = (
         "table", "lock", "conns", "_seat_conns", "visitors", "timers", "deadline", "_bots",
-        "results_cache", "presence_pending", "turn_for", "learned", "models_given",
+        "results_cache", "presence_pending", "turn_for", "learned", "models_given", "unsure", "__weakref__",
     )
 
     def __init__(self, table: Table) -> None:
@@ -46,6 +48,8 @@ class Room:
         self.turn_for: tuple[Any, ...] | None = None  #: what the pending turn timer is for
         self.learned: dict[str, Any] | None = None  #: opponent models by person (table option bots_learn)
         self.models_given: set[int] = set()  #: bot seats that got them
+        #: a write failed or its commit is uncertain: re-read the events before the next change
+        self.unsure = False
 
     @property
     def code(self) -> str:

@@ -11,17 +11,35 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 import queue
 import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+#: Threads that run the store's reads (:meth:`Store.read`): their own pool, so
+#: slow reads never hold up the bots' decisions or anything else on asyncio's
+#: default pool (issue 16 fault 10), and at most this many database
+#: connections read at once (PostgreSQL's pool holds 10).
+READ_THREADS = 6
 
 from sqlalchemy import Connection, Engine, insert, select, update
 
 from .db import events_t, seats_t, tables_t
+
+
+class StoreFailed(Exception):
+    """A write to the store of record failed, or its commit is uncertain (the
+    database was unreachable, crashed, or the disk was full): nothing was
+    applied in memory, and the room re-reads its events from the store before
+    its next change. A timer's command that meets it is fired again later
+    (:class:`~liars_dice.server.runtime.timers.Scheduler`)."""
 
 @dataclass(frozen=True, slots=True)
 class Op:
@@ -59,6 +77,7 @@ class Store:
         self._q: queue.SimpleQueue[tuple[Sequence[Op], asyncio.Future[None], asyncio.AbstractEventLoop] | None] = (
             queue.SimpleQueue()
         )
+        self._readers = ThreadPoolExecutor(READ_THREADS, thread_name_prefix="liars-dice-db-read")
         self._thread = threading.Thread(target=self._run, name="liars-dice-db-writer", daemon=True)
         self._thread.start()
         self._stop = threading.Event()
@@ -104,6 +123,15 @@ class Store:
             except Exception:  # noqa: BLE001 - retried next time
                 pass
 
+    # -- reading -------------------------------------------------------------
+
+    async def read(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+        """``fn(*args, **kwargs)`` (a blocking read: one of the methods below)
+        on the store's own reader threads (:data:`READ_THREADS`), never on
+        asyncio's default pool. :raises Exception: whatever ``fn`` raises."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._readers, lambda: fn(*args, **kwargs))
+
     # -- writing -------------------------------------------------------------
 
     async def write(self, ops: Sequence[Op]) -> None:
@@ -122,6 +150,7 @@ class Store:
         self._stop.set()
         self._q.put(None)
         self._thread.join(timeout=10)
+        self._readers.shutdown(wait=False, cancel_futures=True)
         if self._checkpointer is not None:
             self._checkpointer.join(timeout=10)
 
