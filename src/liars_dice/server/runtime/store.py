@@ -228,6 +228,17 @@ class Store:
             )
             return [(r[0], r[1], r[2]) for r in rows]
 
+    def created_of(self, codes: Sequence[str]) -> dict[str, tuple[str, dict[str, Any]]]:
+        """The tables of join codes ``codes``: ``{code: (table id, the created
+        event's payload)}`` (one query; a code with no table is left out)."""
+        if not codes:
+            return {}
+        q = (select(tables_t.c.code, tables_t.c.id, events_t.c.payload)
+             .join(events_t, events_t.c.table_id == tables_t.c.id)
+             .where(tables_t.c.code.in_(list(codes)), events_t.c.seq == 1))
+        with self.engine.connect() as conn:
+            return {r[0]: (r[1], r[2]) for r in conn.execute(q)}
+
     def games_of(self, *, name: str | None = None, token_hashes: Sequence[str] = ()) -> list[dict[str, Any]]:
         """Tables where a seat was taken by ``name`` (public, finished; one entry
         per table) or by one of ``token_hashes`` (any status; one entry per seat
