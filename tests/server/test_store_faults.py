@@ -109,6 +109,7 @@ def test_games_go_on_by_themselves_after_the_store_failed(tmp_path: Path, caplog
         rooms = [await bots_only(s.svc) for _ in range(3)]
         await until(lambda: all(r.table.move_number >= 2 for r in rooms), 20)
         s.lock()
+        await asyncio.sleep(0.5)  # a change committed just before the lock is applied
         before = [r.table.seq for r in rooms]
         await asyncio.sleep(1.5)
         # nothing changed in memory while no write passed
@@ -278,6 +279,25 @@ def test_an_evicted_room_still_held_is_never_loaded_twice(tmp_path: Path) -> Non
         await svc.execute(held, Evict())  # ... it is evicted before the socket's hello
         assert code not in svc.rooms
         assert await svc.get_room(code) is held  # the next client gets the same copy
+        await s.close()
+
+    run_async(go)
+
+
+# -- fault 12: what a finished table holds ---------------------------------------------
+
+
+def test_a_finished_table_lets_its_bots_go(tmp_path: Path) -> None:
+    """Issue 16 fault 12: a finished table kept its bot objects (a strong
+    bot's plans and caches) and opponent models for as long as it stayed in
+    memory, though nothing plays there any more."""
+    s = Service(tmp_path / "t.db", bot_delay=0.0)
+
+    async def go() -> None:
+        room = await bots_only(s.svc, seats=3, dice=2)
+        await until(lambda: room.table.status is TableStatus.FINISHED, 30)
+        assert room._bots == {} and room.learned is None  # noqa: SLF001 - what the room still holds
+        assert room.code in s.svc.rooms  # it stays to be watched, until its last viewer leaves
         await s.close()
 
     run_async(go)

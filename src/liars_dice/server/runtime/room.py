@@ -101,6 +101,17 @@ class Room:
 
     # -- bots ------------------------------------------------------------------------
 
+    def release(self) -> None:
+        """The game is over (finished or closed): let go of what only play
+        needs, the bot objects (a strong bot's plans and caches) and the
+        opponent models (issue 16 fault 12). The table value, its clients and
+        the views' caches stay while the room is in memory."""
+        self._bots.clear()
+        self.learned = None
+        self.models_given.clear()
+        self.turn_for = None
+        self.deadline = None
+
     def bot(self, seat: int) -> Bot:
         """The bot object playing ``seat`` (made once per seat and bot name)."""
         name = self.table.seats[seat].bot

@@ -248,6 +248,7 @@ class TableService:
         if not t.is_live:
             for seat in range(t.n_seats):
                 self.scheduler.cancel(room, ("grace", seat))
+            room.release()
             self.turns.evict_later(room)
         if kinds & _GAME_EVENTS:
             self.turns.schedule_turn(room)
