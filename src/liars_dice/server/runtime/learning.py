@@ -26,6 +26,7 @@ A :class:`Learner` belongs to one worker. What it keeps, and why:
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from collections import OrderedDict
@@ -94,7 +95,7 @@ class Learner:
                                 len(self._fitting), code, name)
                     continue
                 fut = self._fitting[key] = loop.run_in_executor(self._pool, self._fit_one, name, code, preset, rules)
-                fut.add_done_callback(lambda f, key=key: self._fitted(key, f))  # type: ignore[misc]
+                fut.add_done_callback(functools.partial(self._fitted, key))
             waiting[name] = fut
         for name, fut in waiting.items():
             try:
