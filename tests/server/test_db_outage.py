@@ -28,7 +28,7 @@ import pytest
 from sqlalchemy import Engine, select, text
 from websockets.sync.client import connect
 
-import pg_cluster
+from . import pg_cluster
 from liars_dice.records import replay
 from liars_dice.server import Settings
 from liars_dice.server.core.messages import CreateTable
@@ -207,15 +207,24 @@ def test_slow_reads_do_not_stop_the_bots(cluster: pg_cluster.Cluster) -> None:
         rooms = [await bots_only(svc, seats=4, dice=5) for _ in range(4)]
         moves = lambda: sum(r.table.move_number for r in rooms)  # noqa: E731
         await asyncio.sleep(0.5)
-        conn = await asyncio.to_thread(locker.connect)
-        await asyncio.to_thread(conn.execute, text("LOCK TABLE seats IN ACCESS EXCLUSIVE MODE"))
+        locked, release = threading.Event(), threading.Event()
+
+        def hold() -> None:  # its own thread: never one of the pools under test
+            with locker.connect() as conn:
+                conn.execute(text("LOCK TABLE seats IN ACCESS EXCLUSIVE MODE"))
+                locked.set()
+                release.wait(30)
+                conn.rollback()
+
+        holder = threading.Thread(target=hold, daemon=True)
+        holder.start()
+        assert locked.wait(10)
         readers = [asyncio.ensure_future(svc.queries.games_of_name(f"p{i}")) for i in range(12)]
         await asyncio.sleep(0.3)
         before = moves()
         await asyncio.sleep(2.0)
         during = moves() - before
-        await asyncio.to_thread(conn.rollback)
-        await asyncio.to_thread(conn.close)
+        release.set()
         await asyncio.gather(*readers)
         assert during >= 20, f"only {during} bot moves in 2 s while 12 reads waited on a lock"
         await svc.shutdown()

@@ -185,7 +185,10 @@ class Store:
                     except Exception as e:  # noqa: BLE001 - handed to the waiting coroutine
                         results.append(e)
             for (_, fut, loop), err in zip(batch, results):
-                loop.call_soon_threadsafe(_settle, fut, err)
+                try:
+                    loop.call_soon_threadsafe(_settle, fut, err)
+                except RuntimeError:  # its event loop is closed: nobody waits for it
+                    pass
             if stop:
                 return
 
