@@ -170,3 +170,66 @@ def test_the_learned_models_kept_are_bounded(client: TestClient, monkeypatch) ->
         assert [k[0] for k in service.learner.cache] == ["bea"]
     finally:
         p.close()
+
+
+def test_a_cached_model_never_waits_behind_a_queued_fit(client: TestClient) -> None:
+    """Issue 16 fault 4: one lock wrapped both the cache look-up and the fit,
+    so a cached model waited behind every queued fit (an honest table got no
+    bot move in 60 s behind five others' fits)."""
+    import asyncio
+    import threading
+
+    from liars_dice.engine import PRESETS
+    from liars_dice.server.core.views import record_of
+    from liars_dice.server.runtime.learning import Learner
+
+    service = client.app.state.service  # type: ignore[attr-defined]
+    rules = PRESETS["classic"]
+    learner = Learner(service.store, record_of)
+    gate = threading.Event()
+    real = learner.fit
+
+    def held(names, *args):  # type: ignore[no-untyped-def]
+        gate.wait(20)  # a long fit: a prolific name's 50 games
+        return real(names, *args)
+
+    learner.fit = held  # type: ignore[method-assign]
+    learner.cache[("ann", "classic", rules)] = (time.monotonic() + 600, "ann's model")
+
+    async def go() -> dict[str, object]:
+        slow = asyncio.ensure_future(learner.models(["zed"], "AAAAAA", "classic", rules))
+        await asyncio.sleep(0.2)
+        try:
+            return await asyncio.wait_for(learner.models(["ann"], "BBBBBB", "classic", rules), 2.0)
+        finally:
+            gate.set()
+            await slow
+
+    assert asyncio.run(go()) == {"ann": "ann's model"}
+
+
+def test_one_other_option_rebuilds_none_of_the_past_games(client: TestClient, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Issue 16 fault 4: the cache key holds the full rules (a model is of one
+    rule set), so a table with one option changed fitted every seated name
+    again: its 50 past games were read and rebuilt, for nothing (the fit
+    counts only games under the same rules). Now only the games under the
+    table's rules are rebuilt: here none, then both."""
+    from liars_dice.engine import PRESETS
+
+    service = client.app.state.service  # type: ignore[attr-defined]
+    for _ in range(2):
+        _finished_game(client, "ann", dice=2)
+    rebuilt: list[str] = []
+    real = service.store.events
+
+    def counting(table_id):  # type: ignore[no-untyped-def]
+        rebuilt.append(table_id)
+        return real(table_id)
+
+    monkeypatch.setattr(service.store, "events", counting)
+    other = PRESETS["classic"].with_options(dice_per_player=3)
+    assert service.learner.fit(["ann"], "ZZZZZZ", "classic", other) == {}
+    assert rebuilt == []
+    same = PRESETS["classic"].with_options(dice_per_player=2)
+    assert service.learner.fit(["ann"], "ZZZZZZ", "classic", same)["ann"].records == 2
+    assert len(rebuilt) == 2

@@ -125,6 +125,10 @@ class Move:
 
     :ivar client: it came from a person's client (refused for a seat a bot took over).
     :ivar expect_move: for a timer's or a bot's move, the move number it was made for.
+    :ivar expect_kind: for a timer's or a bot's move, the kind the seat had when
+        the move was thought of (a bot's seat, or a person's for the turn
+        timer's stand-in): checked under the room's lock, so a bot never moves
+        for a person who came back meanwhile (issue 16 fault 11).
     """
 
     seat: int
@@ -133,6 +137,7 @@ class Move:
     by_bot: bool = False
     client: bool = False
     expect_move: int | None = None
+    expect_kind: SeatKind | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +149,8 @@ Command = Union[Create, Contribute, Join, AddBot, RemoveSeat, Start, Leave, Retu
 
 
 class Stale(Exception):
-    """A timer's move arrived after the game moved on: nothing to do."""
+    """A timer's move arrived after the game moved on (another move number, or
+    the seat changed hands): nothing to do."""
 
 
 def _host_only(t: Table, by: int) -> None:
@@ -182,6 +188,8 @@ def decide(t: Table, c: Command, dice: DiceSource) -> list[Event]:
         return [E(EventKind.CONTRIBUTED, {"seat": c.seat, "seed": c.seed})]
     if isinstance(c, Move):
         if c.expect_move is not None and c.expect_move != t.move_number:
+            raise Stale
+        if c.expect_kind is not None and 0 <= c.seat < t.n_seats and t.seats[c.seat].kind is not c.expect_kind:
             raise Stale
         if t.status is TableStatus.FINISHED:
             raise GameOverError("The game is over.")

@@ -75,6 +75,15 @@ class TableNotFound(ServerError):
     status = 404
 
 
+class TableDamaged(ServerError):
+    """A table whose stored events do not rebuild (a gap in their numbers, or
+    an event the table cannot apply): set aside (status ``damaged``), never
+    played or shown again; the other tables go on."""
+
+    code = "table/damaged"
+    status = 410
+
+
 class TableFull(ServerError):
     code = "table/full"
     status = 409

@@ -301,15 +301,24 @@ def rebuild(events: Iterable[tuple[int, str, dict[str, Any]]], chat_kept: int = 
     """The table after its stored events ``(seq, kind, payload)``, oldest first
     (the first is ``created``): :func:`apply` folded over them.
 
-    :raises ValueError: when the first event is not ``created``.
+    :raises ValueError: when there is no event, the first is not
+        ``created``, an event's kind is unknown, or the numbers are not
+        consecutive (a gap: an event of the middle is missing, so the table
+        cannot be known; issue 16 fault 8).
+    :raises liars_dice.engine.LiarsDiceError: an event the table cannot apply.
     """
     it = iter(events)
-    seq, kind, payload = next(it)
+    first = next(it, None)
+    if first is None:
+        raise ValueError("A table has at least its 'created' event; none is stored.")
+    seq, kind, payload = first
     if kind != EventKind.CREATED:
         raise ValueError(f"A table's first event is 'created', not {kind!r}.")
     t = created(payload, chat_kept)
     t = replace(t, seq=seq)
     for seq, kind, payload in it:
+        if seq != t.seq + 1:
+            raise ValueError(f"Event {seq} follows event {t.seq}: events {t.seq + 1} to {seq - 1} are missing.")
         t = replace(apply(t, Event(EventKind(kind), payload)), seq=seq)
     return replace(t, last_event={"kind": "sync"})
 

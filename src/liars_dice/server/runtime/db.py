@@ -84,13 +84,16 @@ MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 def make_engine(url: str, durable: bool = False) -> Engine:
     """An engine for ``url`` (``postgresql://`` mapped to psycopg 3).
 
-    A commit returns once the database holds the write, so a killed server
-    process loses no committed event. With ``durable=False`` (the default) the
-    database does not wait for the disk at each commit: SQLite runs WAL with
-    ``synchronous=NORMAL``, PostgreSQL ``synchronous_commit=off``; a power cut
-    or an OS crash may then lose the last fraction of a second of moves (never
-    corrupt anything). ``durable=True`` waits for the disk at every commit
-    (``synchronous=FULL`` / PostgreSQL's default). SQLite's automatic
+    A commit returns once the database holds the write, durably enough that
+    neither a killed server process nor a crashed database loses a committed
+    event (store before announce, issue 16 fault 8): PostgreSQL keeps its
+    default ``synchronous_commit=on`` (the WAL is flushed before the commit
+    returns; with ``off``, a database crash lost moves already shown to the
+    players), and SQLite runs WAL with ``synchronous=NORMAL``, which loses
+    nothing when a process dies (the WAL is in the OS's page cache). Only a
+    power cut or an OS crash may then lose SQLite's last fraction of a second
+    of moves (never corrupt anything); ``durable=True`` waits for the disk at
+    every SQLite commit too (``synchronous=FULL``). SQLite's automatic
     checkpoints are off; the :class:`~liars_dice.server.runtime.store.Store`
     checkpoints on a thread of its own."""
     url = normalize_db_url(url)
@@ -110,7 +113,9 @@ def make_engine(url: str, durable: bool = False) -> Engine:
             cur.close()
 
         return engine
-    args = {} if durable else {"options": "-c synchronous_commit=off"}
+    # synchronous_commit stays on (whatever the server's default says): an
+    # event is announced once committed, so its commit must survive a crash.
+    args = {"options": "-c synchronous_commit=on"}
     return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5, connect_args=args)
 
 

@@ -6,7 +6,6 @@ the store of record (and the live room where one is held).
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -18,6 +17,10 @@ from .room import Room
 from .store import Store
 
 
+async def _as_is(work: Awaitable[Any]) -> Any:
+    return await work
+
+
 class Queries:
     """The read-only answers, over ``rooms`` (the live rooms by code) and ``store``.
 
@@ -25,14 +28,21 @@ class Queries:
         (:meth:`~liars_dice.server.runtime.service.TableService.get_room`).
     """
 
-    def __init__(self, rooms: dict[str, Room], store: Store, get_room: Callable[[str], Awaitable[Room]]) -> None:
+    def __init__(
+        self, rooms: dict[str, Room], store: Store, get_room: Callable[[str], Awaitable[Room]],
+        stored: Callable[[Awaitable[Any]], Awaitable[Any]] | None = None,
+    ) -> None:
         self.rooms = rooms
         self.store = store
         self.get_room = get_room
+        #: a read's failure as ``server/unavailable`` (:meth:`~liars_dice.server.runtime.service.TableService.stored`)
+        self.stored = stored or _as_is
+
 
     async def games_of_name(self, name: str) -> list[dict[str, Any]]:
         """``GET /api/players/{name}/games``: the public games ``name`` played, newest first."""
-        return await asyncio.to_thread(self.store.games_of, name=name)
+        out: list[dict[str, Any]] = await self.stored(self.store.read(self.store.games_of, name=name))
+        return out
 
     async def games_of_tokens(self, tokens: Sequence[str]) -> list[dict[str, Any]]:
         """``POST /api/my-games``: the tables these tokens took a seat at, newest
@@ -50,7 +60,7 @@ class Queries:
         hashes = [hash_token(t) for t in tokens]
         if not hashes:
             return []
-        rows = await asyncio.to_thread(self.store.games_of, token_hashes=hashes)
+        rows = await self.stored(self.store.read(self.store.games_of, token_hashes=hashes))
         out: list[dict[str, Any]] = []
         seen: set[str] = set()
         for g in rows:

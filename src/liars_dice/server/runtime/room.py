@@ -25,11 +25,13 @@ class Room:
     :ivar deadline: the turn timer's end (UNIX seconds), or ``None``.
     :ivar results_cache: ``(rounds, results as data, as JSON text)``, see :mod:`~liars_dice.server.core.views`.
     :ivar presence_pending: a coalesced ``presence`` message is due.
+    :ivar unsure: a write of this table failed or its commit is uncertain: the
+        next change first re-reads the table's events from the store of record.
     """
 
     __slots__ = (
         "table", "lock", "conns", "_seat_conns", "visitors", "timers", "deadline", "_bots",
-        "results_cache", "presence_pending", "turn_for", "learned", "models_given",
+        "results_cache", "presence_pending", "turn_for", "learned", "models_given", "unsure", "__weakref__",
     )
 
     def __init__(self, table: Table) -> None:
@@ -46,6 +48,8 @@ class Room:
         self.turn_for: tuple[Any, ...] | None = None  #: what the pending turn timer is for
         self.learned: dict[str, Any] | None = None  #: opponent models by person (table option bots_learn)
         self.models_given: set[int] = set()  #: bot seats that got them
+        #: a write failed or its commit is uncertain: re-read the events before the next change
+        self.unsure = False
 
     @property
     def code(self) -> str:
@@ -96,6 +100,17 @@ class Room:
         return self.table.summary(self.connected_seats(), self.visitors)
 
     # -- bots ------------------------------------------------------------------------
+
+    def release(self) -> None:
+        """The game is over (finished or closed): let go of what only play
+        needs, the bot objects (a strong bot's plans and caches) and the
+        opponent models (issue 16 fault 12). The table value, its clients and
+        the views' caches stay while the room is in memory."""
+        self._bots.clear()
+        self.learned = None
+        self.models_given.clear()
+        self.turn_for = None
+        self.deadline = None
 
     def bot(self, seat: int) -> Bot:
         """The bot object playing ``seat`` (made once per seat and bot name)."""

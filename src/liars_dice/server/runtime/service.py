@@ -21,6 +21,7 @@ import asyncio
 import logging
 import time
 import uuid
+import weakref
 from collections.abc import Awaitable, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
@@ -28,7 +29,7 @@ from typing import Any, TypeVar
 from ...engine import DiceSource, LiarsDiceError, SecureDice
 from ..core.commands import Command, Create, Join, Leave, Move, Return, Settle, Stale, step
 from ..core.config import Settings
-from ..core.errors import BadToken, ServerBusy, ServerUnavailable, TableNotFound, TokenRevoked
+from ..core.errors import BadToken, ServerBusy, TableDamaged, TableNotFound, TokenRevoked
 from ..core.listing import safe_entries
 from ..core.messages import CreateTable, JoinTable
 from ..core.rules_check import listed_name, rules_for
@@ -40,7 +41,7 @@ from .hub import Broadcaster
 from .learning import Learner
 from .queries import Queries
 from .room import Room
-from .store import Op, Store, utcnow
+from .store import Op, Store, StoreFailed, utcnow
 from .timers import Evict, GraceOver, Scheduler, TimerCommand, TurnDue
 from .turns import Turns
 
@@ -101,30 +102,54 @@ class TableService:
         self.settings = settings
         self.store = store
         self.scheduler = scheduler or Scheduler()
-        self.scheduler.bind(self.execute)
+        self.scheduler.bind(self.execute, retry_on=(StoreFailed,))
         self.tell = broadcaster or Broadcaster(settings.presence_interval, settings.presence_fanout)
         self.dice: DiceSource = dice or SecureDice()
         self.rooms: dict[str, Room] = {}
+        #: rooms that left memory but are still held (a socket looked one up and
+        #: has not said hello yet): found again, never loaded a second time
+        self._gone: weakref.WeakValueDictionary[str, Room] = weakref.WeakValueDictionary()
+        #: a load from the store under way, by join code: one load per code
+        self._loading: dict[str, asyncio.Future[Room]] = {}
         self.learner = Learner(store, record_of)
         self.turns = Turns(settings, self.scheduler, self.learner, self.run)
-        self.queries = Queries(self.rooms, store, self.get_room)
+        self.queries = Queries(self.rooms, store, self.get_room, self.stored)
         self.store_failed = 0.0  #: monotonic time of the store's last failure (0: never)
         self.store_ok = 0.0  #: and of its last success
 
     # -- life cycle -------------------------------------------------------------
 
     async def startup(self) -> None:
-        """Rebuild every unfinished table from its events and resume it."""
-        ids = await asyncio.to_thread(self.store.unfinished_table_ids)
+        """Rebuild every unfinished table from its events and resume it. A
+        table whose events do not rebuild (a gap, an event it cannot apply)
+        is set aside: one log line, its row marked ``damaged`` (its players
+        get :class:`TableDamaged`'s sentence), and the others start."""
+        ids = await self.store.read(self.store.unfinished_table_ids)
+        resumed = 0
         for table_id in ids:
-            room = Room(rebuild(await asyncio.to_thread(self.store.events, table_id), self.settings.chat_history))
+            rows = await self.store.read(self.store.events, table_id)
+            try:
+                room = Room(rebuild(rows, self.settings.chat_history))
+            except Exception as e:  # noqa: BLE001 - one damaged table must never stop the server
+                await self._set_aside(table_id, e)
+                continue
             self.rooms[room.code] = room
             await self.run(room, Settle())  # a deal due (never: a round's events are stored together)
             for seat in room.table.humans():
                 self.turns.start_grace(room, seat)
             self.turns.schedule_turn(room)
+            resumed += 1
         if ids:
-            log.info("resumed %d tables", len(ids))
+            log.info("resumed %d tables", resumed)
+
+    async def _set_aside(self, table_id: str, why: BaseException) -> None:
+        """Mark table ``table_id`` ``damaged`` (its events do not rebuild: ``why``)."""
+        log.error("table %s set aside as damaged: its stored events do not rebuild (%s: %s)",
+                  table_id, type(why).__name__, why)
+        try:
+            await self.store.write([Store.op_update_table(table_id, status="damaged")])
+        except Exception:  # noqa: BLE001 - it is refused again at each load
+            log.warning("table %s could not be marked damaged", table_id)
 
     async def shutdown(self) -> None:
         await self.scheduler.shutdown()
@@ -138,22 +163,32 @@ class TableService:
         :raises Stale: a timer's move for a move that has passed.
         """
         async with room.lock:
+            if room.unsure:
+                await self._reread(room)
             new, events = step(room.table, command, self.dice)
             if not events:
                 return events
-            await self.stored(self.store.write(_ops(new.id, room.table.seq + 1, events)))
+            try:
+                await self.stored(self.store.write(_ops(new.id, room.table.seq + 1, events)))
+            except StoreFailed:
+                # Failed, or committed without our knowing (the connection died
+                # at the commit): nothing is applied, and the store of record
+                # says what happened before the next change (never number from
+                # memory past a gap).
+                room.unsure = True
+                raise
             room.table = new
         self._after(room, events)
         return events
 
     async def stored(self, work: Awaitable[T]) -> T:
         """``work`` (a write or read of the store), its failure as
-        :class:`ServerUnavailable` (issue 16, fault 9: a move whose write failed
+        :class:`~.store.StoreFailed` (a ``server/unavailable`` refusal) (issue 16, fault 9: a move whose write failed
         dropped the socket with no message, and ``POST /api/tables`` answered
         ``500 text/plain``). :attr:`store_failed` keeps the time of the last
         failure and :attr:`store_ok` of the last success, for ``/healthz``.
 
-        :raises ServerUnavailable: the store raised (the cause is logged).
+        :raises StoreFailed: the store raised (the cause is logged).
         """
         try:
             out = await work
@@ -162,11 +197,44 @@ class TableService:
         except Exception as e:  # noqa: BLE001 - any failure of the database
             self.store_failed = time.monotonic()
             log.warning("database failure: %s", str(e).splitlines()[0][:300] if str(e) else type(e).__name__)
-            raise ServerUnavailable(
+            raise StoreFailed(
                 "The server cannot store the game just now (its database failed): nothing changed; try again in a moment."
             ) from e
         self.store_ok = time.monotonic()
         return out
+
+    async def _reread(self, room: Room) -> None:
+        """After a failed or uncertain commit: the room's table becomes what its
+        stored events make (under the room's lock). Events that were stored
+        after all are told and scheduled as usual.
+
+        :raises StoreFailed: the store cannot be read yet (the room stays unsure).
+        :raises TableDamaged: the stored events do not rebuild.
+        """
+        try:
+            rows = await self.stored(self.store.read(self.store.events, room.table.id))
+        except StoreFailed:
+            raise
+        have = room.table.seq
+        if not rows and have == 0:  # a Create whose write failed: nothing stored
+            room.unsure = False
+            return
+        if rows and rows[-1][0] == have:
+            room.unsure = False
+            return
+        try:
+            table = rebuild(rows, self.settings.chat_history)
+        except Exception as e:  # noqa: BLE001 - any event that does not apply
+            await self._set_aside(room.table.id, e)
+            raise TableDamaged(f"Table {room.code}'s stored history is damaged, so it cannot go on.") from e
+        missed = [Event(EventKind(kind), payload) for seq, kind, payload in rows if seq > have]
+        log.info("table %s re-read from the store: events %d to %d (had %d)", room.code, rows[0][0], rows[-1][0], have)
+        room.table = table
+        room.unsure = False
+        self._after(room, missed)
+        if not missed:  # the store holds less than memory did: everyone syncs to it
+            self.turns.schedule_turn(room)
+            self.tell.state(room)
 
     async def execute(self, room: Room, command: TimerCommand) -> None:
         """A timer's command (:mod:`.timers`), fired into the change path."""
@@ -179,6 +247,9 @@ class TableService:
         elif isinstance(command, Evict):
             if not room.conns and not room.table.is_live and self.rooms.get(room.code) is room:
                 del self.rooms[room.code]
+                # a socket that looked the room up but has not said hello still
+                # holds it: get_room finds it here rather than loading a copy
+                self._gone[room.code] = room
 
     def _after(self, room: Room, events: Sequence[Event]) -> None:
         """What follows stored ``events``: seats given up lose their clients'
@@ -204,6 +275,7 @@ class TableService:
         if not t.is_live:
             for seat in range(t.n_seats):
                 self.scheduler.cancel(room, ("grace", seat))
+            room.release()
             self.turns.evict_later(room)
         if kinds & _GAME_EVENTS:
             self.turns.schedule_turn(room)
@@ -231,13 +303,32 @@ class TableService:
             return room
         if not is_code(code):
             raise TableNotFound("There is no table with that code.")
-        table_id = await self.stored(asyncio.to_thread(self.store.table_id_for_code, code))
+        room = self._gone.pop(code, None)
+        if room is not None:  # evicted, but still held: the one copy comes back
+            self.rooms[code] = room
+            self.turns.evict_later(room)
+            return room
+        loading = self._loading.get(code)
+        if loading is None:  # one load per code; the others wait for it
+            loading = self._loading[code] = asyncio.ensure_future(self._load(code))
+            loading.add_done_callback(lambda _: self._loading.pop(code, None))
+        return await asyncio.shield(loading)
+
+    async def _load(self, code: str) -> Room:
+        table_id = await self.stored(self.store.read(self.store.table_id_for_code, code))
         if table_id is None:
             raise TableNotFound(f"There is no table with code {code}.")
-        events = await self.stored(asyncio.to_thread(self.store.events, table_id))
-        room = self.rooms.get(code)  # loaded meanwhile by another request
+        events = await self.stored(self.store.read(self.store.events, table_id))
+        try:
+            table = rebuild(events, self.settings.chat_history)
+        except Exception as e:  # noqa: BLE001 - any event that does not apply
+            log.error("table %s cannot be shown: its stored events do not rebuild (%s: %s)", code, type(e).__name__, e)
+            raise TableDamaged(
+                f"Table {code}'s stored history is damaged, so it cannot be shown or played; the server set it aside."
+            ) from e
+        room = self.rooms.get(code)
         if room is None:
-            room = self.rooms[code] = Room(rebuild(events, self.settings.chat_history))
+            room = self.rooms[code] = Room(table)
             self.turns.evict_later(room)
         return room
 
@@ -261,7 +352,7 @@ class TableService:
         preset = req.preset if req.rules_text is None else listed_name(rules)
         for _ in range(20):
             code = new_code()
-            if code not in self.rooms and await self.stored(asyncio.to_thread(self.store.table_id_for_code, code)) is None:
+            if code not in self.rooms and await self.stored(self.store.read(self.store.table_id_for_code, code)) is None:
                 break
         else:  # pragma: no cover - 31^6 codes
             raise ServerBusy("No free join code was found; try again.")
@@ -317,6 +408,11 @@ class TableService:
             self.scheduler.cancel(room, ("grace", seat))
             if room.table.seats[seat].returnable:
                 await self.run(room, Return(seat))
+        if self.rooms.get(room.code) is not room:
+            # it left memory while this socket was between its look-up and its
+            # hello: no copy was loaded meanwhile (get_room finds held rooms)
+            self._gone.pop(room.code, None)
+            self.rooms.setdefault(room.code, room)
         room.attach(conn, seat)
         conn.hello_done = True
         return seat

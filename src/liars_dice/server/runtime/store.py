@@ -11,17 +11,38 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 import queue
 import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+#: Threads that run the store's reads (:meth:`Store.read`): their own pool, so
+#: slow reads never hold up the bots' decisions or anything else on asyncio's
+#: default pool (issue 16 fault 10), and at most this many database
+#: connections read at once (PostgreSQL's pool holds 10).
+READ_THREADS = 6
 
 from sqlalchemy import Connection, Engine, insert, select, update
 
+from ..core.errors import ServerUnavailable
 from .db import events_t, seats_t, tables_t
+
+
+class StoreFailed(ServerUnavailable):
+    """A write to the store of record failed, or its commit is uncertain (the
+    database was unreachable, crashed, or the disk was full), or a read failed:
+    nothing was applied in memory, and the room re-reads its events from the
+    store before its next change. A client gets it as ``server/unavailable``
+    (one sentence, 503); a timer's command that meets it is fired again later
+    (:class:`~liars_dice.server.runtime.timers.Scheduler`)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Op:
@@ -59,6 +80,7 @@ class Store:
         self._q: queue.SimpleQueue[tuple[Sequence[Op], asyncio.Future[None], asyncio.AbstractEventLoop] | None] = (
             queue.SimpleQueue()
         )
+        self._readers = ThreadPoolExecutor(READ_THREADS, thread_name_prefix="liars-dice-db-read")
         self._thread = threading.Thread(target=self._run, name="liars-dice-db-writer", daemon=True)
         self._thread.start()
         self._stop = threading.Event()
@@ -104,6 +126,15 @@ class Store:
             except Exception:  # noqa: BLE001 - retried next time
                 pass
 
+    # -- reading -------------------------------------------------------------
+
+    async def read(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+        """``fn(*args, **kwargs)`` (a blocking read: one of the methods below)
+        on the store's own reader threads (:data:`READ_THREADS`), never on
+        asyncio's default pool. :raises Exception: whatever ``fn`` raises."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._readers, lambda: fn(*args, **kwargs))
+
     # -- writing -------------------------------------------------------------
 
     async def write(self, ops: Sequence[Op]) -> None:
@@ -122,6 +153,7 @@ class Store:
         self._stop.set()
         self._q.put(None)
         self._thread.join(timeout=10)
+        self._readers.shutdown(wait=False, cancel_futures=True)
         if self._checkpointer is not None:
             self._checkpointer.join(timeout=10)
 
@@ -156,7 +188,10 @@ class Store:
                     except Exception as e:  # noqa: BLE001 - handed to the waiting coroutine
                         results.append(e)
             for (_, fut, loop), err in zip(batch, results):
-                loop.call_soon_threadsafe(_settle, fut, err)
+                try:
+                    loop.call_soon_threadsafe(_settle, fut, err)
+                except RuntimeError:  # its event loop is closed: nobody waits for it
+                    pass
             if stop:
                 return
 
@@ -198,6 +233,17 @@ class Store:
                 .order_by(events_t.c.seq)
             )
             return [(r[0], r[1], r[2]) for r in rows]
+
+    def created_of(self, codes: Sequence[str]) -> dict[str, tuple[str, dict[str, Any]]]:
+        """The tables of join codes ``codes``: ``{code: (table id, the created
+        event's payload)}`` (one query; a code with no table is left out)."""
+        if not codes:
+            return {}
+        q = (select(tables_t.c.code, tables_t.c.id, events_t.c.payload)
+             .join(events_t, events_t.c.table_id == tables_t.c.id)
+             .where(tables_t.c.code.in_(list(codes)), events_t.c.seq == 1))
+        with self.engine.connect() as conn:
+            return {r[0]: (r[1], r[2]) for r in conn.execute(q)}
 
     def games_of(self, *, name: str | None = None, token_hashes: Sequence[str] = ()) -> list[dict[str, Any]]:
         """Tables where a seat was taken by ``name`` (public, finished; one entry

@@ -47,6 +47,13 @@ class Evict:
 TimerCommand = Union[GraceOver, TurnDue, Evict]
 Fire = Callable[[Room, TimerCommand], Awaitable[Any]]
 
+#: Seconds before a timer command that met a store failure is fired again: the
+#: first retry, then doubled at each failure up to :data:`RETRY_MAX_SECONDS`
+#: (retried until the store is back: every game goes on by itself after an
+#: outage; issue 16 fault 7).
+RETRY_FIRST_SECONDS = 0.25
+RETRY_MAX_SECONDS = 5.0
+
 
 class Scheduler:
     """Keyed one-shot timers per room, on the running event loop, each firing
@@ -55,10 +62,17 @@ class Scheduler:
     def __init__(self) -> None:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._fire: Fire | None = None
+        self._retry_on: tuple[type[BaseException], ...] = ()
+        self.retrying = 0  #: timer commands waiting to be fired again after a failure (for tests)
 
-    def bind(self, fire: Fire) -> None:
-        """Where the timer commands go (the runtime's change path)."""
+    def bind(self, fire: Fire, retry_on: tuple[type[BaseException], ...] = ()) -> None:
+        """Where the timer commands go (the runtime's change path), and the
+        failures after which a command is fired again, with a backoff
+        (:data:`RETRY_FIRST_SECONDS`, doubled, at most :data:`RETRY_MAX_SECONDS`),
+        until it passes; an outage is logged once, when it starts, and once
+        when it is over."""
         self._fire = fire
+        self._retry_on = retry_on
 
     def spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
         """Run ``coro`` as a task the scheduler keeps (and cancels at :meth:`shutdown`)."""
@@ -72,6 +86,17 @@ class Scheduler:
         self.cancel(room, key)
         task = self.spawn(self._run(room, key, delay, command))
         room.timers[key] = task
+
+    def _again(self, room: Room, key: Hashable, command: TimerCommand, failures: int) -> None:
+        """``command`` failed ``failures`` times in a row: fire it again after
+        the backoff, unless the timer ``key`` was set anew meanwhile."""
+        if key in room.timers:
+            return
+        if self.retrying == 0:
+            log.warning("the store failed; timer commands are fired again until it is back (table %s first)", room.code)
+        self.retrying += 1
+        delay = min(RETRY_FIRST_SECONDS * 2 ** (failures - 1), RETRY_MAX_SECONDS)
+        room.timers[key] = self.spawn(self._run(room, key, delay, command, failures))
 
     def pending(self, room: Room, key: Hashable) -> bool:
         task = room.timers.get(key)
@@ -87,18 +112,28 @@ class Scheduler:
         for key in list(room.timers):
             self.cancel(room, key)
 
-    async def _run(self, room: Room, key: Hashable, delay: float, command: TimerCommand) -> None:
-        if delay > 0:
-            await asyncio.sleep(delay)
-        if room.timers.get(key) is asyncio.current_task():
-            del room.timers[key]
-        assert self._fire is not None, "Scheduler.bind was never called"
+    async def _run(self, room: Room, key: Hashable, delay: float, command: TimerCommand, failures: int = 0) -> None:
+        passed = False
         try:
-            await self._fire(room, command)
-        except asyncio.CancelledError:
-            raise
-        except Exception:  # noqa: BLE001 - a timer's failure must not stop the others
-            log.exception("timer %r failed at table %s", key, room.code)
+            if delay > 0:
+                await asyncio.sleep(delay)
+            if room.timers.get(key) is asyncio.current_task():
+                del room.timers[key]
+            assert self._fire is not None, "Scheduler.bind was never called"
+            try:
+                await self._fire(room, command)
+                passed = True
+            except asyncio.CancelledError:
+                raise
+            except self._retry_on:
+                self._again(room, key, command, failures + 1)
+            except Exception:  # noqa: BLE001 - a timer's failure must not stop the others
+                log.exception("timer %r failed at table %s", key, room.code)
+        finally:
+            if failures:
+                self.retrying -= 1
+                if passed and self.retrying == 0:
+                    log.warning("the store is back: the timer commands fired again have passed")
 
     async def shutdown(self) -> None:
         for task in list(self._tasks):

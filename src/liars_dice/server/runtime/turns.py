@@ -109,11 +109,11 @@ class Turns:
             # the move is theirs now (attack7: the bot still made it for them)
             return
         try:
-            await self._move(room, Move(seat, d.action, d.show, by_bot, False, expect))
+            await self._move(room, Move(seat, d.action, d.show, by_bot, False, expect, kind))
         except LiarsDiceError:
             log.exception("bot %s made an illegal move at table %s", getattr(bot, "name", bot), t.code)
             acts = view.legal_actions()
-            await self._move(room, Move(seat, random.choice(acts), (), by_bot, False, expect))
+            await self._move(room, Move(seat, random.choice(acts), (), by_bot, False, expect, kind))
 
     async def _move(self, room: Room, move: Move) -> None:
         try:
