@@ -18,6 +18,7 @@ ta = pytest.importorskip("textarena", reason="the textarena extra is not install
 
 from liars_dice.engine import CHALLENGE, PRESETS, Bid, InvalidBidError, Rules  # noqa: E402
 from liars_dice.integrations.textarena import (  # noqa: E402
+    MAX_ACTION_CHARS,
     LiarsDiceTextEnv,
     env_id,
     format_text_action,
@@ -116,8 +117,25 @@ def test_text_actions_parse_as_textarena_writes_them() -> None:
         parse_text_action("[Bid: 3, 4] [Show: 4]", Rules.preset("classic"))
     with pytest.raises(InvalidBidError, match="not with a call"):
         parse_text_action("[Call] [Show: 4]", rules)
-    with pytest.raises(InvalidBidError):
-        parse_text_action("x" * 30_000 + "[Call]", rules)  # beyond MAX_ACTION_CHARS
+    with pytest.raises(InvalidBidError, match="characters long"):
+        parse_text_action("x" * (MAX_ACTION_CHARS + 1) + "[Call]", rules)  # refused whole, never cut
+
+
+def test_the_answer_at_the_end_of_a_long_reasoning_reply_is_read() -> None:
+    """Issue 19, fault 2: a 21,038-character reasoning reply that ends in its
+    move (reasoning models answer last) is read whole, by the parser and by
+    the bot wrapper; TextArena's own LiarsDice-v0 read a 50,000-character one."""
+    from liars_dice.engine import Game, SeededDice
+    from liars_dice.integrations.textarena import TextArenaBot
+
+    rules = Rules.preset("classic")
+    thinking = ("Let me weigh the odds of each face once more. " * 500)[:21_027]
+    reply = thinking + "[Bid: 1, 3]"
+    assert len(reply) == 21_038 and parse_text_action(reply, rules) == (Bid(1, 3), ())
+    assert parse_text_action("x" * 50_000 + "[Call]", rules) == (CHALLENGE, ())
+    state = Game.create(rules, ["a", "b"]).initial_state(0).roll(SeededDice(1))
+    bot = TextArenaBot(lambda obs: reply, retries=0)
+    assert bot.decide(state.view(0)).action == Bid(1, 3)
 
 
 def _agent_cmd(preset: str, **kwargs: object) -> str:

@@ -92,8 +92,11 @@ from ..protocol import rules_of, serve
 
 log = logging.getLogger(__name__)
 
-#: Longest reply text read for a move; an agent's reasoning beyond this is ignored.
-MAX_ACTION_CHARS = 20_000
+#: Longest reply read for a move, whole (reasoning models put the answer last);
+#: a longer reply is refused with a sentence saying so, never cut. TextArena's
+#: own ``LiarsDice-v0`` reads a 50,000-character reply; the move patterns scan
+#: the most (200,000 characters) in well under a second.
+MAX_ACTION_CHARS = 200_000
 
 _CALL = re.compile(r"\[\s*(?:call|liar|challenge|dudo)\s*\]", re.I)
 _CALZA = re.compile(r"\[\s*(?:calza|exact|spot on)\s*\]", re.I)
@@ -175,11 +178,20 @@ def parse_text_action(text: str, rules: Rules) -> tuple[Action, Hand]:
     calza), or ``[Bid: q, f]`` with an optional ``[Show: a, b, ...]``. A call
     wins over a bid in the same text (as in TextArena's ``LiarsDice-v0``).
 
+    The whole reply is read, however the move is placed in it, up to
+    :data:`MAX_ACTION_CHARS`.
+
     :returns: the action and the shown faces (sorted; ``()`` for none).
-    :raises InvalidBidError: when the text holds no move, or a show comes
-        with a call or under rules without show-and-reroll.
+    :raises InvalidBidError: when the text holds no move, is longer than
+        :data:`MAX_ACTION_CHARS`, or a show comes with a call or under rules
+        without show-and-reroll.
     """
-    t = str(text)[:MAX_ACTION_CHARS]
+    t = str(text)
+    if len(t) > MAX_ACTION_CHARS:
+        raise InvalidBidError(
+            f"The reply is {len(t):,} characters long and a move is read from replies of at most "
+            f"{MAX_ACTION_CHARS:,}: answer again, shorter."
+        )
     show_m = _SHOW.search(t)
     if _CALZA.search(t):
         if not rules.calza:
