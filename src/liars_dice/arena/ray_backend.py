@@ -101,7 +101,7 @@ def init_local_ray(cpus: int | None = None, **options: Any) -> None:
             os.environ.pop(LOCAL_ONLY_ENV, None)
         else:
             os.environ[LOCAL_ONLY_ENV] = before
-    node = str(ray.util.get_node_ip_address())
+    node = str(ray.util.get_node_ip_address())  # type: ignore[no-untyped-call]  # ray leaves it untyped
     if not is_loopback(node):
         ray.shutdown()
         raise ArenaError(
