@@ -220,3 +220,56 @@ def test_importing_textarena_and_our_integration_needs_no_network() -> None:
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr[-800:]
+
+
+def test_an_invalid_move_can_eliminate_the_offender_and_play_goes_on() -> None:
+    """Issue 19, TextArena's rule for many players (invalid_move="eliminate",
+    TextArena's LiarsDice-v0 `_handle_invalid_move`): after the one retry the
+    offender is out, a new round starts and the others play to the end; the
+    offender ranks last (-1), the winner first (+1)."""
+    env = LiarsDiceTextEnv("classic", dice=2, invalid_move="eliminate")
+    env.reset(num_players=3, seed=1)
+    seat = env.state.current_player_id
+    env.step("[Call]")  # nothing to call yet: refused, one retry
+    done, _ = env.step("no move at all")
+    assert not done and env.engine.dice[seat] == 0 and env.eliminated == [seat]
+    assert env.state.current_player_id != seat and env.engine.current_bid is None  # a new round, another opener
+    assert any("eliminated by repeated invalid moves" in m for _, m, _ in env.state.observations[seat])
+    agents = [ScriptedAgent() for _ in range(3)]
+    steps = 0
+    while not done:
+        pid, obs = env.get_observation()
+        assert pid != seat
+        done, _ = env.step(agents[pid]("\n".join(m for _, m, _ in obs)))  # the raw env's messages as text
+        steps += 1
+        assert steps < 2000
+    rewards, _ = env.close()
+    assert rewards[seat] == -1.0 and rewards[env.engine.winner] == 1.0 and sum(rewards.values()) == pytest.approx(0.0)
+    with pytest.raises(ValueError, match="invalid_move is one of forfeit, eliminate"):
+        LiarsDiceTextEnv("classic", invalid_move="skip")
+
+
+def test_with_two_players_an_elimination_ends_the_game() -> None:
+    env = LiarsDiceTextEnv("classic", invalid_move="eliminate")
+    env.reset(num_players=2, seed=2)
+    seat = env.state.current_player_id
+    env.step("?")
+    done, _ = env.step("?")
+    assert done
+    rewards, info = env.close()
+    assert rewards == {seat: -1.0, 1 - seat: 1.0} and "wins" in info[1 - seat]["reason"]
+
+
+def test_train_and_eliminate_variants_are_registered() -> None:
+    """TextArena names its training variants "-train" (GameMessagesObservationWrapper
+    and ActionFormattingWrapper); ours too, and "-eliminate" for the elimination rule."""
+    from textarena.envs.registration import ENV_REGISTRY
+    from textarena.wrappers import GameMessagesObservationWrapper
+
+    register_presets()
+    spec = ENV_REGISTRY[env_id("classic") + "-train"]
+    assert GameMessagesObservationWrapper in spec.default_wrappers
+    assert ENV_REGISTRY[env_id("perudo") + "-eliminate"].kwargs["invalid_move"] == "eliminate"
+    env = ta.make(env_id("classic") + "-train")
+    rewards, _ = play(env, [ScriptedAgent() for _ in range(3)], seed=4, players=3)
+    assert max(rewards.values()) == 1.0
