@@ -22,13 +22,13 @@ import pyspiel
 from open_spiel.python import policy as os_policy
 
 from ...bots import Bot, Decision
-from ...engine import CHALLENGE, Bid
+from ...engine import CHALLENGE, PRESETS, Bid
 from ...engine.encoding import Show
 from ...solver import Policy, SolverError
 from .game import LiarsDiceGame, LiarsDiceState
 
-#: Short name of OpenSpiel's built-in C++ game.
-BUILTIN = "liars_dice"
+#: Short name of OpenSpiel's built-in C++ game, and our preset of its rules.
+BUILTIN, BUILTIN_PRESET = "liars_dice", "openspiel"
 
 
 def _builtin_round(state: Any, dice: tuple[int, int], faces: int) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], list[Bid]]:
@@ -61,7 +61,7 @@ def tabular_policy(policy: Policy, game: Any) -> Any:
     rules = policy.rules
     if builtin:
         d = int(game.get_parameters().get("numdice", 1))
-        if rules.name != "openspiel" or policy.dice != (d, d):
+        if rules != PRESETS[BUILTIN_PRESET] or policy.dice != (d, d):
             raise SolverError(
                 f"OpenSpiel's liars_dice is the openspiel rules with {d} dice each; the policy is {rules.name} with dice {policy.dice}."
             )
