@@ -14,7 +14,7 @@ import subprocess
 import pytest
 
 from liars_dice.arena import ArenaConfig, ArenaError, parse_entrants, run_arena
-from liars_dice.arena.ray_backend import ray_chunks
+from liars_dice.arena.ray_backend import init_local_ray, is_loopback, ray_chunks
 from liars_dice.engine import Rules
 
 ray = pytest.importorskip("ray", reason="the ray extra is not installed")
@@ -22,10 +22,96 @@ ray = pytest.importorskip("ray", reason="the ray extra is not installed")
 
 @pytest.fixture(scope="module")
 def local_ray():
-    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, object_store_memory=100 * 1024**2)
+    init_local_ray(2, include_dashboard=False, log_to_driver=False, object_store_memory=100 * 1024**2)
     yield
     ray.shutdown()
+
+
+def _tcp_listening() -> dict[str, tuple[str, int]]:
+    """Every listening TCP socket of the machine, by socket inode: (address, port),
+    from /proc/net/tcp and /proc/net/tcp6 (state 0A = LISTEN; addresses as
+    little-endian 32-bit words)."""
+    import ipaddress
+
+    out = {}
+    for name, v6 in (("/proc/net/tcp", False), ("/proc/net/tcp6", True)):
+        with open(name) as f:
+            next(f)
+            for line in f:
+                cols = line.split()
+                if cols[3] != "0A":
+                    continue
+                hexaddr, hexport = cols[1].split(":")
+                raw = b"".join(bytes.fromhex(hexaddr[i : i + 8])[::-1] for i in range(0, len(hexaddr), 8))
+                addr = str(ipaddress.IPv6Address(raw) if v6 else ipaddress.IPv4Address(raw))
+                out[cols[9]] = (addr, int(hexport, 16))
+    return out
+
+
+def _listening_of_this_process_tree() -> list[tuple[int, str, str, int]]:
+    """(pid, command name, address, port) of every listening socket held by
+    this process or any of its descendants (Ray's GCS, raylet, workers, agents)."""
+    children: dict[int, list[int]] = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    children.setdefault(int(f.read().rsplit(")", 1)[1].split()[1]), []).append(int(d))
+            except OSError:
+                pass
+    tree, todo = set(), [os.getpid()]
+    while todo:
+        pid = todo.pop()
+        tree.add(pid)
+        todo += children.get(pid, [])
+    sockets = _tcp_listening()
+    out = []
+    for pid in tree:
+        try:
+            fds = os.listdir(f"/proc/{pid}/fd")
+            comm = open(f"/proc/{pid}/comm").read().strip()
+        except OSError:
+            continue
+        for fd in fds:
+            try:
+                target = os.readlink(f"/proc/{pid}/fd/{fd}")
+            except OSError:
+                continue
+            if target.startswith("socket:[") and target[8:-1] in sockets:
+                out.append((pid, comm, *sockets[target[8:-1]]))
+    return sorted(set(out))
+
+
+def test_the_address_reader_tells_loopback_from_the_network() -> None:
+    """The check below can fail: /proc's hex form decodes, and only loopback passes."""
+    assert not is_loopback("::") and not is_loopback("0.0.0.0") and not is_loopback("192.0.2.2")
+    assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("::ffff:127.0.0.1")
+    if os.path.exists("/proc/net/tcp"):
+        import socket
+
+        with socket.socket() as s:
+            s.bind(("0.0.0.0", 0))
+            s.listen()
+            port = s.getsockname()[1]
+            assert ("0.0.0.0", port) in _tcp_listening().values()
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/net/tcp"), reason="reads Linux's /proc/net/tcp")
+def test_a_local_ray_run_listens_on_loopback_only() -> None:
+    """Issue 19, fault 3: a Ray cluster runs any code it is sent, so during a
+    local `--backend ray` run no port of Ray's processes may listen on an
+    address other than loopback (read from /proc/net/tcp and tcp6). Runs before
+    the module's shared Ray, so the backend starts (and stops) its own."""
+    assert not ray.is_initialized()
+    seen: list[list[tuple[int, str, str, int]]] = []
+    config = ArenaConfig(Rules.preset("classic"), tuple(parse_entrants("random,random")), 4, seed=1)
+    run_arena(config, 2, lambda k: seen.append(_listening_of_this_process_tree()), backend="ray")
+    assert not ray.is_initialized()  # stopped at the end
+    during = [row for snapshot in seen for row in snapshot]
+    names = {comm for _, comm, _, _ in during}
+    assert {"gcs_server", "raylet"} <= names, during  # Ray's servers were seen listening
+    beyond = [row for row in during if not is_loopback(row[2])]
+    assert beyond == [], f"Ray listens beyond this machine: {beyond}"
 
 
 def _config(cli: str, games: int = 16) -> ArenaConfig:
@@ -57,7 +143,8 @@ def test_a_failing_bot_on_ray_names_the_game(local_ray) -> None:
 
 def test_the_cli_runs_on_an_existing_cluster(cli, local_ray) -> None:
     args = [cli, "arena", "--rules", "classic", "--bots", "random,random,random", "--games", "12", "--seed", "4", "--json"]
-    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
+    # the module's Ray listens on loopback only: a driver joining it takes Ray's single-machine mode too
+    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0"}
     on_ray = subprocess.run([*args, "--backend", "ray", "--address", "auto"], capture_output=True, text=True, timeout=300, env=env)
     assert on_ray.returncode == 0, on_ray.stderr
     jobs = subprocess.run([*args, "--jobs", "2"], capture_output=True, text=True, timeout=300)

@@ -274,3 +274,107 @@ def test_the_no_leak_property_can_fail() -> None:
     assert changed
     own = "".join(map(str, sorted(state.pos.state.hidden[0])))
     assert f"h{own}" in state.information_state_string(0)
+
+
+# -- issue 19: observation types, the rules-file form, seeded resampling, the terminal string --
+
+
+def _mid_second_round(dice: int = 2, seed: int = 0) -> LiarsDiceState:
+    """A state of a classic whole game in its second round, after one bid."""
+    game = load("classic", 2, dice)
+    rng = random.Random(seed)
+    while True:
+        state = game.new_initial_state()  # type: ignore[attr-defined]
+        while not state.is_terminal():
+            if not state.is_chance_node() and state.pos.rounds == 2 and len(state.pos.state.bids) == 1:
+                return state
+            acts = [o for o, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+            state.apply_action(rng.choice(acts))
+
+
+@pytest.mark.parametrize("perfect_recall", [False, True])
+def test_a_public_observation_holds_no_private_dice(perfect_recall: bool) -> None:
+    """Issue 19, fault 1: a public-only request (``PrivateInfoType.NONE``) gets
+    the public information alone, through OpenSpiel's Python
+    ``make_observation`` and pyspiel's ``game.make_observer``: the seat's own
+    dice are in no string or tensor (redrawing them changes nothing), while the
+    default observer does show them."""
+    from open_spiel.python.observation import make_observation
+
+    state = _mid_second_round()
+    game = state.get_game()
+    public = pyspiel.IIGObservationType(
+        private_info=pyspiel.PrivateInfoType.NONE, perfect_recall=perfect_recall, public_info=True
+    )
+    private = pyspiel.IIGObservationType(perfect_recall=perfect_recall)
+    obs, own = make_observation(game, public), make_observation(game, private)
+    hand = "".join(map(str, sorted(state.pos.state.hidden[0])))
+    assert f" h{hand}" in own.string_from(state, 0)  # the default observer shows seat 0's dice
+    assert "hand" not in obs.dict and " h" not in obs.string_from(state, 0)
+    # seat 1's point of view redraws seat 0's dice: seat 0's public view is unchanged
+    other = state.resample(1, np.random.default_rng(3))
+    assert other.pos.state.hidden[0] != state.pos.state.hidden[0]
+    assert obs.string_from(other, 0) == obs.string_from(state, 0) == obs.string_from(state, 1).replace("p1", "p0", 1)
+    obs.set_from(state, 0)
+    first = obs.tensor.copy()
+    obs.set_from(other, 0)
+    assert np.array_equal(first, obs.tensor)
+    assert game.make_observer(public, {}) is not None  # pyspiel's own path builds it too
+
+
+def test_an_observation_type_the_game_does_not_provide_gets_none() -> None:
+    """As OpenSpiel's built-in liars_dice: all players' private information
+    is not provided, so the observer is None (never one with private dice)."""
+    from open_spiel.python.observation import make_observation
+
+    game = load("classic", 2, 2)
+    every = pyspiel.IIGObservationType(private_info=pyspiel.PrivateInfoType.ALL_PLAYERS, perfect_recall=False)
+    assert make_observation(game, every) is None
+    assert make_observation(pyspiel.load_game("liars_dice"), every) is None
+
+
+def test_the_rules_parameter_takes_the_rules_file_form() -> None:
+    """Issue 19, fault 4: ``{"preset": NAME, ...}``, the form of every rules
+    file (RECORD-FORMAT.md "rules"), is a rules parameter; a bad option is one
+    sentence naming it."""
+    import json
+
+    game = pyspiel.load_game(SHORT_NAME, {"rules": json.dumps({"preset": "perudo", "calza": False}), "players": 3, "dice": 2})
+    rules = game.setup.game.rules
+    assert rules.name == "perudo" and rules.calza is False and rules.palifico == Rules.preset("perudo").palifico
+    assert game.num_distinct_actions() == 3 * 2 * 6 + 1  # no calza id
+    with pytest.raises(Exception, match="The rules parameter: Unknown rule option 'nope'"):
+        load(json.dumps({"preset": "perudo", "nope": 1}))
+
+
+def test_resample_from_infostate_follows_openspiel_s_sampler() -> None:
+    """Issue 19, fault 5: the same seeded ``UniformProbabilitySampler`` gives
+    the same world (so ISMCTS runs repeat), and the sampler decides the draws."""
+    state = _mid_second_round(dice=5)
+    worlds = {
+        seed: [state.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(seed, 0.0, 1.0)).history() for _ in range(2)]
+        for seed in range(6)
+    }
+    assert all(a == b for a, b in worlds.values())
+    assert len({tuple(a) for a, _ in worlds.values()}) > 1
+    np.random.seed(4)
+    first = state.resample_from_infostate(0).history()
+    np.random.seed(4)
+    assert state.resample_from_infostate(0).history() == first  # no sampler: numpy's seeded global generator
+
+
+def test_the_terminal_string_shows_the_revealed_dice_and_the_bids() -> None:
+    """Issue 19, fault 6: at the end, ``str(state)`` tells the last round:
+    every revealed cup, its bids and the call, with the count."""
+    game = load("classic", 2, 1)
+    state = game.new_initial_state()
+    for a in (3, 3):  # deal 4 | 4
+        state.apply_action(a)
+    enc = state.pos.setup.encoding
+    for bid in ((1, 4), (2, 4)):
+        state.apply_action(enc.bid_id(*bid))
+    state.apply_action(enc.challenge)
+    assert state.is_terminal()
+    text = str(state)
+    assert "revealed p0:4 p1:4" in text and "bids [0:1x4 1:2x4]" in text, text
+    assert "p0:liar on p1's 2x4, count 2" in text and "p1 wins" in text

@@ -43,7 +43,7 @@ def test_pettingzoo_seed_test(name: str) -> None:
 @pytest.mark.parametrize("name", SUPPORTED)
 def test_pettingzoo_render_test(name: str, capsys: pytest.CaptureFixture[str]) -> None:
     """PettingZoo's render_test: every render mode of the metadata ("ansi" returns
-    text, "human" prints it and returns None)."""
+    text, "human" prints it and returns None, "rgb_array" a uint8 image)."""
     render_test(lambda render_mode=None: env(rules=name, players=_players(name), render_mode=render_mode))
     assert "player_0" in capsys.readouterr().out
 
@@ -56,12 +56,13 @@ def test_action_mask_is_the_shared_encoding() -> None:
     obs, *_ = e.last()
     state = e.unwrapped.pos.state
     assert list(np.flatnonzero(obs["action_mask"])) == enc.legal_ids(state)
-    other = e.observe("player_1")
-    assert other["action_mask"].sum() == 0  # not player_1's turn
+    mover = e.agent_selection  # drawn from the seed (RULES.md: the first opener is chosen at random)
+    other = e.observe("player_1" if mover == "player_0" else "player_0")
+    assert other["action_mask"].sum() == 0  # not the other agent's turn
     # a bid with two or more hidden dice asks the show decision next, of the same agent
     e.step(enc.bid_id(1, 2))
     obs, *_ = e.last()
-    assert e.agent_selection == "player_0"
+    assert e.agent_selection == mover
     ids = list(np.flatnonzero(obs["action_mask"]))
     assert ids and all(enc.is_show(i) for i in ids)
 
@@ -139,7 +140,7 @@ def test_max_cycles_counts_decisions_of_the_whole_table(name: str, cycles: int) 
 
 def test_bad_arguments_are_refused_with_one_sentence() -> None:
     with pytest.raises(RulesError, match="render_mode"):
-        raw_env(render_mode="rgb_array")
+        raw_env(render_mode="rgb")
     with pytest.raises(RulesError, match="no rule set called"):
         raw_env(rules="poker")
     with pytest.raises(RulesError, match="played by"):
@@ -173,3 +174,73 @@ def test_example_trains_against_random_and_improves() -> None:
     mod = runpy.run_path(str(ROOT / "examples" / "tabular_vs_random.py"))
     before, after = mod["train"](episodes=2000, seed=1, eval_episodes=600)
     assert before < 0.6 and after > before + 0.15, (before, after)
+
+
+# -- issue 19: the opener, PettingZoo's module names, the rgb_array render, action_masks ------
+
+
+def test_the_first_opener_is_drawn_from_the_seed() -> None:
+    """Issue 19, fault 7; RULES.md: the opener of the first round is chosen at
+    random. Over seeds every seat opens, in the AEC env and in LiarsDice-v0,
+    and one seed always gives the same opener."""
+    openers = set()
+    for seed in range(12):
+        e = env(rules="classic", players=3, dice=1)
+        e.reset(seed=seed)
+        openers.add(e.agent_selection)
+        again = env(rules="classic", players=3, dice=1)
+        again.reset(seed=seed)
+        assert again.agent_selection == e.agent_selection
+    assert openers == {"player_0", "player_1", "player_2"}
+    g = gymnasium.make("LiarsDice-v0", rules="classic", opponents=["random"], dice=1)
+    opened = set()
+    for seed in range(12):
+        g.reset(seed=seed)
+        opened.add(g.unwrapped.pos.start)
+    assert opened == {0, 1}
+
+
+def test_liars_dice_v0_has_pettingzoo_s_names() -> None:
+    """As pettingzoo.classic's modules: env, raw_env, and parallel_env (the
+    turn-based game through turn_based_aec_to_parallel), which passes
+    PettingZoo's parallel_api_test."""
+    from pettingzoo.test import parallel_api_test
+
+    from liars_dice.integrations import liars_dice_v0
+
+    assert liars_dice_v0.raw_env is raw_env and liars_dice_v0.env is env
+    assert liars_dice_v0.raw_env().metadata["name"] == "liars_dice_v0"
+    parallel_api_test(liars_dice_v0.parallel_env(rules="classic", players=3, dice=2), num_cycles=100)
+    par = liars_dice_v0.parallel_env(rules="wild-stars", players=2, dice=2)
+    obs, _ = par.reset(seed=2)
+    assert sum(int(o["action_mask"].sum() > 0) for o in obs.values()) == 1  # one agent to move
+
+
+def test_the_rgb_array_render_draws_the_table() -> None:
+    e = raw_env(rules="wild-stars", players=4, render_mode="rgb_array")
+    e.reset(seed=1)
+    first = e.render()
+    assert isinstance(first, np.ndarray) and first.shape == (240, 320, 3) and first.dtype == np.uint8
+    assert len(np.unique(first.reshape(-1, 3), axis=0)) > 2  # something is drawn on the felt
+    e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
+    assert not np.array_equal(e.render(), first)  # the bid shows
+
+
+def test_action_masks_is_the_observation_s_mask() -> None:
+    """The method sb3-contrib's MaskablePPO calls (get_action_masks): bool, the
+    legal ids of the seat, all False once the episode is over."""
+    g = gymnasium.make("LiarsDice-v0", rules="classic", opponents=["random"], dice=1)
+    obs, _ = g.reset(seed=0)
+    rng = np.random.default_rng(0)
+    done = False
+    while not done:
+        masks = g.unwrapped.action_masks()
+        assert masks.dtype == bool and np.array_equal(masks, obs["action_mask"].astype(bool)) and masks.any()
+        obs, _, term, trunc, _ = g.step(int(rng.choice(np.flatnonzero(masks))))
+        done = term or trunc
+    assert not g.unwrapped.action_masks().any()
+
+
+def test_rules_take_the_rules_file_form() -> None:
+    e = raw_env(rules={"preset": "perudo", "calza": False}, players=3)
+    assert e.setup.game.rules.name == "perudo" and e.setup.game.rules.calza is False

@@ -187,33 +187,17 @@ def test_policy_is_a_distribution_over_legal_actions(openspiel_1v1) -> None:
     assert sum(probs.values()) == pytest.approx(1.0)
 
 
-def _to_pyspiel_policy(pyspiel_game, policy: Policy):
-    from open_spiel.python import policy as os_policy
-
-    tabular = os_policy.TabularPolicy(pyspiel_game)
-    n0, n1 = policy.dice
-    liar = (n0 + n1) * 6
-    for state in tabular.states:
-        history = state.history()
-        player = state.current_player()
-        hands = (tuple(sorted(x + 1 for x in history[:n0])), tuple(sorted(x + 1 for x in history[n0 : n0 + n1])))
-        bids = [Bid(a // 6 + 1, a % 6 + 1) for a in history[n0 + n1 :]]
-        row = tabular.policy_for_key(state.information_state_string())
-        row[:] = 0.0
-        for action, p in policy.action_probabilities(hands[player], bids).items():
-            row[liar if action is CHALLENGE else (action.quantity - 1) * 6 + action.face - 1] = p
-    return tabular
-
-
 @pytest.mark.slow
 def test_openspiel_agrees_on_exploitability_and_value() -> None:
     import pyspiel  # the `openspiel` extra, part of `dev`: `make test` installs it
     from open_spiel.python.algorithms import exploitability as os_exploitability
     from open_spiel.python.algorithms.expected_game_score import policy_value
 
+    from liars_dice.integrations.openspiel.policies import tabular_policy
+
     result = solve("openspiel", (1, 1), target_exploitability=1e-3)
     game = pyspiel.load_game("liars_dice")
-    tabular = _to_pyspiel_policy(game, result.policy)
+    tabular = tabular_policy(result.policy, game)
     assert os_exploitability.exploitability(game, tabular) == pytest.approx(result.exploitability, abs=1e-6)
     # Player 0 opens and the value is player 0's, as in OpenSpiel.
     assert policy_value(game.new_initial_state(), [tabular, tabular])[0] == pytest.approx(result.value, abs=1e-6)

@@ -18,6 +18,7 @@ ta = pytest.importorskip("textarena", reason="the textarena extra is not install
 
 from liars_dice.engine import CHALLENGE, PRESETS, Bid, InvalidBidError, Rules  # noqa: E402
 from liars_dice.integrations.textarena import (  # noqa: E402
+    MAX_ACTION_CHARS,
     LiarsDiceTextEnv,
     env_id,
     format_text_action,
@@ -116,8 +117,25 @@ def test_text_actions_parse_as_textarena_writes_them() -> None:
         parse_text_action("[Bid: 3, 4] [Show: 4]", Rules.preset("classic"))
     with pytest.raises(InvalidBidError, match="not with a call"):
         parse_text_action("[Call] [Show: 4]", rules)
-    with pytest.raises(InvalidBidError):
-        parse_text_action("x" * 30_000 + "[Call]", rules)  # beyond MAX_ACTION_CHARS
+    with pytest.raises(InvalidBidError, match="characters long"):
+        parse_text_action("x" * (MAX_ACTION_CHARS + 1) + "[Call]", rules)  # refused whole, never cut
+
+
+def test_the_answer_at_the_end_of_a_long_reasoning_reply_is_read() -> None:
+    """Issue 19, fault 2: a 21,038-character reasoning reply that ends in its
+    move (reasoning models answer last) is read whole, by the parser and by
+    the bot wrapper; TextArena's own LiarsDice-v0 read a 50,000-character one."""
+    from liars_dice.engine import Game, SeededDice
+    from liars_dice.integrations.textarena import TextArenaBot
+
+    rules = Rules.preset("classic")
+    thinking = ("Let me weigh the odds of each face once more. " * 500)[:21_027]
+    reply = thinking + "[Bid: 1, 3]"
+    assert len(reply) == 21_038 and parse_text_action(reply, rules) == (Bid(1, 3), ())
+    assert parse_text_action("x" * 50_000 + "[Call]", rules) == (CHALLENGE, ())
+    state = Game.create(rules, ["a", "b"]).initial_state(0).roll(SeededDice(1))
+    bot = TextArenaBot(lambda obs: reply, retries=0)
+    assert bot.decide(state.view(0)).action == Bid(1, 3)
 
 
 def _agent_cmd(preset: str, **kwargs: object) -> str:
@@ -202,3 +220,56 @@ def test_importing_textarena_and_our_integration_needs_no_network() -> None:
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr[-800:]
+
+
+def test_an_invalid_move_can_eliminate_the_offender_and_play_goes_on() -> None:
+    """Issue 19, TextArena's rule for many players (invalid_move="eliminate",
+    TextArena's LiarsDice-v0 `_handle_invalid_move`): after the one retry the
+    offender is out, a new round starts and the others play to the end; the
+    offender ranks last (-1), the winner first (+1)."""
+    env = LiarsDiceTextEnv("classic", dice=2, invalid_move="eliminate")
+    env.reset(num_players=3, seed=1)
+    seat = env.state.current_player_id
+    env.step("[Call]")  # nothing to call yet: refused, one retry
+    done, _ = env.step("no move at all")
+    assert not done and env.engine.dice[seat] == 0 and env.eliminated == [seat]
+    assert env.state.current_player_id != seat and env.engine.current_bid is None  # a new round, another opener
+    assert any("eliminated by repeated invalid moves" in m for _, m, _ in env.state.observations[seat])
+    agents = [ScriptedAgent() for _ in range(3)]
+    steps = 0
+    while not done:
+        pid, obs = env.get_observation()
+        assert pid != seat
+        done, _ = env.step(agents[pid]("\n".join(m for _, m, _ in obs)))  # the raw env's messages as text
+        steps += 1
+        assert steps < 2000
+    rewards, _ = env.close()
+    assert rewards[seat] == -1.0 and rewards[env.engine.winner] == 1.0 and sum(rewards.values()) == pytest.approx(0.0)
+    with pytest.raises(ValueError, match="invalid_move is one of forfeit, eliminate"):
+        LiarsDiceTextEnv("classic", invalid_move="skip")
+
+
+def test_with_two_players_an_elimination_ends_the_game() -> None:
+    env = LiarsDiceTextEnv("classic", invalid_move="eliminate")
+    env.reset(num_players=2, seed=2)
+    seat = env.state.current_player_id
+    env.step("?")
+    done, _ = env.step("?")
+    assert done
+    rewards, info = env.close()
+    assert rewards == {seat: -1.0, 1 - seat: 1.0} and "wins" in info[1 - seat]["reason"]
+
+
+def test_train_and_eliminate_variants_are_registered() -> None:
+    """TextArena names its training variants "-train" (GameMessagesObservationWrapper
+    and ActionFormattingWrapper); ours too, and "-eliminate" for the elimination rule."""
+    from textarena.envs.registration import ENV_REGISTRY
+    from textarena.wrappers import GameMessagesObservationWrapper
+
+    register_presets()
+    spec = ENV_REGISTRY[env_id("classic") + "-train"]
+    assert GameMessagesObservationWrapper in spec.default_wrappers
+    assert ENV_REGISTRY[env_id("perudo") + "-eliminate"].kwargs["invalid_move"] == "eliminate"
+    env = ta.make(env_id("classic") + "-train")
+    rewards, _ = play(env, [ScriptedAgent() for _ in range(3)], seed=4, players=3)
+    assert max(rewards.values()) == 1.0

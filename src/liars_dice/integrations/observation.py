@@ -23,7 +23,9 @@ the most rounds a game can have (``N - 1``, 1 for a single-round game, and
 the cut of :data:`~liars_dice.integrations.position.CALZA_ROUNDS_PER_DIE` under calza).
 
 Neither holds another seat's hidden dice: only ``hand`` is private, and it is
-the observer's own (a property test checks it over random games).
+the observer's own (a property test checks it over random games). A public
+layout (``private=False``: OpenSpiel's ``PrivateInfoType.NONE``) leaves
+``hand`` out.
 """
 
 from __future__ import annotations
@@ -33,14 +35,16 @@ import numpy as np
 from .position import Position, Setup
 
 
-def pieces(setup: Setup, perfect_recall: bool) -> list[tuple[str, tuple[int, ...]]]:
-    """The named pieces and their shapes, in tensor order."""
+def pieces(setup: Setup, perfect_recall: bool, private: bool = True) -> list[tuple[str, tuple[int, ...]]]:
+    """The named pieces and their shapes, in tensor order (``hand`` only when ``private``)."""
     n, f = setup.n_players, setup.game.rules.faces
     b = setup.encoding.num_bids
     out: list[tuple[str, tuple[int, ...]]] = [
         ("player", (n,)), ("dice", (n,)), ("hand", (f,)), ("shown", (n, f)),
         ("bids", (b, n)), ("pending", (b,)), ("wilds", (1,)),
     ]
+    if not private:
+        out = [p for p in out if p[0] != "hand"]
     if perfect_recall:
         out.append(("past", (max_rounds(setup), b * n + n * f)))
     return out
@@ -51,21 +55,23 @@ def max_rounds(setup: Setup) -> int:
     return setup.max_rounds
 
 
-def size(setup: Setup, perfect_recall: bool) -> int:
-    return sum(int(np.prod(shape)) for _, shape in pieces(setup, perfect_recall))
+def size(setup: Setup, perfect_recall: bool, private: bool = True) -> int:
+    return sum(int(np.prod(shape)) for _, shape in pieces(setup, perfect_recall, private))
 
 
 class Layout:
     """A flat float32 tensor and named views into it (``dict``), as OpenSpiel's
-    observers keep them. :meth:`set_from` fills both for one seat."""
+    observers keep them. :meth:`set_from` fills both for one seat; with
+    ``private=False`` the seat's own dice are left out (a public observation)."""
 
-    def __init__(self, setup: Setup, perfect_recall: bool) -> None:
+    def __init__(self, setup: Setup, perfect_recall: bool, private: bool = True) -> None:
         self.setup = setup
         self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(size(setup, perfect_recall), np.float32)
+        self.private = private
+        self.tensor = np.zeros(size(setup, perfect_recall, private), np.float32)
         self.dict: dict[str, np.ndarray] = {}
         i = 0
-        for name, shape in pieces(setup, perfect_recall):
+        for name, shape in pieces(setup, perfect_recall, private):
             k = int(np.prod(shape))
             self.dict[name] = self.tensor[i : i + k].reshape(shape)
             i += k
@@ -79,8 +85,9 @@ class Layout:
         f = enc.faces
         d["player"][player] = 1
         d["dice"][:] = st.dice
-        for face in st.hidden[player]:
-            d["hand"][face - 1] += 1
+        if self.private:
+            for face in st.hidden[player]:
+                d["hand"][face - 1] += 1
         for s, hand in enumerate(st.shown):
             for face in hand:
                 d["shown"][s, face - 1] += 1

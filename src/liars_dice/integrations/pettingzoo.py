@@ -9,9 +9,10 @@ single-agent environment, ``LiarsDice-v0``, that plays one seat against bots.
 >>> sorted(obs), int(obs["action_mask"].sum())
 (['action_mask', 'observation'], 36)
 
-Agents are ``player_0 .. player_{n-1}`` (seat order; ``player_0`` opens the
-first round). Chance (the deal, rerolls after a show) is resolved inside the
-environment from its seeded generator. Actions are the ids of
+Agents are ``player_0 .. player_{n-1}`` (seat order). The opener of the first
+round is drawn at random from the environment's seeded generator (RULES.md:
+the first opener is chosen at random), so no seat always opens; chance (the
+deal, rerolls after a show) is drawn from the same generator. Actions are the ids of
 :mod:`liars_dice.engine.encoding`; observations are
 ``{"observation": float32 (size,), "action_mask": int8 (num_actions,)}`` with the
 observation layout of :mod:`liars_dice.integrations.observation` (no history of
@@ -22,7 +23,12 @@ An eliminated player stays among the agents, never selected, until the game ends
 calza a game is also truncated (a draw) after
 :data:`~liars_dice.integrations.position.CALZA_ROUNDS_PER_DIE` rounds per die.
 
-Needs the ``pettingzoo`` extra (pettingzoo and gymnasium).
+PettingZoo's naming: :mod:`liars_dice.integrations.liars_dice_v0` holds
+``env``, ``raw_env`` and ``parallel_env`` as ``pettingzoo.classic.chess_v6``
+does. Render modes: ``"ansi"`` (text), ``"human"`` (printed) and
+``"rgb_array"`` (a small matplotlib drawing, uint8 ``(240, 320, 3)``).
+
+Needs the ``pettingzoo`` extra (pettingzoo, gymnasium and matplotlib).
 """
 
 from __future__ import annotations
@@ -46,12 +52,16 @@ from .position import CHANCE, Position, Setup
 MAX_CYCLES = 1_000_000
 
 
+#: Render modes of the AEC environment.
+RENDER_MODES = ("ansi", "human", "rgb_array")
+
+
 def _rules(rules: str | Rules | dict[str, Any]) -> Rules:
+    """A :class:`Rules` value, a preset name, or a rules file's dict form
+    (``{"preset": NAME, ...}`` or every option)."""
     if isinstance(rules, Rules):
         return rules
-    if isinstance(rules, dict):
-        return Rules.from_dict(rules)
-    return Rules.preset(rules)
+    return Rules.from_json(rules)
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -71,14 +81,15 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's name)
     :param rules: a preset name, a :class:`Rules` value, or its dict form.
     :param players: seats (2 to 6, within the rules' bounds).
     :param dice: starting dice per seat (default: the rules').
-    :param render_mode: ``None``, ``"ansi"`` (``render()`` returns the table as text) or
-        ``"human"`` (the table printed after every step).
+    :param render_mode: ``None``, ``"ansi"`` (``render()`` returns the table as text),
+        ``"human"`` (the table printed after every step) or ``"rgb_array"``
+        (``render()`` returns a uint8 image ``(240, 320, 3)``, :func:`table_image`).
     :param max_cycles: truncate after this many decisions (default: the game's
         own bound, never reached).
     :raises RulesError: for a bad rule set, seat count or dice.
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "liars_dice_v0", "is_parallelizable": False, "render_fps": 1}
+    metadata = {"render_modes": list(RENDER_MODES), "name": "liars_dice_v0", "is_parallelizable": False, "render_fps": 1}
 
     def __init__(
         self,
@@ -90,8 +101,8 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's name)
     ) -> None:
         EzPickle.__init__(self, rules, players, dice, render_mode, max_cycles)
         super().__init__()
-        if render_mode not in (None, "ansi", "human"):
-            raise RulesError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}.")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise RulesError(f"render_mode must be None, 'ansi', 'human' or 'rgb_array', not {render_mode!r}.")
         self.setup = Setup.create(_rules(rules), players, dice)
         self.max_cycles = self.setup.max_game_length if max_cycles is None else int(max_cycles)
         if not 1 <= self.max_cycles <= max(MAX_CYCLES, self.setup.max_game_length):
@@ -130,7 +141,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's name)
         if seed is not None:
             self._np_random, _ = seeding.np_random(seed)
         self.agents = self.possible_agents[:]
-        self.pos = Position(self.setup)
+        self.pos = Position(self.setup, int(self._np_random.integers(self.setup.n_players)))
         self.decisions = 0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -173,15 +184,18 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's name)
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         """``"ansi"``: the table as text (:func:`table_text`); ``"human"``: the
-        same printed to stdout (also after every step), returning ``None``."""
+        same printed to stdout (also after every step), returning ``None``;
+        ``"rgb_array"``: the table drawn (:func:`table_image`)."""
         if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode; pass render_mode='ansi' or 'human'.")
+            gymnasium.logger.warn("render() was called without a render_mode; pass render_mode='ansi', 'human' or 'rgb_array'.")
             return None
         if self.render_mode == "human":
             print(table_text(self.pos) + "\n", flush=True)
             return None
+        if self.render_mode == "rgb_array":
+            return table_image(self.pos)
         return table_text(self.pos)
 
     def close(self) -> None:
@@ -215,12 +229,66 @@ def table_text(pos: Position) -> str:
     return "\n".join(lines)
 
 
+def table_image(pos: Position, width: int = 320, height: int = 240) -> np.ndarray:
+    """The table drawn with matplotlib (Agg, no window): one row per seat with
+    its dice as squares (hidden dark, shown light), the bids of this round and
+    the last result below. :returns: uint8 ``(height, width, 3)``."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    from matplotlib.patches import Rectangle
+
+    st = pos.state
+    rules = st.rules
+    dpi = 80
+    fig = Figure(figsize=(width / dpi, height / dpi), dpi=dpi)
+    canvas = FigureCanvasAgg(fig)
+    fig.patch.set_facecolor("#1f5f3a")  # the felt
+    ax = fig.add_axes((0, 0, 1, 1))
+    ax.set_xlim(0, width)
+    ax.set_ylim(height, 0)
+    ax.axis("off")
+    ax.text(8, 16, f"{rules.name}, round {pos.rounds}", color="white", fontsize=9, weight="bold")
+    n = len(st.dice)
+    row = min(28.0, (height - 90) / max(n, 1))
+    size = min(18.0, row - 6)
+    for s in range(n):
+        y = 30 + s * row
+        color = "#ffd54f" if st.to_move == s and not st.is_over else "white"
+        ax.text(8, y + size * 0.75, f"player_{s}", color=color, fontsize=7)
+        x = 70.0
+        for face, shown in [(f, False) for f in st.hidden[s]] + [(f, True) for f in st.shown[s]]:
+            ax.add_patch(Rectangle((x, y), size, size, facecolor="#f5f5f5" if shown else "#263238", edgecolor="white"))
+            ax.text(x + size / 2, y + size * 0.72, rules.face_label(face), color="black" if shown else "white",
+                    fontsize=6, ha="center")
+            x += size + 3
+            if x > width - size:
+                break
+    lines = []
+    if st.bids:
+        lines.append("bids: " + ", ".join(f"{s}:{rules.format_bid(b)}" for s, b, _ in st.bids[-6:]))
+    if pos.pending is not None:
+        lines.append(f"player_{st.to_move} bid {rules.format_bid(pos.pending)}, choosing a show")
+    if st.results:
+        r = st.results[-1]
+        lines.append(f"last: player_{r.challenger} called {rules.format_bid(r.bid)}, count {r.count}")
+    if st.is_over:
+        lines.append(f"player_{st.winner} wins")
+    for i, line in enumerate(lines):
+        ax.text(8, height - 44 + i * 14, line, color="white", fontsize=7)
+    canvas.draw()  # type: ignore[no-untyped-call]  # matplotlib leaves it untyped
+    image = np.asarray(canvas.buffer_rgba())[:, :, :3]  # type: ignore[no-untyped-call]  # matplotlib leaves it untyped
+    return np.ascontiguousarray(image, dtype=np.uint8)
+
+
 class SingleSeatEnv(gymnasium.Env[Any, Any]):
     """``LiarsDice-v0``: one seat (``seat``, default 0) against bots of ours in
     the other seats; the bots play inside :meth:`step`.
 
     Observation: ``{"observation": float32 (size,), "action_mask": int8 (num_actions,)}``
-    as in the AEC environment. Action: an id of :mod:`liars_dice.engine.encoding`
+    as in the AEC environment; :meth:`action_masks` gives the same mask as
+    booleans, the method sb3-contrib's ``MaskablePPO`` calls (no wrapper
+    needed). The opener of each game is drawn from the environment's seeded
+    generator (RULES.md: the first opener is chosen at random). Action: an id of :mod:`liars_dice.engine.encoding`
     (mask with ``action_mask``); an illegal id ends the episode with reward -1 and
     ``info["illegal_action"]`` saying why, the position unchanged (as PettingZoo's
     ``TerminateIllegalWrapper``). Reward at the end: +1 when the seat wins,
@@ -271,6 +339,13 @@ class SingleSeatEnv(gymnasium.Env[Any, Any]):
             mask[self.pos.legal_actions()] = 1
         return {"observation": obs, "action_mask": mask}
 
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of the seat now: bool ``(num_actions,)`` (all
+        ``False`` once the episode is over), the ``action_mask`` of the
+        observation. sb3-contrib's ``MaskablePPO`` reads it through
+        ``get_action_masks``."""
+        return self._obs()["action_mask"].astype(bool)
+
     def _advance(self) -> None:
         """Roll dice and let the bots move until it is the seat's turn or the end."""
         pos = self.pos
@@ -292,7 +367,7 @@ class SingleSeatEnv(gymnasium.Env[Any, Any]):
         super().reset(seed=seed)
         bot_seed = int(self.np_random.integers(2**31))
         self._bots = {s: make_bot(name, bot_seed + s) for s, name in self._names.items()}
-        self.pos = Position(self.setup)
+        self.pos = Position(self.setup, int(self.np_random.integers(self.setup.n_players)))
         self._advance()
         return self._obs(), {}
 
@@ -322,4 +397,4 @@ def _register() -> None:
 
 _register()
 
-__all__ = ["Bid", "SingleSeatEnv", "env", "raw_env", "table_text"]
+__all__ = ["Bid", "SingleSeatEnv", "env", "raw_env", "table_image", "table_text"]

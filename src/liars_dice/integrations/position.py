@@ -311,19 +311,34 @@ class Position:
 
     # -- text -----------------------------------------------------------------
 
-    def observation_string(self, player: int) -> str:
+    def observation_string(self, player: int, private: bool = True) -> str:
         """What ``player`` sees now (no history of past rounds): dice counts,
-        own hidden dice, every shown die and this round's bids."""
+        own hidden dice (left out when not ``private``: the public
+        observation), every shown die and this round's bids."""
         st = self.state
         dice = ",".join(map(str, st.dice))
-        own = "".join(map(str, sorted(st.hidden[player])))
+        own = " h" + "".join(map(str, sorted(st.hidden[player]))) if private else ""
         shown = "/".join("".join(map(str, sorted(h))) for h in st.shown)
         bids = " ".join(f"{s}:{b.quantity}x{b.face}" for s, b, _ in st.bids)
         pend = f" {st.to_move}:{self.pending.quantity}x{self.pending.face}?" if self.pending else ""
-        return f"p{player} d{dice} h{own} sh{shown} [{bids}{pend}]"
+        return f"p{player} d{dice}{own} sh{shown} [{bids}{pend}]"
 
     def __str__(self) -> str:
+        """The whole position for a person (every cup): round, phase, dice per
+        seat, hands (hidden+shown), this round's bids. At the end of a game, or
+        when a game is cut, the last round instead: every revealed cup, its
+        bids and the challenge or calza that ended it, with the count."""
         st = self.state
+        if (st.phase is Phase.OVER or self.truncated) and st.results:
+            r = st.results[-1]
+            cups = " ".join(f"p{s}:{''.join(map(str, sorted(h)))}" for s, h in enumerate(r.revealed))
+            bids = " ".join(f"{s}:{b.quantity}x{b.face}" for s, b, _ in r.bids)
+            word = "calza" if r.calza else "liar"
+            head = f"over, p{st.winner} wins" if st.phase is Phase.OVER else f"cut as a draw after round {self.rounds}"
+            return (
+                f"{head}; dice {list(st.dice)}; last round {self.rounds}: revealed {cups}; bids [{bids}]; "
+                f"p{r.challenger}:{word} on p{r.bidder}'s {r.bid.quantity}x{r.bid.face}, count {r.count}"
+            )
         hands = " ".join(
             f"p{s}:{''.join(map(str, st.hidden[s]))}{'+' + ''.join(map(str, st.shown[s])) if st.shown[s] else ''}"
             for s in range(len(st.dice))

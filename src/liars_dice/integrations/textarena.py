@@ -19,7 +19,13 @@ for the calza of ``perudo`` (RULES.md ``perudo``). The rules are the
 preset's, settled by our engine: the prompt states them (wilds, the bidding
 track, the loss, the perfect bid...). An invalid move is refused with the
 engine's one-sentence reason and may be resubmitted once (TextArena's error
-allowance); a second invalid move in a row forfeits the game for that player.
+allowance); a second invalid move in a row forfeits the game for that player
+(``invalid_move="forfeit"``, the default), or, with
+``invalid_move="eliminate"`` (TextArena's own rule in its many-player
+``LiarsDice-v0``), eliminates the offender only: their dice leave the table, a
+new round starts with the next player still in as opener, and play goes on;
+the offender ranks below every player knocked out by the dice (an earlier
+offender below a later one). The ``...-v0-eliminate`` ids register that rule.
 
 Rewards, at the end, follow TextArena's ``LiarsDice-v0``: by finishing rank,
 ``1 - 2 * (rank - 1) / (n - 1)``: +1 for the winner, -1 for the first player
@@ -92,8 +98,11 @@ from ..protocol import rules_of, serve
 
 log = logging.getLogger(__name__)
 
-#: Longest reply text read for a move; an agent's reasoning beyond this is ignored.
-MAX_ACTION_CHARS = 20_000
+#: Longest reply read for a move, whole (reasoning models put the answer last);
+#: a longer reply is refused with a sentence saying so, never cut. TextArena's
+#: own ``LiarsDice-v0`` reads a 50,000-character reply; the move patterns scan
+#: the most (200,000 characters) in well under a second.
+MAX_ACTION_CHARS = 200_000
 
 _CALL = re.compile(r"\[\s*(?:call|liar|challenge|dudo)\s*\]", re.I)
 _CALZA = re.compile(r"\[\s*(?:calza|exact|spot on)\s*\]", re.I)
@@ -175,11 +184,20 @@ def parse_text_action(text: str, rules: Rules) -> tuple[Action, Hand]:
     calza), or ``[Bid: q, f]`` with an optional ``[Show: a, b, ...]``. A call
     wins over a bid in the same text (as in TextArena's ``LiarsDice-v0``).
 
+    The whole reply is read, however the move is placed in it, up to
+    :data:`MAX_ACTION_CHARS`.
+
     :returns: the action and the shown faces (sorted; ``()`` for none).
-    :raises InvalidBidError: when the text holds no move, or a show comes
-        with a call or under rules without show-and-reroll.
+    :raises InvalidBidError: when the text holds no move, is longer than
+        :data:`MAX_ACTION_CHARS`, or a show comes with a call or under rules
+        without show-and-reroll.
     """
-    t = str(text)[:MAX_ACTION_CHARS]
+    t = str(text)
+    if len(t) > MAX_ACTION_CHARS:
+        raise InvalidBidError(
+            f"The reply is {len(t):,} characters long and a move is read from replies of at most "
+            f"{MAX_ACTION_CHARS:,}: answer again, shorter."
+        )
     show_m = _SHOW.search(t)
     if _CALZA.search(t):
         if not rules.calza:
@@ -286,16 +304,47 @@ def _rewards(state: State, forfeit: int | None = None) -> dict[int, float]:
     return {s: 1.0 - 2.0 * (ranks[s] - 1) / (n - 1) for s in range(n)}
 
 
+def _ranked_rewards(
+    state: State, past: Sequence[RoundResult], eliminated: Sequence[int], alive: Sequence[int] | None = None,
+    counted: bool = True,
+) -> dict[int, float]:
+    """``1 - 2 * (rank - 1) / (n - 1)`` when players were eliminated: the
+    players still in first, then by the round they went out (later is better),
+    then the offenders (a later one above an earlier one)."""
+    n = len(state.dice)
+    results = list(past) + (list(state.results) if counted else [])
+    still = set(alive) if alive is not None else {s for s, d in enumerate(state.dice) if d}
+    score = {s: len(results) + 1 for s in still}
+    for i, r in enumerate(results):
+        for s in r.out:
+            score[s] = i + 1
+    for i, s in enumerate(eliminated):
+        score[s] = -len(eliminated) + i
+    ranks = {s: 1 + sum(1 for t in range(n) if score.get(t, 0) > score.get(s, 0)) for s in range(n)}
+    return {s: 1.0 - 2.0 * (ranks[s] - 1) / (n - 1) for s in range(n)}
+
+
+#: What a second invalid move in a row does (:class:`LiarsDiceTextEnv`).
+INVALID_MOVE_RULES = ("forfeit", "eliminate")
+
+
 class LiarsDiceTextEnv(ta.Env):  # type: ignore[misc]  # textarena ships no type hints
     """A TextArena environment playing one of our rule sets with our engine.
 
     :param rules: a preset name or a :class:`Rules` value.
     :param dice: starting dice per player (default: the rules').
+    :param invalid_move: what a second invalid move in a row does:
+        ``"forfeit"`` (the game ends, the offender last) or ``"eliminate"``
+        (the offender leaves, play goes on); see the module.
+    :raises ValueError: for another ``invalid_move``.
     """
 
-    def __init__(self, rules: str | Rules = "classic", dice: int | None = None) -> None:
+    def __init__(self, rules: str | Rules = "classic", dice: int | None = None, invalid_move: str = "forfeit") -> None:
+        if invalid_move not in INVALID_MOVE_RULES:
+            raise ValueError(f"invalid_move is one of {', '.join(INVALID_MOVE_RULES)}, not {invalid_move!r}.")
         self.rules = rules if isinstance(rules, Rules) else Rules.preset(rules)
         self.dice = dice
+        self.invalid_move = invalid_move
 
     # TextArena API ------------------------------------------------------------------
 
@@ -307,6 +356,9 @@ class LiarsDiceTextEnv(ta.Env):  # type: ignore[misc]  # textarena ships no type
         names = [f"Player {i}" for i in range(num_players)]
         game = Game.create(self.rules, names, None if self.dice is None else [self.dice] * num_players)
         self.names = names
+        self.game = game
+        self.eliminated: list[int] = []  # offenders, in order (invalid_move="eliminate")
+        self.past_results: list[RoundResult] = []  # rounds before the last elimination
         self.source = SeededDice(seed) if seed is not None else SecureDice()
         start = random.Random(seed).randrange(num_players) if seed is not None else SecureDice().roll(1, num_players)[0] - 1
         self.state = ta.FFAMultiPlayerState(num_players=num_players, seed=seed)
@@ -322,7 +374,10 @@ class LiarsDiceTextEnv(ta.Env):  # type: ignore[misc]  # textarena ships no type
             after = self.engine.apply(move, show, seat=seat)
         except LiarsDiceError as e:
             if self.state.set_invalid_move(reason=e.message):
-                self._forfeit(seat)
+                if self.invalid_move == "eliminate":
+                    self._eliminate(seat)
+                else:
+                    self._forfeit(seat)
             return self._advance()
         public = ta.ObservationType.GAME_ACTION_DESCRIPTION
         if isinstance(move, Bid):
@@ -341,7 +396,7 @@ class LiarsDiceTextEnv(ta.Env):  # type: ignore[misc]  # textarena ships no type
                 self._set(after)
                 assert after.winner is not None
                 winner = self.names[after.winner]
-                self.state.set_game_outcome(reward_dict=_rewards(after), reason=f"{winner} wins.")
+                self.state.set_game_outcome(reward_dict=self._final_rewards(after), reason=f"{winner} wins.")
             else:
                 self._set(after.roll(self.source))
                 self._round_start()
@@ -390,6 +445,33 @@ class LiarsDiceTextEnv(ta.Env):  # type: ignore[misc]  # textarena ships no type
         self.state.add_observation(message=opens, observation_type=ta.ObservationType.GAME_MESSAGE)
         self._set(s)
 
+    def _final_rewards(self, state: State) -> dict[int, float]:
+        if not self.eliminated:
+            return _rewards(state)
+        return _ranked_rewards(state, self.past_results, self.eliminated)
+
+    def _eliminate(self, seat: int) -> None:
+        """TextArena's rule for many players: the offender's dice leave the
+        table and a new round starts (or the last player standing wins)."""
+        s = self.engine
+        self.eliminated.append(seat)
+        self.past_results.extend(s.results)
+        dice = tuple(0 if t == seat else d for t, d in enumerate(s.dice))
+        self.state.add_observation(
+            message=f"{self.names[seat]} is eliminated by repeated invalid moves.", observation_type=ta.ObservationType.GAME_MESSAGE
+        )
+        alive = [t for t, d in enumerate(dice) if d]
+        if len(alive) == 1:
+            self.state.set_game_outcome(
+                reward_dict=_ranked_rewards(s, self.past_results, self.eliminated, alive=alive, counted=False),
+                reason=f"{self.names[alive[0]]} wins.",
+            )
+            return
+        opener = next(t for k in range(1, len(dice) + 1) if dice[t := (seat + k) % len(dice)])
+        used = tuple(t for t in s.palifico_used if dice[t]) if self.rules.palifico else ()
+        self.engine = self.game.position(dice, opener, palifico_used=used).roll(self.source)
+        self._round_start()
+
     def _forfeit(self, seat: int) -> None:
         self.state.set_game_outcome(
             reward_dict=_rewards(self.engine, forfeit=seat),
@@ -405,17 +487,27 @@ def env_id(preset: str) -> str:
 
 def register_presets() -> list[str]:
     """Register every preset as ``LiarsDice-<preset>-v0`` (TextArena's LLM
-    observation and action-formatting wrappers) and ``...-v0-raw`` (none).
+    observation and action-formatting wrappers), ``...-v0-raw`` (none),
+    ``...-v0-train`` (TextArena's training wrappers, as its own ``-train``
+    variants: ``GameMessagesObservationWrapper`` and ``ActionFormattingWrapper``)
+    and ``...-v0-eliminate`` (the default wrappers, ``invalid_move="eliminate"``).
     Idempotent. :returns: the ids registered by this call."""
     from textarena.envs.registration import ENV_REGISTRY, register
-    from textarena.wrappers import ActionFormattingWrapper, LLMObservationWrapper
+    from textarena.wrappers import ActionFormattingWrapper, GameMessagesObservationWrapper, LLMObservationWrapper
 
+    default = [LLMObservationWrapper, ActionFormattingWrapper]
+    variants: tuple[tuple[str, Any, str], ...] = (
+        ("", default, "forfeit"),
+        ("-raw", None, "forfeit"),
+        ("-train", [GameMessagesObservationWrapper, ActionFormattingWrapper], "forfeit"),
+        ("-eliminate", default, "eliminate"),
+    )
     done = []
     for name in sorted(PRESETS):
-        for suffix, wrappers in (("", [LLMObservationWrapper, ActionFormattingWrapper]), ("-raw", None)):
+        for suffix, wrappers, invalid in variants:
             eid = env_id(name) + suffix
             if eid not in ENV_REGISTRY:
-                register(id=eid, entry_point=LiarsDiceTextEnv, default_wrappers=wrappers, rules=name)
+                register(id=eid, entry_point=LiarsDiceTextEnv, default_wrappers=wrappers, rules=name, invalid_move=invalid)
                 done.append(eid)
     return done
 

@@ -7,7 +7,9 @@ and an observer; registered with ``pyspiel.register_game`` on import.
 Parameters (``pyspiel.load_game("python_liars_dice_ld", {...})``):
 
 - ``rules``: a preset name (``classic``, ``wild-stars``, ...) or a rule set as
-  JSON (``Rules.to_dict``); default ``classic``;
+  JSON in any form a rules file takes: ``{"preset": "perudo", "calza": false}``
+  (the options that differ from a preset) or every option (``Rules.to_dict``);
+  default ``classic``;
 - ``players``: seats, default 2;
 - ``dice``: starting dice per seat, default 0 = the rules' ``dice_per_player``.
 
@@ -20,19 +22,19 @@ Seat 0 opens the first round. Actions are :mod:`liars_dice.engine.encoding`'s id
 
 from __future__ import annotations
 
-import json
+import re
 from typing import Any
 
 import numpy as np
 import pyspiel
 
 from ...engine import Rules, RulesError
+from ...records.rules_file import parse_rules_text
 from ...engine.encoding import Show
 from ..observation import Layout
 from ..position import CHANCE, Position, Setup
 
 SHORT_NAME = "python_liars_dice_ld"
-_RNG = np.random.default_rng()
 _DEFAULTS: dict[str, Any] = {"rules": "classic", "players": 2, "dice": 0}
 
 _GAME_TYPE = pyspiel.GameType(
@@ -54,19 +56,16 @@ _GAME_TYPE = pyspiel.GameType(
 
 
 def rules_from_param(text: str) -> Rules:
-    """A preset name or a rule set as JSON.
+    """A preset name, or a rule set as JSON in the forms a rules file takes
+    (:func:`liars_dice.records.parse_rules_text`): ``{"preset": NAME, ...}``
+    with the options that differ from that preset, or every option.
 
-    :raises RulesError: for an unknown name or bad JSON (one sentence).
+    :raises RulesError: for an unknown name, bad JSON or a bad option (one
+        sentence; a :class:`~liars_dice.records.RulesFileError` for JSON).
     """
     text = text.strip()
     if text.startswith("{"):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise RulesError(f"The rules parameter is not valid JSON: {e.msg} at character {e.pos}.") from None
-        if not isinstance(data, dict):
-            raise RulesError("The rules parameter must be a preset name or a JSON object of rule options.")
-        return Rules.from_dict(data)
+        return parse_rules_text(text, "The rules parameter")
     return Rules.preset(text)
 
 
@@ -102,10 +101,24 @@ class LiarsDiceGame(pyspiel.Game):
     def new_initial_state(self) -> "LiarsDiceState":
         return LiarsDiceState(self)
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "LiarsDiceObserver":
-        return LiarsDiceObserver(
-            self.setup, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params
-        )
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "LiarsDiceObserver | None":
+        """The observer for ``iig_obs_type`` (default: the observation, no
+        perfect recall), or ``None`` for a type this game does not provide, as
+        OpenSpiel's built-in ``liars_dice`` answers: only the seat's own private
+        information with the public information (``private_info`` single
+        player, ``public_info`` true) is provided, with or without perfect
+        recall, and the public information alone (``private_info`` none:
+        no tensor piece ``hand``, no own dice or rerolls in the strings). Any
+        other request (all players' private information, or no public
+        information) gets ``None``, never an observer that would hand out
+        dice it was not asked for.
+
+        :raises ValueError: for observation parameters (none are supported).
+        """
+        obs_type = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
+        if obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS or not obs_type.public_info:
+            return None
+        return LiarsDiceObserver(self.setup, obs_type, params)
 
     def max_chance_nodes_in_history(self) -> int:
         return self.setup.max_chance
@@ -155,9 +168,21 @@ class LiarsDiceState(pyspiel.State):
     def resample_from_infostate(self, player_id: int, probability_sampler: Any = None) -> "LiarsDiceState":
         """A state with the same information state for ``player_id``: every
         other seat's dice of the current round redrawn uniformly (ISMCTS).
-        ``probability_sampler`` (pyspiel's) is not used: draws come from a
-        process-wide numpy generator; :meth:`resample` takes a seeded one."""
-        return self.resample(player_id, _RNG)
+
+        :param probability_sampler: OpenSpiel's sampler, a callable giving a
+            float in ``[0, 1)`` per call (``pyspiel.UniformProbabilitySampler(seed,
+            0, 1)`` for a repeatable run); each redrawn die is
+            ``floor(u * F)``. ``None``: numpy's global generator
+            (``np.random.seed`` repeats it), as OpenSpiel's Python MCCFR samples.
+        """
+        if probability_sampler is None:
+            return self._replay(self.pos.resample_history(player_id, lambda k: int(np.random.randint(k))))
+        sampler = probability_sampler
+
+        def draw(k: int) -> int:
+            return min(k - 1, int(float(sampler()) * k))
+
+        return self._replay(self.pos.resample_history(player_id, draw))
 
     def resample(self, player_id: int, rng: Any) -> "LiarsDiceState":
         """:meth:`resample_from_infostate` drawing from ``rng`` (a numpy
@@ -165,8 +190,11 @@ class LiarsDiceState(pyspiel.State):
         (so ``history()`` is the new world's), redrawing every chance outcome of
         the current round that is another seat's die."""
         draw = rng.integers if hasattr(rng, "integers") else rng.randint
+        return self._replay(self.pos.resample_history(player_id, lambda f: int(draw(f))))
+
+    def _replay(self, history: list[int]) -> "LiarsDiceState":
         new: LiarsDiceState = self.get_game().new_initial_state()
-        for a in self.pos.resample_history(player_id, lambda f: int(draw(f))):
+        for a in history:
             new.apply_action(a)
         return new
 
@@ -183,7 +211,8 @@ class LiarsDiceObserver:
         if params:
             raise ValueError(f"Observation parameters are not supported; passed {params}.")
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
-        self._layout = Layout(setup, self.perfect_recall)
+        self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        self._layout = Layout(setup, self.perfect_recall, self.private)
         self.tensor = self._layout.tensor
         self.dict = self._layout.dict
 
@@ -192,8 +221,18 @@ class LiarsDiceObserver:
 
     def string_from(self, state: LiarsDiceState, player: int) -> str:
         if self.perfect_recall:
-            return state.pos.info[player]
-        return state.pos.observation_string(player)
+            text = state.pos.info[player]
+            return text if self.private else public_info_string(text)
+        return state.pos.observation_string(player, self.private)
+
+
+def public_info_string(info: str) -> str:
+    """A seat's information-state string without its private tokens: its
+    dice of each deal (``h..``) and of each reroll (``rr..``)."""
+    return _PRIVATE_TOKEN.sub("", info)
+
+
+_PRIVATE_TOKEN = re.compile(r" (?:h|rr)\d*(?= |$)")
 
 
 pyspiel.register_game(_GAME_TYPE, LiarsDiceGame)

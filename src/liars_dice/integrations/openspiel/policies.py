@@ -1,0 +1,146 @@
+"""Policies across the border: a solved policy of ours as an OpenSpiel
+``TabularPolicy``, and any bot of ours as an OpenSpiel policy or bot.
+
+- :func:`tabular_policy`: a :class:`~liars_dice.solver.Policy` (``liars-dice
+  solve``, :func:`liars_dice.solve`) as ``open_spiel.python.policy.TabularPolicy``
+  of our game ``python_liars_dice_ld`` (its rules, two seats, its dice) or of
+  OpenSpiel's built-in ``liars_dice`` (rules ``openspiel``), so OpenSpiel's
+  ``exploitability``, ``policy_value`` and friends read it;
+- :class:`BotPolicy`: a bot of ours as ``open_spiel.python.policy.Policy`` of
+  our game (probability 1 on the bot's choice);
+- :func:`openspiel_bot`: a bot of ours as a ``pyspiel.Bot`` (``step(state)``),
+  for ``pyspiel.evaluate_bots`` and OpenSpiel's Python bot loops.
+
+Needs the ``openspiel`` extra.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pyspiel
+from open_spiel.python import policy as os_policy
+
+from ...bots import Bot, Decision
+from ...engine import CHALLENGE, PRESETS, Bid
+from ...engine.encoding import Show
+from ...solver import Policy, SolverError
+from .game import LiarsDiceGame, LiarsDiceState
+
+#: Short name of OpenSpiel's built-in C++ game, and our preset of its rules.
+BUILTIN, BUILTIN_PRESET = "liars_dice", "openspiel"
+
+
+def _builtin_round(state: Any, dice: tuple[int, int], faces: int) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], list[Bid]]:
+    """Both hands and this round's bids of a state of the built-in ``liars_dice``,
+    from its history: ``dice[0]`` then ``dice[1]`` chance outcomes (``face - 1``),
+    then bid ids ``(q - 1) * F + f - 1``."""
+    history = state.history()
+    n0, n1 = dice
+    hands = (
+        tuple(sorted(x + 1 for x in history[:n0])),
+        tuple(sorted(x + 1 for x in history[n0 : n0 + n1])),
+    )
+    bids = [Bid(a // faces + 1, a % faces + 1) for a in history[n0 + n1 :]]
+    return hands, bids
+
+
+def tabular_policy(policy: Policy, game: Any) -> Any:
+    """``policy`` as an OpenSpiel ``TabularPolicy`` of ``game``.
+
+    :param game: ``pyspiel.load_game("liars_dice", {"numdice": d})`` (the
+        policy's rules must be ``openspiel``, dice ``(d, d)``), or our
+        ``python_liars_dice_ld`` with the policy's rules, two seats and dice.
+        The policy is of one round (the solver's games), player 0 opening.
+    :returns: a ``TabularPolicy`` whose every information state holds the
+        policy's probabilities (0 elsewhere).
+    :raises SolverError: when the game is not the policy's (rules, seats or
+        dice), one sentence naming what differs.
+    """
+    builtin = game.get_type().short_name == BUILTIN
+    rules = policy.rules
+    if builtin:
+        d = int(game.get_parameters().get("numdice", 1))
+        if rules != PRESETS[BUILTIN_PRESET] or policy.dice != (d, d):
+            raise SolverError(
+                f"OpenSpiel's liars_dice is the openspiel rules with {d} dice each; the policy is {rules.name} with dice {policy.dice}."
+            )
+    else:
+        if not isinstance(game, LiarsDiceGame):
+            raise SolverError(f"{game} is neither OpenSpiel's liars_dice nor our python_liars_dice_ld.")
+        enc = game.setup.encoding
+        if game.setup.game.rules != rules or tuple(enc.dice) != tuple(policy.dice):
+            raise SolverError(
+                f"The game is {game.setup.game.rules.name} with dice {tuple(enc.dice)}; the policy is {rules.name} with dice {policy.dice}."
+            )
+    tabular = os_policy.TabularPolicy(game)
+    faces = rules.faces
+    for state in tabular.states:
+        player = state.current_player()
+        if builtin:
+            hands, bids = _builtin_round(state, policy.dice, faces)
+            liar = sum(policy.dice) * faces
+
+            def encode(a: Any) -> int:
+                return liar if a is CHALLENGE else (a.quantity - 1) * faces + a.face - 1
+        else:
+            st = state.pos.state
+            hands = (tuple(sorted(st.hidden[0])), tuple(sorted(st.hidden[1])))
+            bids = [b for _, b, _ in st.bids]
+            encode = game.setup.encoding.encode
+        row = tabular.policy_for_key(state.information_state_string())
+        row[:] = 0.0
+        for action, p in policy.action_probabilities(hands[player], bids).items():
+            row[encode(action)] = p
+    return tabular
+
+
+class BotPolicy(os_policy.Policy):  # open_spiel ships no type hints (pyproject: disallow_subclassing_any off here)
+    """A bot of ours as an OpenSpiel policy of our game: at each decision
+    the bot decides from its seat's view and the policy puts probability 1 on
+    that action, 0 on every other legal one. Under show-and-reroll the show
+    node asks the bot again from the same view (the bid is not applied yet)
+    and takes the show it pairs with that bid (none when it now bids
+    otherwise). A bot that draws at random is asked afresh at every call.
+
+    :param game: a ``python_liars_dice_ld`` game.
+    :param bot: any :class:`~liars_dice.bots.Bot` (``make_bot("strong", seed)``).
+    :param players: the seats it plays (default: every seat).
+    """
+
+    def __init__(self, game: LiarsDiceGame, bot: Bot, players: list[int] | None = None) -> None:
+        super().__init__(game, players if players is not None else list(range(game.num_players())))
+        self.bot = bot
+
+    def action_probabilities(self, state: LiarsDiceState, player_id: int | None = None) -> dict[int, float]:
+        chosen = choose(self.bot, state)
+        return {a: 1.0 if a == chosen else 0.0 for a in state.legal_actions()}
+
+
+def choose(bot: Bot, state: LiarsDiceState) -> int:
+    """The action id ``bot`` plays in ``state`` (a decision node of our game).
+    At a bid's show node (its own node, after the bid id) the bot is asked
+    again from the same view; the show it pairs with the pending bid, else none."""
+    pos = state.pos
+    enc = pos.setup.encoding
+    seat = state.current_player()
+    decision: Decision = bot.decide(pos.state.view(seat))
+    if pos.pending is not None:
+        faces = tuple(sorted(decision.show)) if decision.action == pos.pending else ()
+        return enc.encode(Show(faces))
+    return enc.encode(decision.action)
+
+
+class _Bot(pyspiel.Bot):
+    def __init__(self, bot: Bot) -> None:
+        pyspiel.Bot.__init__(self)
+        self.bot = bot
+
+    def step(self, state: LiarsDiceState) -> int:
+        return choose(self.bot, state)
+
+
+def openspiel_bot(bot: Bot) -> Any:
+    """``bot`` as a ``pyspiel.Bot`` for our game: ``step(state)`` returns its
+    action id (``pyspiel.evaluate_bots`` plays it against OpenSpiel's bots)."""
+    return _Bot(bot)
