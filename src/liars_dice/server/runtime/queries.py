@@ -52,7 +52,7 @@ class Queries:
                 if g["name"] not in entry["players"]:
                     continue  # not this seat's game (left before it)
                 last = entry["game"] == len(games)
-                one = {**g, **entry, "status": g["status"] if last else TableStatus.FINISHED.value}
+                one = {**g, **entry, "games": len(games), "status": g["status"] if last else TableStatus.FINISHED.value}
                 if not last:
                     one.pop("left", None)  # "left" speaks of the game in play
                 out.append(one)
