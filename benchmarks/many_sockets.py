@@ -93,7 +93,7 @@ async def run(args: argparse.Namespace, src: str | None) -> dict[str, float]:
         env["PYTHONPATH"] = src
     proc = subprocess.Popen(
         [sys.executable, "-c", "from liars_dice.cli import main; main()", "serve", "--port", "0",
-         "--db", f"sqlite:///{tmp}/db.sqlite", "--log-level", "error", *caps],
+         "--db", f"sqlite:///{tmp}/db.sqlite", "--log-level", "error", "--reveal-seconds", "0", *caps],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
     )
     try:

@@ -204,7 +204,7 @@ async def main(args: argparse.Namespace) -> None:
     db = args.db or f"sqlite:///{tmp / 'load.db'}"
     cli = str(Path(sys.executable).parent / "liars-dice")
     proc = subprocess.Popen(
-        [cli, "serve", "--port", "0", "--db", db, "--log-level", "error", "--trusted-proxy", "127.0.0.1",
+        [cli, "serve", "--port", "0", "--db", db, "--log-level", "error", "--trusted-proxy", "127.0.0.1", "--reveal-seconds", "0",
          *[a for lim in args.limit for a in ("--limit", lim)]],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )

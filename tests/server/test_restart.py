@@ -71,7 +71,7 @@ class WsPlayer:
 
 def start_server(cli: str, db: str, cwd: Path, bot_delay: float = 0.02) -> tuple[subprocess.Popen[str], str]:
     proc = subprocess.Popen(
-        [cli, "serve", "--port", "0", "--db", db, "--bot-delay", str(bot_delay), "--grace", "600"],
+        [cli, "serve", "--port", "0", "--db", db, "--bot-delay", str(bot_delay), "--grace", "600", "--reveal-seconds", "0"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=cwd,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )

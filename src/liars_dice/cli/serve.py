@@ -25,6 +25,9 @@ def serve_command(
     ),
     grace: float = typer.Option(120.0, help="Seconds a player may be gone mid-game before a bot takes the seat."),
     bot_delay: float = typer.Option(0.6, help="Seconds a bot waits before it moves."),
+    reveal_seconds: float = typer.Option(
+        4.0, help="Seconds a challenge's reveal shows before the next turn's clock starts (moves wait for it)."
+    ),
     timeout_bot: str = typer.Option("", help="Bot that moves when a turn timer runs out (default: the strongest)."),
     public_url: str = typer.Option("", help="Base URL for share links (default: the URL the browser used)."),
     durable: bool = typer.Option(
@@ -58,7 +61,7 @@ def serve_command(
         raise typer.Exit(2)
     try:
         settings = Settings(
-            db_url=db, grace=grace, bot_delay=bot_delay, timeout_bot=timeout_bot or None,
+            db_url=db, grace=grace, bot_delay=bot_delay, reveal_seconds=reveal_seconds, timeout_bot=timeout_bot or None,
             public_url=public_url or None, durable=durable, allowed_origins=tuple(allowed_origin),
             trusted_proxies=parse_proxies(trusted_proxy),
         )

@@ -28,6 +28,7 @@ from ...engine import Action, Bid, Calza, Challenge, DiceSource, GameOverError, 
 from . import fairness
 from .errors import (
     BotUnknown,
+    GameNotFinished,
     NameTaken,
     NotHost,
     SeatEmpty,
@@ -141,11 +142,21 @@ class Move:
 
 
 @dataclass(frozen=True, slots=True)
+class Rematch:
+    """"Play again" (issue 17): ``by`` asks for the table's next game, once
+    this one is over: the same seats, rules and settings, the next seat
+    opening. Allowed to the host, or to any seated person when the host's seat
+    holds no person (:meth:`~liars_dice.server.core.tables.Table.may_rematch`)."""
+
+    by: int
+
+
+@dataclass(frozen=True, slots=True)
 class Settle:
     """Nothing but what follows on its own (a restarted server's first step)."""
 
 
-Command = Union[Create, Contribute, Join, AddBot, RemoveSeat, Start, Leave, Return, Chat, Move, Settle]
+Command = Union[Create, Contribute, Join, AddBot, RemoveSeat, Start, Leave, Return, Chat, Move, Rematch, Settle]
 
 
 class Stale(Exception):
@@ -235,10 +246,7 @@ def decide(t: Table, c: Command, dice: DiceSource) -> list[Event]:
         where = empty[0] if c.where is None else c.where
         if where not in empty:
             raise SeatTaken(f"Seat {where} is not an empty seat.")
-        # A name that reads like a player's (issue 17 "Names for people"), the
-        # same for the same table and seat, never one taken at the table.
-        seed = int.from_bytes(hashlib.sha256(f"{t.id}/{where}".encode()).digest()[:8], "big")
-        name = bot_names(1, seed, taken=t.names)[0]
+        name = _bot_name(t.id, where, t.names)
         return [E(EventKind.BOT_ADDED, {"seat": where, "bot": c.bot, "name": name})]
     if isinstance(c, RemoveSeat):
         _host_only(t, c.by)
@@ -270,9 +278,53 @@ def decide(t: Table, c: Command, dice: DiceSource) -> list[Event]:
         if s.returnable and t.status is TableStatus.PLAYING:
             return [E(EventKind.RETURNED, {"seat": c.seat})]
         return []
+    if isinstance(c, Rematch):
+        return _rematch(t, c, dice)
     if isinstance(c, Settle):
         return []
     raise TypeError(f"Not a table command: {c!r}")  # pragma: no cover - Command is closed
+
+
+def _bot_name(table_id: str, seat: int, taken: set[str]) -> str:
+    """A bot's name at a table, one that reads like a player's (issue 17 "Names
+    for people", :func:`~liars_dice.bots.names.bot_names`): the same for the
+    same table and seat, never one ``taken`` there."""
+    seed = int.from_bytes(hashlib.sha256(f"{table_id}/{seat}".encode()).digest()[:8], "big")
+    return bot_names(1, seed, taken=taken)[0]
+
+
+def _rematch(t: Table, c: Rematch, dice: DiceSource) -> list[Event]:
+    """The events of :class:`Rematch`: ``new_game``, then (when the next deal
+    has no committed server seed yet, at a table with persons) ``committed``.
+
+    A person who left the game for good is not seated again: the seat stays
+    with the bot that took it over, now under a bot's own name (so no one who
+    left can be named a winner). A person replaced after the grace period
+    keeps the seat (the bot plays it until they come back). The first deal
+    uses the server seed committed at the last deal of the game before (never
+    used nor published) with the seeds the pages sent for it."""
+    if t.status is not TableStatus.FINISHED or t.state is None:
+        raise GameNotFinished("The game is still on: play again once it is over.")
+    if not t.may_rematch(c.by):
+        raise NotHost("Only the host can start the next game.")
+    taken = {s.name for s in t.seats if s.name is not None and not (s.replaced and not s.returnable)}
+    bots: list[list[Any]] = []
+    players: list[str] = []
+    for s in t.seats:
+        name = s.name
+        assert name is not None
+        if s.kind is SeatKind.BOT and s.replaced and not s.returnable:
+            assert s.bot is not None
+            name = _bot_name(t.id, s.index, taken)
+            taken.add(name)
+            bots.append([s.index, s.bot, name])
+        players.append(name)
+    events = [Event(EventKind.NEW_GAME, {
+        "game": t.game_number + 1, "players": players, "start": (t.start + 1) % t.n_seats, "bots": bots,
+    })]
+    if t.next_seed is None and any(s.kind is SeatKind.HUMAN for s in t.seats):
+        events.append(Event(EventKind.COMMITTED, fairness.commit(dice)))
+    return events
 
 
 def settle(t: Table, dice: DiceSource) -> Event | None:

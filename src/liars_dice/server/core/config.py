@@ -68,6 +68,10 @@ class Settings:
         closes and leaves the lobby); after it a bot plays the seat until the
         person comes back.
     :ivar bot_delay: seconds a bot waits before it moves (so people can follow).
+    :ivar reveal_seconds: seconds the reveal of a challenge shows before the next
+        round's turn begins: the turn timer and a bot's pause start after it, and
+        a person's move before then is refused (``turn/reveal``). 0 = none (the
+        default here, for tests and embedding; ``liars-dice serve`` shows it 4 s).
     :ivar timeout_bot: the bot that plays a move when the turn timer runs out, or
         takes over a seat for good; ``None`` = the strongest registered of
         ``strong``, ``probabilistic``, ``random``.
@@ -159,6 +163,7 @@ class Settings:
     trusted_proxies: tuple[str, ...] = ()
     grace: float = 120.0
     bot_delay: float = 0.6
+    reveal_seconds: float = 0.0
     timeout_bot: str | None = None
     hello_timeout: float = 30.0
     request_seconds: float = 10.0

@@ -180,13 +180,29 @@ class SeedRefused(ServerError):
 
 
 class GameNotFinished(ServerError):
-    """A record or replay asked for before the game is over."""
+    """A record or replay asked for before the game is over, or a "play again"
+    while it is on."""
 
     code = "game/not_finished"
     status = 409
 
 
 # -- bounds and abuse limits (server/text.py, server/limits.py, server/headers.py) ----------
+
+
+class RevealShowing(ServerError):
+    """A move while the reveal of the last challenge is still showing
+    (``Settings.reveal_seconds``): the next round's turn has not begun."""
+
+    code = "turn/reveal"
+    status = 409
+
+
+class GameMissing(ServerError):
+    """A record or replay of a game number the table has not played."""
+
+    code = "game/not_found"
+    status = 404
 
 
 class RateLimited(ServerError):

@@ -104,6 +104,12 @@ class StartMsg(_Msg):
     type: Literal["start"]
 
 
+class RematchMsg(_Msg):
+    """"Play again": the table's next game, once this one is over (issue 17)."""
+
+    type: Literal["rematch"]
+
+
 class LeaveMsg(_Msg):
     type: Literal["leave"]
 
@@ -113,7 +119,10 @@ class PingMsg(_Msg):
 
 
 ClientMessage = Annotated[
-    Union[Hello, BidMsg, ChallengeMsg, CalzaMsg, ChatMsg, SeedMsg, AddBotMsg, RemoveBotMsg, StartMsg, LeaveMsg, PingMsg],
+    Union[
+        Hello, BidMsg, ChallengeMsg, CalzaMsg, ChatMsg, SeedMsg, AddBotMsg, RemoveBotMsg, StartMsg, RematchMsg, LeaveMsg,
+        PingMsg,
+    ],
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -166,7 +175,9 @@ def _echoable_id(value: Any) -> Any:
     return None
 
 
-_TYPE_NAMES = {"hello", "bid", "challenge", "calza", "chat", "seed", "add_bot", "remove_bot", "start", "leave", "ping"}
+_TYPE_NAMES = {
+    "hello", "bid", "challenge", "calza", "chat", "seed", "add_bot", "remove_bot", "start", "rematch", "leave", "ping",
+}
 
 
 #: Fields of :class:`CreateTable` that say what table to make: a value that
@@ -232,7 +243,8 @@ def _field_names(*models: type[BaseModel]) -> frozenset[str]:
 
 #: Every field of a websocket message (the parts of an error's path worth naming).
 MESSAGE_FIELDS = _field_names(
-    Hello, BidMsg, ChallengeMsg, CalzaMsg, ChatMsg, SeedMsg, AddBotMsg, RemoveBotMsg, StartMsg, LeaveMsg, PingMsg
+    Hello, BidMsg, ChallengeMsg, CalzaMsg, ChatMsg, SeedMsg, AddBotMsg, RemoveBotMsg, StartMsg, RematchMsg, LeaveMsg,
+    PingMsg,
 )
 #: Every field of an HTTP body.
 BODY_FIELDS = _field_names(CreateTable, JoinTable, MyGames, RulesQuery)

@@ -33,6 +33,10 @@ first version of the server):
 ``finished``    ``winner`` (and ``stand_in: true`` when the winner's seat is a bot playing for a person who left)
 ``committed``   ``commitment, seed`` (the first round's server seed, drawn at the table's creation: fair dice version 2)
 ``contributed`` ``seat, seed`` (a person's page's seed for the next deal: version 2)
+``new_game``    ``game, players, start, bots`` ("Play again", issue 17): game number ``game`` (2, 3, ...)
+                of the table starts with the same seats and rules; ``start`` is its first opener,
+                ``bots`` (``[[seat, bot, name], ...]``) the seats of persons who left for good, now
+                their stand-in bot's under a bot's name. The game before is kept (:class:`PastGame`).
 ==============  ==============================================================
 
 A ``dealt`` event of version 2 also holds ``contributions`` (``[[seat, seed], ...]``),
@@ -83,6 +87,7 @@ class EventKind(StrEnum):
     RETURNED = "returned"
     CHAT = "chat"
     FINISHED = "finished"
+    NEW_GAME = "new_game"
 
 
 class Departure(StrEnum):
@@ -123,6 +128,26 @@ class Seat:
         if self.bot is not None:
             out["level"] = bot_level(self.bot)  # "Easy", "Medium", "Hard" (bots.names.LEVELS)
         return out
+
+
+@dataclass(frozen=True, slots=True)
+class PastGame:
+    """A finished game of a table that has played again ("Play again", issue 17):
+    what its record is made of (:func:`~liars_dice.server.core.views.record_of`).
+
+    :ivar state: its final state (phase ``over``).
+    :ivar start: its first opener's seat.
+    :ivar seeds: its rounds' fair-dice seeds, as :attr:`Table.seeds`.
+    """
+
+    state: State
+    start: int
+    seeds: tuple[fairness.RoundSeeds | None, ...] = field(default=(), repr=False)
+
+    @property
+    def winner(self) -> str | None:
+        w = self.state.winner
+        return self.state.game.players[w] if w is not None else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +192,8 @@ class Table:
     #: the seeds contributed to the next deal so far, ``(seat, seed)``
     contributions: tuple[tuple[int, str], ...] = field(default=(), repr=False)
     bots_learn: bool = False  #: the table option "bots learn from this player's past games"
+    #: the table's games before the one in ``state``, oldest first ("Play again")
+    past_games: tuple[PastGame, ...] = field(default=(), repr=False)
 
     # -- facts -------------------------------------------------------------------
 
@@ -221,6 +248,37 @@ class Table:
         st = self.state
         return st is not None and st.winner is not None and self.seats[st.winner].replaced
 
+    @property
+    def game_number(self) -> int:
+        """The number of the game in ``state`` (1 for the table's first game)."""
+        return len(self.past_games) + 1
+
+    def score(self) -> list[dict[str, Any]]:
+        """The table's running score over its finished games: ``[{"name", "seat",
+        "wins"}]``, one entry per name that played a game here (its seat in the
+        last game it played), most wins first, then by seat."""
+        games: list[tuple[State, str | None]] = [(g.state, g.winner) for g in self.past_games]
+        if self.state is not None:
+            games.append((self.state, self.winner if self.status is TableStatus.FINISHED else None))
+        seat_of: dict[str, int] = {}
+        wins: dict[str, int] = {}
+        for st, winner in games:
+            for i, name in enumerate(st.game.players):
+                seat_of[name] = i
+                wins.setdefault(name, 0)
+            if winner is not None:
+                wins[winner] += 1
+        return sorted(
+            ({"name": n, "seat": seat_of[n], "wins": w} for n, w in wins.items()),
+            key=lambda e: (-e["wins"], e["seat"]),
+        )
+
+    def may_rematch(self, seat: int) -> bool:
+        """Whether ``seat`` may start the next game: the host, or any person
+        seated when the host's seat holds no person any more."""
+        humans = self.humans()
+        return seat in humans and (seat == self.host or self.host not in humans)
+
     def summary(self, connected: set[int], visitors: int) -> dict[str, Any]:
         """The table summary of ``docs/server-protocol.md``; ``connected`` are the
         seats with a client, ``visitors`` the clients with no seat."""
@@ -242,6 +300,9 @@ class Table:
             # fair dice version 2: the next deal's commitment, for the persons' pages to answer
             "commitment": self.next_seed[0] if self.next_seed is not None else None,
             **({"winner_stand_in": True} if self.winner_stand_in else {}),
+            # "Play again" (issue 17): the game in play (1, 2, ...) and the running score
+            "game": self.game_number,
+            "score": self.score(),
         }
 
 
@@ -407,4 +468,15 @@ def apply(t: Table, e: Event) -> Table:
         return replace(t, chat=(t.chat + (line,))[-t.chat_kept:], chat_count=t.chat_count + 1)
     if k is EventKind.FINISHED:
         return replace(t, status=TableStatus.FINISHED)
+    if k is EventKind.NEW_GAME:
+        assert t.state is not None
+        seats = list(t.seats)
+        for seat, bot, name in p.get("bots", ()):
+            seats[seat] = Seat(seat, kind=SeatKind.BOT, name=name, bot=bot)
+        past = PastGame(t.state, t.start, t.seeds)
+        state = Game.create(t.rules, p["players"]).initial_state(p["start"])
+        return replace(
+            t, past_games=(*t.past_games, past), seats=tuple(seats), state=state, start=p["start"],
+            seeds=(), status=TableStatus.PLAYING, last_event={"kind": "start", "game": p["game"]},
+        )
     raise ValueError(f"A table cannot apply a {k.value!r} event.")  # ``created`` starts a table

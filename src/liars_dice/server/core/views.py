@@ -49,6 +49,7 @@ class Viewed(Protocol):
 
     table: Table
     deadline: float | None
+    reveal_until: float
     results_cache: tuple[int, list[dict[str, Any]], str] | None
 
 
@@ -187,6 +188,9 @@ def _common(room: Viewed, out: dict[str, Any], rules_slots: bool = False) -> Non
     out["round"] = t.round
     out["move_number"] = t.move_number
     out["deadline"] = room.deadline
+    # the reveal of the last challenge shows until then (UNIX seconds): the turn begins after it
+    out["reveal_until"] = room.reveal_until if room.reveal_until > 0 else None
+    out["game"] = t.game_number
     out["turn_timer"] = t.turn_timer
     assert t.state is not None
     out["commitment"] = fairness.current_commitment(t.state, t.seeds)
@@ -444,7 +448,20 @@ def replay_steps(game: Game, start: int, final: State) -> list[dict[str, Any]]:
     return steps
 
 
-def record_of(t: Table) -> dict[str, Any]:
-    """A finished table's record (RECORD-FORMAT.md), with its fair-dice seeds."""
+def record_of(t: Table, game: int | None = None) -> dict[str, Any]:
+    """A finished game's record (RECORD-FORMAT.md), with its fair-dice seeds:
+    game number ``game`` of the table (1, 2, ...; ``None``: the game in
+    ``t.state``). Each game of a table that played again has its own record.
+
+    :raises IndexError: ``game`` is not a finished game of the table
+        (the caller checks first).
+    """
+    if game is not None and game <= len(t.past_games):
+        if game < 1:
+            raise IndexError(game)
+        past = t.past_games[game - 1]
+        return record_from_state(past.state, past.start, fairness.record_seeds(past.state, past.seeds))
+    if game is not None and game != t.game_number:
+        raise IndexError(game)
     assert t.state is not None
     return record_from_state(t.state, t.start, fairness.record_seeds(t.state, t.seeds))

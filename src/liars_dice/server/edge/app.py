@@ -10,9 +10,9 @@ import asyncio
 import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Annotated, Any, AsyncIterator
 
-from fastapi import FastAPI, Request, WebSocket
+from fastapi import FastAPI, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
@@ -197,18 +197,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return await svc(request).join(code, body, body.nickname)
 
     @app.get("/api/tables/{code}/record")
-    async def record(code: str, request: Request) -> JSONResponse:
+    async def record(code: str, request: Request, game: Annotated[int, Query(ge=1, le=100_000)] | None = None) -> JSONResponse:
+        """The record of game ``game`` of the table (1, 2, ...: "Play again"; default the last)."""
         guard(request).before_lookup(request)
-        rec = await svc(request).queries.record(code)
+        rec = await svc(request).queries.record(code, game)
         code = code.strip().upper()
+        name = f"liars-dice-{code}" + (f"-game{game}" if game is not None else "")
         return JSONResponse(
-            rec, headers={"Content-Disposition": f'attachment; filename="liars-dice-{code}.json"'}
+            rec, headers={"Content-Disposition": f'attachment; filename="{name}.json"'}
         )
 
     @app.get("/api/tables/{code}/replay")
-    async def replay(code: str, request: Request) -> dict[str, Any]:
+    async def replay(code: str, request: Request, game: Annotated[int, Query(ge=1, le=100_000)] | None = None) -> dict[str, Any]:
         guard(request).before_lookup(request)
-        return await svc(request).queries.replay(code)
+        return await svc(request).queries.replay(code, game)
 
     @app.get("/api/players/{nickname}/games", response_model=Games)
     async def player_games(nickname: str, request: Request) -> dict[str, Any]:

@@ -35,6 +35,7 @@ def config_json(settings: Settings) -> dict[str, Any]:
         "default_bot": default_bot(),
         "seats": {"min": s.seats_min, "max": s.seats_max},
         "turn_timer": {"min": s.turn_timer_min, "max": s.turn_timer_max, "choices": list(s.turn_timer_choices)},
+        "reveal_seconds": s.reveal_seconds,
         "limits": {
             "nickname_max": s.nickname_max, "chat_max": s.chat_max, "chat_history": s.chat_history,
             "message_max_bytes": s.max_message_bytes, "dice_per_player_max": s.dice_per_player_max,

@@ -18,7 +18,7 @@ from typing import Any
 from fastapi import WebSocket, WebSocketDisconnect
 
 from ...engine import CALZA, CHALLENGE, Bid, LiarsDiceError
-from ..core.commands import AddBot, Chat, Contribute, RemoveSeat, Start
+from ..core.commands import AddBot, Chat, Contribute, Rematch, RemoveSeat, Start
 from ..core.config import Settings
 from ..core.errors import (
     AuthRequired,
@@ -41,6 +41,7 @@ from ..core.messages import (
     Hello,
     LeaveMsg,
     PingMsg,
+    RematchMsg,
     RemoveBotMsg,
     SeedMsg,
     StartMsg,
@@ -249,6 +250,8 @@ class TableSession:
             await svc.run(room, RemoveSeat(seat, msg.seat))
         elif isinstance(msg, StartMsg):
             await svc.run(room, Start(seat, secrets.randbelow(room.table.n_seats)))
+        elif isinstance(msg, RematchMsg):
+            await svc.run(room, Rematch(seat))
         elif isinstance(msg, LeaveMsg):
             await svc.leave(room, seat, Departure.LEAVE)
         else:  # pragma: no cover - the message union is closed

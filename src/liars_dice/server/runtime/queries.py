@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from ..core.errors import GameNotFinished
+from ..core.errors import GameMissing, GameNotFinished
 from ..core.security import hash_token
 from ..core.tables import TableStatus
 from ..core.views import record_of, replay_steps
@@ -40,8 +40,31 @@ class Queries:
 
 
     async def games_of_name(self, name: str) -> list[dict[str, Any]]:
-        """``GET /api/players/{name}/games``: the public games ``name`` played, newest first."""
-        out: list[dict[str, Any]] = await self.stored(self.store.read(self.store.games_of, name=name))
+        """``GET /api/players/{name}/games``: the public games ``name`` played and
+        finished, newest first, one entry per game (a table that played again
+        lists each of its games, with its number ``game``)."""
+        rows = await self.stored(self.store.read(self.store.games_of, name=name))
+        return [g for g in await self._each_game(rows) if g["status"] == TableStatus.FINISHED.value]
+
+    async def _each_game(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """``rows`` (one per table and seat) as one entry per game the seat's
+        name played there, newest first: each gets ``game`` (1, 2, ...), and a
+        game before the table's last is ``finished``, with its own players and winner."""
+        played = await self.stored(self.store.read(self.store.games_played, sorted({g["code"] for g in rows})))
+        out: list[dict[str, Any]] = []
+        for g in rows:
+            games = played.get(g["code"], [])
+            if len(games) <= 1:
+                out.append({**g, "game": 1})
+                continue
+            for entry in reversed(games):
+                if g["name"] not in entry["players"]:
+                    continue  # not this seat's game (left before it)
+                last = entry["game"] == len(games)
+                one = {**g, **entry, "games": len(games), "status": g["status"] if last else TableStatus.FINISHED.value}
+                if not last:
+                    one.pop("left", None)  # "left" speaks of the game in play
+                out.append(one)
         return out
 
     async def games_of_tokens(self, tokens: Sequence[str]) -> list[dict[str, Any]]:
@@ -76,27 +99,49 @@ class Queries:
                     g["left"] = True
             seen.add(g["code"])
             out.append(g)
-        return out
+        return await self._each_game(out)
 
-    async def _finished(self, code: str, what: str) -> Room:
+    async def _finished(self, code: str, what: str, game: int | None) -> tuple[Room, int]:
+        """The room and the number of its game ``game`` (``None``: the last), once that game is over.
+
+        :raises GameMissing: the table has played no game of that number.
+        :raises GameNotFinished: that game is still on (or the table has not started).
+        """
         room = await self.get_room(code)
-        if room.table.status is not TableStatus.FINISHED or room.table.state is None:
+        t = room.table
+        n = t.game_number if game is None else game
+        if not 1 <= n <= t.game_number:
+            raise GameMissing(f"This table has played games 1 to {t.game_number}, not game {n}.")
+        if n == t.game_number and (t.status is not TableStatus.FINISHED or t.state is None):
             raise GameNotFinished(f"The {what} is available once the game is over.")
-        return room
+        return room, n
 
-    async def record(self, code: str) -> dict[str, Any]:
-        """The finished game's record (RECORD-FORMAT.md). :raises GameNotFinished: before the end."""
-        return record_of((await self._finished(code, "record")).table)
+    async def record(self, code: str, game: int | None = None) -> dict[str, Any]:
+        """Game ``game``'s record (RECORD-FORMAT.md; ``None``: the table's last game).
 
-    async def replay(self, code: str) -> dict[str, Any]:
-        """The replay page's data. :raises GameNotFinished: before the end."""
-        t = (await self._finished(code, "replay")).table
-        st = t.state
-        assert st is not None
+        :raises GameNotFinished: before that game's end. :raises GameMissing: no such game.
+        """
+        room, n = await self._finished(code, "record", game)
+        return record_of(room.table, n)
+
+    async def replay(self, code: str, game: int | None = None) -> dict[str, Any]:
+        """The replay page's data for game ``game`` (``None``: the last).
+
+        :raises GameNotFinished: before that game's end. :raises GameMissing: no such game.
+        """
+        room, n = await self._finished(code, "replay", game)
+        t = room.table
+        if n <= len(t.past_games):
+            past = t.past_games[n - 1]
+            st, start, winner = past.state, past.start, past.winner
+        else:
+            assert t.state is not None
+            st, start, winner = t.state, t.start, t.winner
         return {
-            "record": record_of(t),
+            "record": record_of(t, n),
             "rules": t.rules_dict,
             "players": list(st.game.players),
-            "steps": replay_steps(st.game, t.start, st),
-            "winner": t.winner,
+            "steps": replay_steps(st.game, start, st),
+            "winner": winner,
+            "game": n,
         }

@@ -23,6 +23,8 @@ class Room:
 
     :ivar timers: pending timer tasks by key (see :class:`~liars_dice.server.runtime.timers.Scheduler`).
     :ivar deadline: the turn timer's end (UNIX seconds), or ``None``.
+    :ivar reveal_until: when the reveal of the last challenge is over (UNIX
+        seconds; 0.0: no reveal showing). The next turn's clock starts then.
     :ivar results_cache: ``(rounds, results as data, as JSON text)``, see :mod:`~liars_dice.server.core.views`.
     :ivar presence_pending: a coalesced ``presence`` message is due.
     :ivar unsure: a write of this table failed or its commit is uncertain: the
@@ -30,7 +32,7 @@ class Room:
     """
 
     __slots__ = (
-        "table", "lock", "conns", "_seat_conns", "visitors", "timers", "deadline", "_bots",
+        "table", "lock", "conns", "_seat_conns", "visitors", "timers", "deadline", "reveal_until", "_bots",
         "results_cache", "presence_pending", "turn_for", "learned", "models_given", "unsure", "__weakref__",
     )
 
@@ -42,6 +44,7 @@ class Room:
         self.visitors = 0
         self.timers: dict[Any, asyncio.Task[Any]] = {}
         self.deadline: float | None = None
+        self.reveal_until = 0.0
         self._bots: dict[int, tuple[str, Bot]] = {}
         self.results_cache: tuple[int, list[dict[str, Any]], str] | None = None
         self.presence_pending = False

@@ -52,11 +52,12 @@ T = TypeVar("T")
 #: Events after which the table summary changes.
 _TABLE_EVENTS = frozenset({
     EventKind.JOINED, EventKind.BOT_ADDED, EventKind.SEAT_FREED, EventKind.HOST, EventKind.CLOSED,
-    EventKind.STARTED, EventKind.REPLACED, EventKind.RETURNED, EventKind.FINISHED,
+    EventKind.STARTED, EventKind.REPLACED, EventKind.RETURNED, EventKind.FINISHED, EventKind.NEW_GAME,
 })
 #: Events after which the game view changes.
 _GAME_EVENTS = frozenset({
     EventKind.STARTED, EventKind.DEALT, EventKind.MOVE, EventKind.REPLACED, EventKind.RETURNED, EventKind.FINISHED,
+    EventKind.NEW_GAME,
 })
 
 
@@ -78,6 +79,10 @@ def _ops(table_id: str, first_seq: int, events: Sequence[Event]) -> list[Op]:
             ops.append(Store.op_seat(table_id, p["seat"], p["name"], p["token_hash"]))
         elif e.kind is EventKind.STARTED:
             ops.append(Store.op_update_table(table_id, status=TableStatus.PLAYING.value, players=p["players"]))
+        elif e.kind is EventKind.NEW_GAME:  # "Play again": the row describes the game in play
+            ops.append(Store.op_update_table(
+                table_id, status=TableStatus.PLAYING.value, players=p["players"], winner=None, finished_at=None
+            ))
         elif e.kind is EventKind.FINISHED:
             ops.append(Store.op_update_table(
                 table_id, status=TableStatus.FINISHED.value, winner=p["winner"], finished_at=utcnow()
@@ -256,6 +261,9 @@ class TableService:
         view and timers, the turn is scheduled, the clients are told."""
         t = room.table
         kinds = {e.kind for e in events}
+        if EventKind.NEW_GAME in kinds:
+            room.results_cache = None  # the results are the new game's
+        self.turns.note_reveal(room, events)
         unseated = False
         for e in events:
             if e.kind is EventKind.JOINED:
@@ -272,6 +280,9 @@ class TableService:
                     )})
             elif e.kind is EventKind.RETURNED:
                 self.scheduler.cancel(room, ("grace", e.payload["seat"]))
+            elif e.kind is EventKind.NEW_GAME:  # a person not here for the next game: a bot plays after the grace
+                for seat in t.humans():
+                    self.turns.start_grace(room, seat)
         if not t.is_live:
             for seat in range(t.n_seats):
                 self.scheduler.cancel(room, ("grace", seat))
@@ -441,6 +452,8 @@ class TableService:
         :param client: the move came from a person's client (refused for a seat a bot took over).
         :raises LiarsDiceError: when refused (nothing changed).
         """
+        if client:
+            self.turns.check_reveal(room)
         try:
             await self.run(room, Move(seat, action, show, False, client, None))
         except Stale:  # pragma: no cover - a client's move has no expected move number

@@ -259,7 +259,8 @@ class Store:
             # the ``finished`` event says whether the winner was a stand-in bot (issue 17, fault 2)
             events_t, (events_t.c.table_id == tables_t.c.id) & (events_t.c.kind == "finished"))
         if name is not None:
-            q = q.where(seats_t.c.name == name, tables_t.c.status == "finished", tables_t.c.private.is_(False))
+            # "playing" too: a table playing again holds finished games (the caller keeps those)
+            q = q.where(seats_t.c.name == name, tables_t.c.status.in_(("finished", "playing")), tables_t.c.private.is_(False))
         else:
             q = q.where(seats_t.c.token_hash.in_(list(token_hashes)))
         q = q.order_by(tables_t.c.created_at.desc()).limit(500)
@@ -286,6 +287,31 @@ class Store:
                 if name is None:
                     entry["token_hash"] = r.token_hash
                 out.append(entry)
+        return out
+
+
+    def games_played(self, codes: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
+        """Per table code, its games in order ("Play again", issue 17), read from
+        the ``started``, ``new_game`` and ``finished`` events: ``[{"game", "players",
+        "winner", "finished_at"}]`` (``winner`` and ``finished_at`` ``None`` while it is on)."""
+        if not codes:
+            return {}
+        q = (
+            select(tables_t.c.code, events_t.c.kind, events_t.c.payload, events_t.c.created_at)
+            .join(events_t, events_t.c.table_id == tables_t.c.id)
+            .where(tables_t.c.code.in_(list(codes)), events_t.c.kind.in_(("started", "new_game", "finished")))
+            .order_by(tables_t.c.code, events_t.c.seq)
+        )
+        out: dict[str, list[dict[str, Any]]] = {}
+        with self.engine.connect() as conn:
+            for r in conn.execute(q):
+                games = out.setdefault(r.code, [])
+                if r.kind == "finished":
+                    if games:
+                        games[-1]["winner"] = r.payload.get("winner")
+                        games[-1]["finished_at"] = r.created_at.isoformat() if r.created_at else None
+                else:
+                    games.append({"game": len(games) + 1, "players": r.payload["players"], "winner": None, "finished_at": None})
         return out
 
 

@@ -1,6 +1,11 @@
 """Timer policy and bot turns: who moves next and when, the grace period of a
 person away, and a finished table leaving memory.
 
+After a challenge (or a calza) that leaves the game on, the reveal shows for
+``Settings.reveal_seconds``: the next turn's clock (the turn timer, or a bot's
+pause) starts when it is over, and a person's move before then is refused
+(``turn/reveal``, :meth:`Turns.check_reveal`).
+
 :class:`Turns` decides which timer commands (:mod:`.timers`) are due and
 plays a bot's turn when its :class:`~.timers.TurnDue` fires; the move itself
 goes through the one change path it is given.
@@ -15,9 +20,12 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ...engine import LiarsDiceError, Phase
+from collections.abc import Sequence
+
 from ..core.commands import Command, Move, Stale
 from ..core.config import Settings
-from ..core.tables import Event, SeatKind, TableStatus
+from ..core.errors import RevealShowing
+from ..core.tables import Event, EventKind, SeatKind, TableStatus
 from . import bots_runner
 from .learning import Learner
 from .room import Room
@@ -52,6 +60,27 @@ class Turns:
             return
         self.scheduler.after(room, ("grace", seat), self.settings.grace, GraceOver(seat))
 
+    def note_reveal(self, room: Room, events: Sequence[Event]) -> None:
+        """Stored ``events`` that hold a challenge (or calza) after which the
+        game goes on start the reveal: it is over ``reveal_seconds`` from now."""
+        t = room.table
+        if t.status is not TableStatus.PLAYING or self.settings.reveal_seconds <= 0:
+            return
+        for e in events:
+            if e.kind is EventKind.MOVE and (e.payload.get("challenge") or e.payload.get("calza")):
+                room.reveal_until = time.time() + self.settings.reveal_seconds
+            elif e.kind is EventKind.NEW_GAME:
+                room.reveal_until = 0.0
+
+    def check_reveal(self, room: Room) -> None:
+        """Refuse a person's move while the reveal is showing.
+
+        :raises RevealShowing: before ``room.reveal_until``.
+        """
+        left = room.reveal_until - time.time()
+        if left > 0:
+            raise RevealShowing(f"The reveal is still showing: the next round's turn begins in {max(1, round(left))} s.")
+
     def schedule_turn(self, room: Room) -> None:
         """Who moves next, and when: a bot after its pause, or the turn timer's
         stand-in for a person. Sets ``room.deadline`` for the views."""
@@ -71,12 +100,14 @@ class Turns:
             self.scheduler.cancel(room, "turn")
             return
         mn, seat, bot_name = want
+        now = time.time()
+        reveal = max(0.0, room.reveal_until - now)  # the clock starts when the reveal is over
         if bot_name is not None:
-            delay = self.settings.bot_delay
+            delay = reveal + self.settings.bot_delay
         else:
             assert t.turn_timer is not None
-            delay = float(t.turn_timer)
-            room.deadline = time.time() + delay
+            delay = reveal + float(t.turn_timer)
+            room.deadline = now + delay
         self.scheduler.after(room, "turn", delay, TurnDue(seat, mn, bot_name))
 
     def evict_later(self, room: Room) -> None:

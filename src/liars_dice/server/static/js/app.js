@@ -28,7 +28,7 @@ function route() {
   window.scrollTo(0, 0);
   const ctx = { root: app, toast };
   if (parts[0] === "table" && parts[1]) current = tablePage(ctx, parts[1].toUpperCase());
-  else if (parts[0] === "replay" && parts[1]) current = replayPage(ctx, parts[1].toUpperCase());
+  else if (parts[0] === "replay" && parts[1]) current = replayPage(ctx, parts[1].toUpperCase(), Number(parts[2]) || null);
   else current = lobbyPage(ctx);
 }
 

@@ -250,7 +250,7 @@ export function lobbyPage({ root, toast }) {
     const winner = g.winner_stand_in ? `${g.winner}'s stand-in bot` : g.winner;
     return h("div", { class: "list-row", dataset: { code: g.code } },
       h("div", { class: "list-main" },
-        h("div", { class: "list-title" }, h("span", { class: "code" }, g.code), " ", typeof g.rules === "string" ? g.rules : (g.rules && g.rules.name) || "",
+        h("div", { class: "list-title" }, h("span", { class: "code" }, g.code), g.game > 1 || g.games > 1 ? ` game ${g.game} ` : " ", typeof g.rules === "string" ? g.rules : (g.rules && g.rules.name) || "",
           won ? h("span", { class: "badge badge-win" }, "won") : null),
         h("div", { class: "muted small" }, [
           (g.players || []).filter(Boolean).join(", "),
@@ -260,8 +260,8 @@ export function lobbyPage({ root, toast }) {
         ].filter(Boolean).join(" · "))),
       h("div", { class: "list-actions" },
         finished
-          ? [h("a", { class: "btn btn-small", href: `#/replay/${g.code}` }, "Replay"),
-             h("a", { class: "btn btn-small", href: api.recordUrl(g.code), download: `liars-dice-${g.code}.json` }, "Record")]
+          ? [h("a", { class: "btn btn-small", href: `#/replay/${g.code}${g.game ? `/${g.game}` : ""}` }, "Replay"),
+             h("a", { class: "btn btn-small", href: api.recordUrl(g.code, g.game), download: `liars-dice-${g.code}${g.game ? `-game${g.game}` : ""}.json` }, "Record")]
           : status === "closed" ? null
           : g.left ? h("a", { class: "btn btn-small", href: `#/table/${g.code}` }, "Watch")  // the seat is a bot's for good
           : h("a", { class: "btn btn-primary btn-small", href: `#/table/${g.code}` }, status === "open" ? "Open" : "Rejoin")));

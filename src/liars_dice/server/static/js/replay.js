@@ -4,7 +4,7 @@ import { die, diceRow, bidChip } from "./dice.js";
 import { revealContent } from "./reveal.js";
 import { h, fill, dice } from "./util.js";
 
-export function replayPage({ root, toast }, code) {
+export function replayPage({ root, toast }, code, game = null) {
   let data = null;
   let step = 0;
   let rules = {};
@@ -26,7 +26,7 @@ export function replayPage({ root, toast }, code) {
       btn("last", "Last »", "Last step", () => go(data.steps.length - 1))),
     h("div", { class: "step-slider" }, slider, counter),
     h("div", { class: "step-extra" }, playBtn,
-      h("a", { class: "btn", href: api.recordUrl(code), download: `liars-dice-${code}.json`, id: "replay-record" }, "Download the record"),
+      h("a", { class: "btn", href: api.recordUrl(code, game), download: `liars-dice-${code}${game ? `-game${game}` : ""}.json`, id: "replay-record" }, "Download the record"),
       h("a", { class: "btn btn-ghost", href: `#/table/${code}` }, "The table")));
 
   fill(root, h("section", { class: "replay-page" }, title, h("p", { class: "muted", id: "replay-sub" }, "Loading…"), controls, narration,
@@ -101,7 +101,7 @@ export function replayPage({ root, toast }, code) {
   };
   document.addEventListener("keydown", onKey);
 
-  Promise.all([api.replay(code), api.config().catch(() => null)]).then(([res, cfg]) => {
+  Promise.all([api.replay(code, game), api.config().catch(() => null)]).then(([res, cfg]) => {
     data = res;
     const rec = res.record || {};
     if (typeof rec.rules === "object" && rec.rules) rules = rec.rules;

@@ -40,6 +40,7 @@ export function tablePage({ root, toast }, code) {
     play: null, // the card of your cup and the picker
     bids: h("div", { id: "bids", class: "card bids-card" }),
     history: h("div", { id: "history", class: "card" }),
+    score: h("div", { id: "score", class: "card score-card", hidden: true }),
     chatLog: h("ol", { id: "chat-log", class: "chat-log" }),
     chatForm: null,
     reveal: h("div", { id: "reveal", class: "overlay", hidden: true }),
@@ -56,7 +57,7 @@ export function tablePage({ root, toast }, code) {
       el.banner,
       h("div", { class: "table-grid" },
         h("div", { class: "table-main" }, el.seats, el.center, el.play),
-        h("aside", { class: "table-side" }, el.bids, chatCard, el.history)),
+        h("aside", { class: "table-side" }, el.score, el.bids, chatCard, el.history)),
       el.reveal));
 
   // ---- connection ----------------------------------------------------------
@@ -178,7 +179,7 @@ export function tablePage({ root, toast }, code) {
       closeReveal();
       // Said in the table's centre, not in a toast: on a phone a toast covered the picker (issue 17).
       S.startNote = true;
-      said.push("The game has started. Good luck!");
+      said.push(event.game > 1 ? `Game ${event.game} has started. Good luck!` : "The game has started. Good luck!");
     }
     // A new round's dice are rolled: the sound and the roll wait until the reveal is closed.
     const dealt = view.phase === "bid" && (!before || before.round !== view.round || before.phase !== "bid") && !view.bids.length;
@@ -263,6 +264,7 @@ export function tablePage({ root, toast }, code) {
       renderActions();
       renderBids();
       renderHistory();
+      renderScore();
       renderChatForm();
     });
   }
@@ -270,6 +272,28 @@ export function tablePage({ root, toast }, code) {
   /** The cup-and-picker card shows only with something in it (an empty card was a white bar, issue 17 fault 4). */
   function renderPlayCard() {
     el.play.hidden = el.me.hidden && el.actions.hidden;
+  }
+
+  // ---- play again: the table's running score -------------------------------
+  /** Whether this page may start the next game: the host, or any person when the host's seat holds none. */
+  function mayRematch() {
+    const t = S.table;
+    if (!t || S.seat === null) return false;
+    const human = (i) => t.seats[i] && t.seats[i].kind === "human";
+    return human(S.seat) && (S.seat === t.host || !human(t.host));
+  }
+
+  function renderScore() {
+    const t = S.table;
+    const score = (t && t.score) || [];
+    const played = (t && t.game > 1) || (t && t.status === "finished");
+    el.score.hidden = !played || !score.length;
+    if (el.score.hidden) return;
+    fill(el.score,
+      h("h3", {}, t.status === "finished" ? `Score after ${t.game} ${t.game === 1 ? "game" : "games"}` : `Score · game ${t.game} in play`),
+      h("ol", { class: "score-list", id: "score-list" }, score.map((e) => h("li", { class: e.name === myName() ? "score-mine" : "" },
+        h("span", { class: "score-name" }, e.name), " ",
+        h("strong", { class: "score-wins" }, `${e.wins} ${e.wins === 1 ? "win" : "wins"}`)))));
   }
 
   function renderConn() {
@@ -332,8 +356,9 @@ export function tablePage({ root, toast }, code) {
         h("div", { class: "banner-title", id: "winner-line" }, h("span", { class: "crown", "aria-hidden": "true" }, "♛"),
           won && !standIn(S.view.winner) ? " You win!" : ` ${winnerWords(S.view.winner, true)} the game`),
         h("div", { class: "banner-actions" },
-          h("a", { class: "btn btn-primary", id: "download-record", href: api.recordUrl(code), download: `liars-dice-${code}.json` }, "Download the record"),
-          h("a", { class: "btn", id: "replay-link", href: `#/replay/${code}` }, "Step through the replay"),
+          mayRematch() ? h("button", { class: "btn btn-primary", id: "play-again", onclick: (e) => { e.target.disabled = true; send({ type: "rematch" }); } }, "Play again") : null,
+          h("a", { class: `btn${mayRematch() ? "" : " btn-primary"}`, id: "download-record", href: api.recordUrl(code, t.game), download: `liars-dice-${code}${t.game > 1 ? `-game${t.game}` : ""}.json` }, "Download the record"),
+          h("a", { class: "btn", id: "replay-link", href: `#/replay/${code}${t.game > 1 ? `/${t.game}` : ""}` }, "Step through the replay"),
           h("a", { class: "btn btn-ghost", href: "#/" }, "Back to the lobby"))));
     } else if (t.status === "closed") {
       parts.push(h("div", { class: "banner banner-over", id: "closed-banner" },
@@ -657,6 +682,15 @@ export function tablePage({ root, toast }, code) {
       fill(el.actions, h("p", { class: "muted waiting" }, v.dice[myName()] ? `Waiting for ${v.to_move}…` : "You are out."), leaveButton());
       return;
     }
+    // The reveal of the last challenge holds the turn (Settings.reveal_seconds): the server refuses a move before.
+    const revealLeft = v.reveal_until ? v.reveal_until - Date.now() / 1000 : 0;
+    if (revealLeft > 0) {
+      fill(el.actions, h("p", { class: "muted waiting", id: "reveal-wait" }, "Your turn begins when the reveal is over: ",
+        h("span", { class: "countdown", dataset: { deadline: v.reveal_until } }, `${Math.ceil(revealLeft)}s`)), leaveButton());
+      clearTimeout(S.revealTimer);
+      S.revealTimer = setTimeout(() => { if (!S.destroyed) renderActions(); }, revealLeft * 1000 + 50);
+      return;
+    }
     resetPicker();
     const [heading, ...picker] = bidPicker({
       view: v, rules: rules(), pick: S.picker, hint: S.hint,
@@ -817,6 +851,7 @@ export function tablePage({ root, toast }, code) {
       S.destroyed = true;
       document.title = "Liar's Dice";
       clearInterval(ticker);
+      clearTimeout(S.revealTimer);
       document.removeEventListener("keydown", onKey);
       if (S.socket) S.socket.close();
     },
