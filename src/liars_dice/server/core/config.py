@@ -84,6 +84,10 @@ class Settings:
         and a new request never extends it.
     :ivar finished_ttl: seconds a finished or closed table with nobody watching
         stays in memory (it is reloaded from the database when asked for).
+    :ivar idle_rooms_max: finished or closed tables with nobody watching held in
+        memory at once; loading one more first drops the least recently asked
+        for (a finished game held about 62 KB, and looking finished tables up
+        kept each for ``finished_ttl``, with no bound on their number).
 
     Sizes and rates:
 
@@ -169,6 +173,7 @@ class Settings:
     request_seconds: float = 10.0
     connection_seconds: float = 60.0
     finished_ttl: float = 300.0
+    idle_rooms_max: int = 1000
     max_message_bytes: int = 4096
     body_bytes: int = 16_384
     json_depth: int = 8

@@ -266,4 +266,11 @@ class ConnLimiter:
         self.key = uuid.uuid4().hex
 
     def allow(self) -> bool:
+        """Whether one more message is allowed now (counted)."""
         return self.guard.allows("message_rate", self.key)
+
+    def refuse(self) -> bool:
+        """Count one message refused for the rate: ``False`` once the refusals
+        reach the rate too (the connection keeps sending at twice its rate and
+        is closed; a reply per refused message was an amplifier)."""
+        return self.guard.allows("message_rate", self.key, "refused")

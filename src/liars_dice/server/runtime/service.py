@@ -309,8 +309,9 @@ class TableService:
         :raises TableNotFound: no table has that code.
         """
         code = normalize_code(code)
-        room = self.rooms.get(code)
+        room = self.rooms.pop(code, None)
         if room is not None:
+            self.rooms[code] = room  # the most recently asked for: the last to be dropped
             return room
         if not is_code(code):
             raise TableNotFound("There is no table with that code.")
@@ -341,7 +342,19 @@ class TableService:
         if room is None:
             room = self.rooms[code] = Room(table)
             self.turns.evict_later(room)
+            self._drop_idle_rooms()
         return room
+
+    def _drop_idle_rooms(self) -> None:
+        """Hold at most ``Settings.idle_rooms_max`` finished or closed rooms with
+        no client, dropping the least recently asked for first (they are
+        reloaded when asked for). Without it, looking up finished tables kept
+        each in memory for ``finished_ttl`` (about 62 KB a finished game), as
+        many as a client could name."""
+        idle = [r for r in self.rooms.values() if not r.conns and not r.table.is_live]
+        for old in idle[: max(0, len(idle) - self.settings.idle_rooms_max)]:
+            self.scheduler.cancel(old, "evict")
+            del self.rooms[old.code]
 
     def lobby(self) -> list[dict[str, Any]]:
         """Open public tables with an empty seat, newest first."""
