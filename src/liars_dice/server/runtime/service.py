@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -105,6 +105,10 @@ class TableService:
         self.learner = Learner(store, record_of)
         self.turns = Turns(settings, self.scheduler, self.learner, self.run)
         self.queries = Queries(self.rooms, store, self.get_room)
+        #: several workers (:mod:`.cluster`): the lease check op for a table id, put first in each write
+        self.fence: Callable[[str], Op] | None = None
+        #: several workers: told ``(room, first seq, events)`` after each commit, to publish them
+        self.committed: Callable[[Room, int, Sequence[Event]], None] | None = None
 
     # -- life cycle -------------------------------------------------------------
 
@@ -112,14 +116,26 @@ class TableService:
         """Rebuild every unfinished table from its events and resume it."""
         ids = await asyncio.to_thread(self.store.unfinished_table_ids)
         for table_id in ids:
-            room = Room(rebuild(await asyncio.to_thread(self.store.events, table_id), self.settings.chat_history))
-            self.rooms[room.code] = room
-            await self.run(room, Settle())  # a deal due (never: a round's events are stored together)
-            for seat in room.table.humans():
-                self.turns.start_grace(room, seat)
-            self.turns.schedule_turn(room)
+            await self.resume(table_id)
         if ids:
             log.info("resumed %d tables", len(ids))
+
+    async def resume(self, table_id: str) -> Room:
+        """Rebuild table ``table_id`` from its stored events and run it here:
+        a deal due, the grace of each person, the turn (a restart, or a
+        takeover from a dead worker, :mod:`.cluster`)."""
+        table = rebuild(await asyncio.to_thread(self.store.events, table_id), self.settings.chat_history)
+        room = self.rooms.get(table.code)
+        if room is None:
+            room = self.rooms[table.code] = Room(table)
+        else:  # a replica kept for this worker's sockets (.replica) becomes the owner's room
+            room.table = table
+        await self.run(room, Settle())  # a deal due (never: a round's events are stored together)
+        for seat in room.table.humans():
+            if not room.is_connected(seat):
+                self.turns.start_grace(room, seat)
+        self.turns.schedule_turn(room)
+        return room
 
     async def shutdown(self) -> None:
         await self.scheduler.shutdown()
@@ -136,8 +152,14 @@ class TableService:
             new, events = step(room.table, command, self.dice)
             if not events:
                 return events
-            await self.store.write(_ops(new.id, room.table.seq + 1, events))
+            ops = _ops(new.id, room.table.seq + 1, events)
+            if self.fence is not None:  # several workers: only the table's owner may store (.ownership)
+                ops.insert(0, self.fence(new.id))
+            await self.store.write(ops)
+            first = room.table.seq + 1
             room.table = new
+        if self.committed is not None:  # after the commit, never before (.broker)
+            self.committed(room, first, events)
         self._after(room, events)
         return events
 
