@@ -21,6 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ...engine import LiarsDiceError
 from ..core.config import Settings
+from ..runtime.cluster import join_cluster
 from ..runtime.db import make_engine, migrate
 from ..core.errors import MessageInvalid, NameInvalid, TableInvalid, TableNotFound, http_status
 from .guard import RequestGuard
@@ -83,10 +84,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         service = TableService(settings, store, Scheduler(), Broadcaster(settings.presence_interval, settings.presence_fanout))
         app.state.service = service
         app.state.guard = RequestGuard(settings, service)
-        await service.startup()
+        # Several workers (Redis given): this one takes only the tables nobody runs.
+        cluster = await join_cluster(service, engine, settings.redis_url) if settings.redis_url else None
+        if cluster is None:
+            await service.startup()
         try:
             yield
         finally:
+            if cluster is not None:
+                await cluster.close()
             await service.shutdown()
             await asyncio.to_thread(store.close)
             engine.dispose()

@@ -20,9 +20,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...engine import DiceSource, SecureDice
 from ..core.commands import Command, Create, Join, Leave, Move, Return, Settle, Stale, step
@@ -42,6 +42,9 @@ from .room import Room
 from .store import Op, Store, utcnow
 from .timers import Evict, GraceOver, Scheduler, TimerCommand, TurnDue
 from .turns import Turns
+
+if TYPE_CHECKING:
+    from .cluster import Cluster
 
 log = logging.getLogger(__name__)
 
@@ -105,10 +108,8 @@ class TableService:
         self.learner = Learner(store, record_of)
         self.turns = Turns(settings, self.scheduler, self.learner, self.run)
         self.queries = Queries(self.rooms, store, self.get_room)
-        #: several workers (:mod:`.cluster`): the lease check op for a table id, put first in each write
-        self.fence: Callable[[str], Op] | None = None
-        #: several workers: told ``(room, first seq, events)`` after each commit, to publish them
-        self.committed: Callable[[Room, int, Sequence[Event]], None] | None = None
+        #: several workers sharing PostgreSQL and Redis (:mod:`.cluster`): who owns which table
+        self.cluster: Cluster | None = None
 
     # -- life cycle -------------------------------------------------------------
 
@@ -148,18 +149,22 @@ class TableService:
         :raises LiarsDiceError: the command is refused; nothing changed.
         :raises Stale: a timer's move for a move that has passed.
         """
+        if self.cluster is not None:  # another worker owns the table: it decides (.cluster)
+            forwarded = await self.cluster.route(room, command)
+            if forwarded is not None:
+                return forwarded
         async with room.lock:
             new, events = step(room.table, command, self.dice)
             if not events:
                 return events
             ops = _ops(new.id, room.table.seq + 1, events)
-            if self.fence is not None:  # several workers: only the table's owner may store (.ownership)
-                ops.insert(0, self.fence(new.id))
+            if self.cluster is not None:  # only the table's owner may store (.ownership)
+                ops.insert(0, self.cluster.fence(new.id))
             await self.store.write(ops)
             first = room.table.seq + 1
             room.table = new
-        if self.committed is not None:  # after the commit, never before (.broker)
-            self.committed(room, first, events)
+        if self.cluster is not None:  # published after the commit, never before (.broker)
+            self.cluster.committed(room, first, events)
         self._after(room, events)
         return events
 
@@ -167,7 +172,8 @@ class TableService:
         """A timer's command (:mod:`.timers`), fired into the change path."""
         if isinstance(command, GraceOver):
             seat = command.seat
-            if not room.is_connected(seat) and room.table.seats[seat].kind is SeatKind.HUMAN:
+            elsewhere = self.cluster is not None and self.cluster.connected_elsewhere(room, seat)
+            if not room.is_connected(seat) and not elsewhere and room.table.seats[seat].kind is SeatKind.HUMAN:
                 await self.leave(room, seat, Departure.GRACE)
         elif isinstance(command, TurnDue):
             await self.turns.play(room, command)
@@ -234,6 +240,8 @@ class TableService:
         if room is None:
             room = self.rooms[code] = Room(rebuild(events, self.settings.chat_history))
             self.turns.evict_later(room)
+            if self.cluster is not None:  # owned here if nobody runs it, else a replica (.cluster)
+                await self.cluster.loaded(room)
         return room
 
     def lobby(self) -> list[dict[str, Any]]:
