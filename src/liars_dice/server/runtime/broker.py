@@ -37,7 +37,7 @@ from ..core.tables import Event
 log = logging.getLogger(__name__)
 
 #: Seconds a forwarded command waits for the owner's reply.
-REPLY_SECONDS = 10.0
+REPLY_SECONDS = 5.0
 
 EventsHandler = Callable[[str, int, list[tuple[str, dict[str, Any]]]], Awaitable[None]]
 CommandHandler = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
