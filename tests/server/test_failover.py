@@ -17,6 +17,8 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -37,20 +39,26 @@ pytestmark = [
 ]
 
 
-def free_port_pair() -> int:
+def free_ports(n: int) -> int:
+    """The first of ``n`` consecutive free loopback ports."""
     while True:
         s = socket.socket()
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
         s.close()
-        if port < 65000:
-            t = socket.socket()
-            try:
-                t.bind(("127.0.0.1", port + 1))
-                return port
-            except OSError:
-                continue
-            finally:
+        if port + n >= 65000:
+            continue
+        held = []
+        try:
+            for k in range(1, n):
+                t = socket.socket()
+                held.append(t)
+                t.bind(("127.0.0.1", port + k))
+            return port
+        except OSError:
+            continue
+        finally:
+            for t in held:
                 t.close()
 
 
@@ -59,7 +67,7 @@ class Person:
     to the next worker when it drops (as the page does)."""
 
     def __init__(self, urls: list[str], code: str, token: str, at: int) -> None:
-        self.urls, self.code, self.token, self.at = urls, code, token, at
+        self.urls, self.code, self.token, self.at = urls, code, token, at  # at: the URL used now
         self.ws: Any = None
         self.state: dict[str, Any] | None = None
         self.name = ""
@@ -119,18 +127,20 @@ class Person:
         self.sent = mn
 
 
-def test_sigkill_the_owner_mid_round_loses_nothing(tmp_path: Path) -> None:
+@contextmanager
+def workers(n: int, tmp_path: Path) -> Iterator[list[str]]:
+    """``liars-dice serve --workers n`` on fresh PostgreSQL and Redis; yields the workers' URLs."""
     assert POSTGRES_URL is not None and REDIS_URL is not None
     reset_postgres(POSTGRES_URL)
     reset_redis(REDIS_URL)
-    port = free_port_pair()
+    port = free_ports(n)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     sup = subprocess.Popen(
-        [sys.executable, "-c", "from liars_dice.cli import main; main()", "serve", "--workers", "2", "--port", str(port),
+        [sys.executable, "-c", "from liars_dice.cli import main; main()", "serve", "--workers", str(n), "--port", str(port),
          "--db", POSTGRES_URL, "--redis", REDIS_URL, "--grace", "600", "--bot-delay", "0.05"],
         env=env, stdout=(tmp_path / "out.txt").open("w"), stderr=subprocess.STDOUT,
     )
-    urls = [f"http://127.0.0.1:{port}", f"http://127.0.0.1:{port + 1}"]
+    urls = [f"http://127.0.0.1:{port + i}" for i in range(n)]
     try:
         deadline = time.monotonic() + 60
         for u in urls:
@@ -142,57 +152,73 @@ def test_sigkill_the_owner_mid_round_loses_nothing(tmp_path: Path) -> None:
                     pass
                 assert time.monotonic() < deadline, (tmp_path / "out.txt").read_text()
                 time.sleep(0.2)
-        t = httpx.post(urls[0] + "/api/tables", json={"nickname": "ann", "preset": "classic", "seats": 3}).json()
-        code = t["code"]
-        j = httpx.post(urls[1] + f"/api/tables/{code}/join", json={"nickname": "bob"}).json()
-        ann, bob = Person(urls, code, t["token"], 0), Person(urls, code, j["token"], 1)
-        for m in ({"type": "add_bot", "bot": "probabilistic", "id": "b"}, {"type": "start", "id": "s"}):
-            ann.ws.send(json.dumps(m))
-            while not any(x.get("id") == m["id"] for x in ann.poll()):
-                pass
-        engine = create_engine(normalize_db_url(POSTGRES_URL))
-        rng = random.Random(3)
-        killed_at: float | None = None
-        failover: float | None = None
-        moved_at_kill = 0
-        end = time.monotonic() + 240
-        while time.monotonic() < end:
-            for p in (ann, bob):
-                p.poll()
-                p.play(rng)
-            st = ann.state or bob.state
-            if st is None:
-                continue
-            mn = max((p.state or st)["view"]["move_number"] for p in (ann, bob))
-            if killed_at is None and mn >= 4 and st["view"]["phase"] != "over":
-                with engine.connect() as conn:
-                    owner = conn.execute(text("SELECT owner FROM table_leases")).scalar_one()
-                os.kill(int(owner.split("-")[-2]), signal.SIGKILL)
-                killed_at, moved_at_kill = time.monotonic(), mn
-            if killed_at is not None and failover is None and mn > moved_at_kill + 1:
-                failover = time.monotonic() - killed_at
-            if all(p.state is not None and p.state["view"]["phase"] == "over" for p in (ann, bob)):
-                break
-        else:
-            raise AssertionError("the game did not finish:\n" + (tmp_path / "out.txt").read_text()[-3000:])
-        assert killed_at is not None and failover is not None
-        print(f"failover: {failover:.2f} s (moves resumed after the SIGKILL)")
-        with engine.connect() as conn:
-            seqs = [r[0] for r in conn.execute(text("SELECT seq FROM events ORDER BY seq"))]
-        assert seqs == list(range(seqs[0], seqs[0] + len(seqs))), "the events are numbered without a gap"
-        rec = httpx.get(urls[1] + f"/api/tables/{code}/record").json()
-        assert replay(rec).ok
-        played = {n: 0 for n in ("ann", "bob")}
-        for rnd in rec["rounds"]:
-            for m in rnd["moves"]:
-                if m["player"] in played and not m.get("by_bot"):
-                    played[m["player"]] += 1
-        assert played["ann"] >= len(ann.acked) and played["bob"] >= len(bob.acked), "an acknowledged move was lost"
-        assert ann.reconnects + bob.reconnects >= 1
-        engine.dispose()
+        yield urls
     finally:
         sup.send_signal(signal.SIGTERM)
         try:
             sup.wait(timeout=20)
         except subprocess.TimeoutExpired:
             sup.kill()
+
+
+def play_killing_the_owner(create_url: str, join_url: str, ws_urls: list[list[str]], tmp_path: Path) -> float:
+    """A game of ann, bob and a bot, created at ``create_url``, bob joining at
+    ``join_url``; their sockets go to ``ws_urls[0]`` and ``ws_urls[1]`` (the
+    next URL on a reconnect). After 4 moves, the table's owner is SIGKILLed.
+    Checks the game finishes with nothing lost or applied twice; returns the
+    failover time (seconds from the kill until moves go on)."""
+    assert POSTGRES_URL is not None
+    t = httpx.post(create_url + "/api/tables", json={"nickname": "ann", "preset": "classic", "seats": 3}).json()
+    code = t["code"]
+    j = httpx.post(join_url + f"/api/tables/{code}/join", json={"nickname": "bob"}).json()
+    ann, bob = Person(ws_urls[0], code, t["token"], 0), Person(ws_urls[1], code, j["token"], 0)
+    for m in ({"type": "add_bot", "bot": "probabilistic", "id": "b"}, {"type": "start", "id": "s"}):
+        ann.ws.send(json.dumps(m))
+        while not any(x.get("id") == m["id"] for x in ann.poll()):
+            pass
+    engine = create_engine(normalize_db_url(POSTGRES_URL))
+    rng = random.Random(3)
+    killed_at: float | None = None
+    failover: float | None = None
+    moved_at_kill = 0
+    end = time.monotonic() + 240
+    while time.monotonic() < end:
+        for p in (ann, bob):
+            p.poll()
+            p.play(rng)
+        st = ann.state or bob.state
+        if st is None:
+            continue
+        mn = max((p.state or st)["view"]["move_number"] for p in (ann, bob))
+        if killed_at is None and mn >= 4 and st["view"]["phase"] != "over":
+            with engine.connect() as conn:
+                owner = conn.execute(text("SELECT owner FROM table_leases")).scalar_one()
+            os.kill(int(owner.split("-")[-2]), signal.SIGKILL)  # the worker id is host-pid-random
+            killed_at, moved_at_kill = time.monotonic(), mn
+        if killed_at is not None and failover is None and mn > moved_at_kill + 1:
+            failover = time.monotonic() - killed_at
+        if all(p.state is not None and p.state["view"]["phase"] == "over" for p in (ann, bob)):
+            break
+    else:
+        raise AssertionError("the game did not finish:\n" + (tmp_path / "out.txt").read_text()[-3000:])
+    assert killed_at is not None and failover is not None
+    with engine.connect() as conn:
+        seqs = [r[0] for r in conn.execute(text("SELECT seq FROM events ORDER BY seq"))]
+    engine.dispose()
+    assert seqs == list(range(seqs[0], seqs[0] + len(seqs))), "the events are numbered without a gap"
+    rec = httpx.get(join_url + f"/api/tables/{code}/record").json()
+    assert replay(rec).ok, "nothing applied twice: the record replays"
+    played = {n: 0 for n in ("ann", "bob")}
+    for rnd in rec["rounds"]:
+        for m in rnd["moves"]:
+            if m["player"] in played and not m.get("by_bot"):
+                played[m["player"]] += 1
+    assert played["ann"] >= len(ann.acked) and played["bob"] >= len(bob.acked), "an acknowledged move was lost"
+    assert ann.reconnects + bob.reconnects >= 1, "a socket of the killed worker reconnected"
+    return failover
+
+
+def test_sigkill_the_owner_mid_round_loses_nothing(tmp_path: Path) -> None:
+    with workers(2, tmp_path) as urls:
+        failover = play_killing_the_owner(urls[0], urls[1], [urls, urls[1:] + urls[:1]], tmp_path)
+    print(f"failover: {failover:.2f} s (moves resumed after the SIGKILL)")
