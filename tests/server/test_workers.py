@@ -74,3 +74,18 @@ def test_a_whole_game_with_players_on_two_workers(settings: Settings) -> None:
         assert over_b["view"]["move_number"] == over_a["view"]["move_number"], "b's replica shows the owner's table"
         services = [c.app.state.service for c in (a, b)]  # type: ignore[attr-defined]
         wait_until(lambda: all(s.rooms.get(code) is None or not s.rooms[code].table.is_live for s in services))
+
+
+def test_the_lobby_is_the_same_on_every_worker(settings: Settings) -> None:
+    """A public table created on worker a is listed by worker b's lobby
+    (within a heartbeat), and leaves both lobbies once it is full."""
+    with running(settings) as a, running(settings) as b:
+        t = create(a, "ann", seats=2)
+        code = t["code"]
+
+        def listed(c: Any) -> bool:
+            return code in [e["code"] for e in c.get("/api/tables").json()["tables"]]
+
+        wait_until(lambda: listed(a) and listed(b), 10)
+        join(b, code, "bob")
+        wait_until(lambda: not listed(a) and not listed(b), 10)

@@ -20,6 +20,7 @@ and Redis (events, forwarded commands and presence: :mod:`.broker`).
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import socket
@@ -33,7 +34,7 @@ from sqlalchemy import Engine
 from ...engine import LiarsDiceError
 from ..core.commands import Command, Create, Stale
 from ..core.errors import ServerBusy
-from ..core.tables import Event
+from ..core.tables import Event, TableStatus
 from .broker import Broker, NoReply
 from .ownership import LEASE_SECONDS, LeaseLost, Leases
 from .replica import catch_up, decode as decode_events, tell_sockets
@@ -43,6 +44,9 @@ from .store import Op
 from .wire import Refused, decode, encode, refusal
 
 log = logging.getLogger(__name__)
+
+#: The Redis hash of the lobby's tables: table id -> JSON ``[created_at, summary]``.
+LOBBY = "liars:lobby"
 
 
 def worker_id() -> str:
@@ -64,7 +68,8 @@ class Cluster:
         self.broker = broker
         self.worker = leases.worker
         self.beat = leases.seconds / 3
-        self._outbox: asyncio.Queue[tuple[str, int, Sequence[Event]]] = asyncio.Queue()
+        self._outbox: asyncio.Queue[tuple[Room, int, Sequence[Event]]] = asyncio.Queue()
+        self._lobby: list[tuple[str, dict[str, Any]]] = []  # (created_at, summary) of every worker's lobby tables
         self._tasks: list[asyncio.Task[None]] = []
         self._firsts: dict[asyncio.Task[Any], int] = {}
         self._presence: dict[str, tuple[float, dict[str, set[int]]]] = {}  # table id -> (read at, seats by worker)
@@ -141,7 +146,7 @@ class Cluster:
         task = asyncio.current_task()
         if task is not None and task in self._firsts:  # a forwarded command: its reply says where it starts
             self._firsts[task] = first
-        self._outbox.put_nowait((room.table.id, first, events))
+        self._outbox.put_nowait((room, first, events))
 
     async def loaded(self, room: Room) -> None:
         """A table just read from the database by this worker: run it if nobody
@@ -195,6 +200,7 @@ class Cluster:
                 for table_id in lost:
                     self._lost(table_id)
                 await self._share_presence()
+                await self._read_lobby()
                 await self._take_orphans()
             except asyncio.CancelledError:
                 raise
@@ -222,11 +228,38 @@ class Cluster:
 
     async def _publisher(self) -> None:
         while True:
-            table_id, first, events = await self._outbox.get()
+            room, first, events = await self._outbox.get()
+            table_id = room.table.id
             try:
                 await self.broker.publish(table_id, first, events)
+                await self._list(room)
             except Exception:  # noqa: BLE001 - replicas see the gap and read the store
                 log.warning("publish failed for table %s", table_id, exc_info=True)
+
+    async def _list(self, room: Room) -> None:
+        """The owner keeps its table's lobby entry in Redis (``liars:lobby``)."""
+        t = room.table
+        if t.status is TableStatus.OPEN and not t.private and t.empty_seats():
+            await self.broker.redis.hset(LOBBY, t.id, json.dumps([t.created_at.isoformat(), room.summary()]))
+        else:
+            await self.broker.redis.hdel(LOBBY, t.id)
+
+    def lobby(self, here: list[dict[str, Any]], most: int) -> list[dict[str, Any]]:
+        """The lobby of every worker (as of the last heartbeat), this worker's
+        own tables as they are now, newest first, at most ``most``."""
+        entries = {e["code"]: (at, e) for at, e in self._lobby}
+        for e in here:
+            room = self.service.rooms.get(e["code"])
+            entries[e["code"]] = (room.table.created_at.isoformat() if room is not None else "", e)
+        return [e for _, e in sorted(entries.values(), key=lambda x: x[0], reverse=True)][:most]
+
+    async def _read_lobby(self) -> None:
+        raw = await self.broker.redis.hgetall(LOBBY)
+        got = []
+        for v in raw.values():
+            at, entry = json.loads(v)
+            got.append((str(at), dict(entry)))
+        self._lobby = got
 
     async def _on_events(self, table_id: str, first: int, events: list[tuple[str, dict[str, Any]]]) -> None:
         if table_id in self.leases.held:

@@ -252,7 +252,10 @@ class TableService:
         ]
         rooms.sort(key=lambda r: r.table.created_at, reverse=True)
         # One table that fails to build or encode is left out, never the listing.
-        return safe_entries(rooms[: self.settings.lobby_max], Room.summary)
+        here = safe_entries(rooms[: self.settings.lobby_max], Room.summary)
+        if self.cluster is not None:  # and the other workers' tables (.cluster)
+            return self.cluster.lobby(here, self.settings.lobby_max)
+        return here
 
     async def create_table(self, req: CreateTable, name: str, base_url: str) -> dict[str, Any]:
         """``POST /api/tables``: a new open table with its creator, ``name``
