@@ -21,7 +21,6 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ...engine import LiarsDiceError
 from ..core.config import Settings
-from ..runtime.cluster import join_cluster
 from ..runtime.db import make_engine, migrate
 from ..core.errors import MessageInvalid, NameInvalid, TableInvalid, TableNotFound, http_status
 from .guard import RequestGuard
@@ -85,8 +84,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.service = service
         app.state.guard = RequestGuard(settings, service)
         # Several workers (Redis given): this one takes only the tables nobody runs.
-        cluster = await join_cluster(service, engine, settings.redis_url) if settings.redis_url else None
-        if cluster is None:
+        cluster = None
+        if settings.redis_url:
+            from ..runtime.cluster import join_cluster  # redis-py, imported only for several workers
+
+            cluster = await join_cluster(service, engine, settings.redis_url)
+        else:
             await service.startup()
         try:
             yield
