@@ -18,6 +18,16 @@ from liars_dice.server import Settings, create_app  # noqa: E402
 sys.path.insert(0, str(Path(__file__).parent))
 
 POSTGRES_URL = os.environ.get("LIARS_DICE_TEST_POSTGRES_URL")
+REDIS_URL = os.environ.get("LIARS_DICE_TEST_REDIS_URL")
+
+
+def reset_redis(url: str) -> None:
+    """Empty the test Redis database (tests share one)."""
+    import redis
+
+    r = redis.Redis.from_url(url)
+    r.flushdb()
+    r.close()
 
 
 def reset_postgres(url: str) -> None:
@@ -28,7 +38,7 @@ def reset_postgres(url: str) -> None:
 
     engine = make_engine(url)
     with engine.begin() as conn:
-        conn.execute(text("DROP TABLE IF EXISTS events, seats, tables, alembic_version CASCADE"))
+        conn.execute(text("DROP TABLE IF EXISTS table_leases, events, seats, tables, alembic_version CASCADE"))
     engine.dispose()
 
 

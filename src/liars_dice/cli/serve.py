@@ -48,8 +48,30 @@ def serve_command(
         "The names, defaults and reasons are in docs/server-protocol.md (Limits)."
     ),
     log_level: str = typer.Option("warning", help="uvicorn log level."),
+    workers: int = typer.Option(
+        1, "--workers", help="Worker processes on this machine, on ports PORT, PORT+1, ... (more than 1 needs "
+        "--db postgresql://... and --redis; deploy/ has the nginx front)."
+    ),
+    redis: str = typer.Option(
+        "", "--redis", help="Redis URL (redis://HOST:PORT/DB) shared by the workers of every machine: "
+        "events, forwarded commands, presence and rate limits."
+    ),
 ) -> None:
     """Start the server and print the URL to open. Games survive a restart."""
+    from .serve_workers import cluster_problem, supervise
+
+    problem = cluster_problem(workers, db, redis)
+    if problem is not None:
+        typer.echo(problem, err=True)
+        raise typer.Exit(2)
+    if workers > 1:
+        argv = ["--host", host, "--db", db, "--redis", redis, "--grace", str(grace), "--bot-delay", str(bot_delay),
+                "--log-level", log_level, *(["--timeout-bot", timeout_bot] if timeout_bot else []),
+                *(["--public-url", public_url] if public_url else []), *(["--durable"] if durable else []),
+                *[a for o in allowed_origin for a in ("--allowed-origin", o)], *[a for x in limit for a in ("--limit", x)]]
+        typer.echo(f"Liar's Dice server: {workers} workers on ports {port}-{port + workers - 1} (database: {_safe(db)}; Ctrl+C stops)")
+        sys.stdout.flush()
+        raise typer.Exit(supervise(workers, port, argv))
     try:
         import uvicorn
 
@@ -63,7 +85,7 @@ def serve_command(
         settings = Settings(
             db_url=db, grace=grace, bot_delay=bot_delay, reveal_seconds=reveal_seconds, timeout_bot=timeout_bot or None,
             public_url=public_url or None, durable=durable, allowed_origins=tuple(allowed_origin),
-            trusted_proxies=parse_proxies(trusted_proxy),
+            trusted_proxies=parse_proxies(trusted_proxy), redis_url=redis or None,
         )
         settings = settings.with_overrides(limit)
         config = uvicorn_config(create_app(settings), settings, host=host, port=port, log_level=log_level)

@@ -47,6 +47,10 @@ class Settings:
     Storage and links:
 
     :ivar db_url: SQLAlchemy URL (``sqlite:///liars-dice.db``, ``postgresql://...``).
+    :ivar redis_url: ``redis://HOST:PORT/DB`` when several workers share the
+        database (PostgreSQL): tables' events, forwarded commands, presence and
+        the rate limits go through it (:mod:`liars_dice.server.runtime.cluster`);
+        ``None`` = one worker, everything in this process.
     :ivar public_url: base URL for share links; ``None`` = taken from each request.
     :ivar allowed_origins: browser origins (``https://example.org``) whose pages
         may open websockets; empty = only the server's own origin (the request's
@@ -161,6 +165,7 @@ class Settings:
     """
 
     db_url: str = "sqlite:///liars-dice.db"
+    redis_url: str | None = None
     public_url: str | None = None
     durable: bool = False
     allowed_origins: tuple[str, ...] = ()
@@ -235,5 +240,5 @@ class Settings:
 
     def limits(self) -> dict[str, Any]:
         """Every bound and rate (the settings less storage, links and timing), as JSON."""
-        skip = {"db_url", "public_url", "durable", "allowed_origins", "trusted_proxies", "timeout_bot", "bot_delay"}
+        skip = {"db_url", "redis_url", "public_url", "durable", "allowed_origins", "trusted_proxies", "timeout_bot", "bot_delay"}
         return {k: v for k, v in asdict(self).items() if k not in skip and not isinstance(v, tuple)}

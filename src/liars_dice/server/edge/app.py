@@ -87,10 +87,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.service = service
         app.state.guard = RequestGuard(settings, service)
         app.state.health = HealthCheck(service, engine)
-        await service.startup()
+        # Several workers (Redis given): this one takes only the tables nobody runs.
+        cluster = None
+        if settings.redis_url:
+            from ..runtime.cluster import join_cluster  # redis-py, imported only for several workers
+
+            cluster = await join_cluster(service, engine, settings.redis_url)
+        else:
+            await service.startup()
         try:
             yield
         finally:
+            if cluster is not None:
+                await cluster.close()
             await service.shutdown()
             await asyncio.to_thread(store.close)
             engine.dispose()

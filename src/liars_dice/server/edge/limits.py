@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from limits import RateLimitItem, parse
-from limits.storage import MemoryStorage
+from limits.storage import MemoryStorage, RedisStorage, Storage
 from limits.strategies import MovingWindowRateLimiter
 
 from ..core.config import Settings
@@ -96,7 +96,8 @@ class Guard:
 
     def __init__(self, limits: Settings, open_tables: Callable[[], set[str]] | None = None) -> None:
         self.limits = limits
-        self.storage = SweptMemoryStorage()
+        # Several workers: one limit across them all, kept in Redis (limits' Redis storage).
+        self.storage: Storage = RedisStorage(limits.redis_url) if limits.redis_url else SweptMemoryStorage()
         self.limiter = MovingWindowRateLimiter(self.storage)
         self.items: dict[str, RateLimitItem] = {
             name: parse(getattr(limits, name))

@@ -1,6 +1,6 @@
 """The database: SQLAlchemy 2 tables, the engine factory, and migrations at start-up.
 
-Three tables:
+Four tables:
 
 * ``tables``: one row per game table, an index for the lobby and player
   listings (status, players, winner). Derived from the events.
@@ -9,6 +9,9 @@ Three tables:
   through the engine (see :mod:`liars_dice.server.core.tables`).
 * ``seats``: one row per seat taken by a person (name, token hash), append-only,
   for "my games" listings.
+* ``table_leases``: which worker owns a table (``owner``, ``fence``,
+  ``expires_at``), when several workers share the database (see
+  :mod:`liars_dice.server.runtime.ownership`).
 """
 
 from __future__ import annotations
@@ -76,6 +79,15 @@ seats_t = Table(
     Column("name", String(64), nullable=False, index=True),
     Column("token_hash", String(64), nullable=False, index=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+leases_t = Table(
+    "table_leases",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("owner", String(64), nullable=False),
+    Column("fence", BigInteger, nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False, index=True),
 )
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"

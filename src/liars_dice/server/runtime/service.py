@@ -24,7 +24,7 @@ import uuid
 import weakref
 from collections.abc import Awaitable, Sequence
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...engine import DiceSource, LiarsDiceError, SecureDice
 from ..core.commands import Command, Create, Join, Leave, Move, Return, Settle, Stale, step
@@ -44,6 +44,9 @@ from .room import Room
 from .store import Op, Store, StoreFailed, utcnow
 from .timers import Evict, GraceOver, Scheduler, TimerCommand, TurnDue
 from .turns import Turns
+
+if TYPE_CHECKING:
+    from .cluster import Cluster
 
 log = logging.getLogger(__name__)
 
@@ -121,6 +124,8 @@ class TableService:
         self.queries = Queries(self.rooms, store, self.get_room, self.stored)
         self.store_failed = 0.0  #: monotonic time of the store's last failure (0: never)
         self.store_ok = 0.0  #: and of its last success
+        #: several workers sharing PostgreSQL and Redis (:mod:`.cluster`): who owns which table
+        self.cluster: Cluster | None = None
 
     # -- life cycle -------------------------------------------------------------
 
@@ -132,17 +137,11 @@ class TableService:
         ids = await self.store.read(self.store.unfinished_table_ids)
         resumed = 0
         for table_id in ids:
-            rows = await self.store.read(self.store.events, table_id)
             try:
-                room = Room(rebuild(rows, self.settings.chat_history))
+                await self.resume(table_id)
             except Exception as e:  # noqa: BLE001 - one damaged table must never stop the server
                 await self._set_aside(table_id, e)
                 continue
-            self.rooms[room.code] = room
-            await self.run(room, Settle())  # a deal due (never: a round's events are stored together)
-            for seat in room.table.humans():
-                self.turns.start_grace(room, seat)
-            self.turns.schedule_turn(room)
             resumed += 1
         if ids:
             log.info("resumed %d tables", resumed)
@@ -156,6 +155,23 @@ class TableService:
         except Exception:  # noqa: BLE001 - it is refused again at each load
             log.warning("table %s could not be marked damaged", table_id)
 
+    async def resume(self, table_id: str) -> Room:
+        """Rebuild table ``table_id`` from its stored events and run it here:
+        a deal due, the grace of each person, the turn (a restart, or a
+        takeover from a dead worker, :mod:`.cluster`)."""
+        table = rebuild(await self.stored(self.store.read(self.store.events, table_id)), self.settings.chat_history)
+        room = self.rooms.get(table.code)
+        if room is None:
+            room = self.rooms[table.code] = Room(table)
+        else:  # a replica kept for this worker's sockets (.replica) becomes the owner's room
+            room.table = table
+        await self.run(room, Settle())  # a deal due (never: a round's events are stored together)
+        for seat in room.table.humans():
+            if not room.is_connected(seat):
+                self.turns.start_grace(room, seat)
+        self.turns.schedule_turn(room)
+        return room
+
     async def shutdown(self) -> None:
         await self.scheduler.shutdown()
 
@@ -167,14 +183,21 @@ class TableService:
         :raises LiarsDiceError: the command is refused; nothing changed.
         :raises Stale: a timer's move for a move that has passed.
         """
+        if self.cluster is not None:  # another worker owns the table: it decides (.cluster)
+            forwarded = await self.cluster.route(room, command)
+            if forwarded is not None:
+                return forwarded
         async with room.lock:
             if room.unsure:
                 await self._reread(room)
             new, events = step(room.table, command, self.dice)
             if not events:
                 return events
+            ops = _ops(new.id, room.table.seq + 1, events)
+            if self.cluster is not None:  # only the table's owner may store (.ownership)
+                ops.insert(0, self.cluster.fence(new.id))
             try:
-                await self.stored(self.store.write(_ops(new.id, room.table.seq + 1, events)))
+                await self.stored(self.store.write(ops))
             except StoreFailed:
                 # Failed, or committed without our knowing (the connection died
                 # at the commit): nothing is applied, and the store of record
@@ -182,7 +205,10 @@ class TableService:
                 # memory past a gap).
                 room.unsure = True
                 raise
+            first = room.table.seq + 1
             room.table = new
+        if self.cluster is not None:  # published after the commit, never before (.broker)
+            self.cluster.committed(room, first, events)
         self._after(room, events)
         return events
 
@@ -245,7 +271,8 @@ class TableService:
         """A timer's command (:mod:`.timers`), fired into the change path."""
         if isinstance(command, GraceOver):
             seat = command.seat
-            if not room.is_connected(seat) and room.table.seats[seat].kind is SeatKind.HUMAN:
+            elsewhere = self.cluster is not None and self.cluster.connected_elsewhere(room, seat)
+            if not room.is_connected(seat) and not elsewhere and room.table.seats[seat].kind is SeatKind.HUMAN:
                 await self.leave(room, seat, Departure.GRACE)
         elif isinstance(command, TurnDue):
             await self.turns.play(room, command)
@@ -343,6 +370,8 @@ class TableService:
             room = self.rooms[code] = Room(table)
             self.turns.evict_later(room)
             self._drop_idle_rooms()
+            if self.cluster is not None:  # owned here if nobody runs it, else a replica (.cluster)
+                await self.cluster.loaded(room)
         return room
 
     def _drop_idle_rooms(self) -> None:
@@ -364,7 +393,10 @@ class TableService:
         ]
         rooms.sort(key=lambda r: r.table.created_at, reverse=True)
         # One table that fails to build or encode is left out, never the listing.
-        return safe_entries(rooms[: self.settings.lobby_max], Room.summary)
+        here = safe_entries(rooms[: self.settings.lobby_max], Room.summary)
+        if self.cluster is not None:  # and the other workers' tables (.cluster)
+            return self.cluster.lobby(here, self.settings.lobby_max)
+        return here
 
     async def create_table(self, req: CreateTable, name: str, base_url: str) -> dict[str, Any]:
         """``POST /api/tables``: a new open table with its creator, ``name``

@@ -47,7 +47,8 @@ class StoreFailed(ServerUnavailable):
 @dataclass(frozen=True, slots=True)
 class Op:
     """One write: ``kind`` is ``table`` (insert a table row), ``event``,
-    ``seat`` (insert rows) or ``update`` (change a table row)."""
+    ``seat`` (insert rows), ``update`` (change a table row) or ``fence``
+    (check this worker's lease, :func:`.ownership.check_fence`)."""
 
     kind: str
     row: dict[str, Any]
@@ -316,8 +317,16 @@ class Store:
 
 
 def _execute(conn: Connection, ops: Sequence[Op]) -> None:
-    """Run ``ops`` on ``conn``: new table rows first (events refer to them), then
-    every event and seat row, each kind in one executemany, then the updates."""
+    """Run ``ops`` on ``conn``: the lease checks first (a ``fence`` op, see
+    :mod:`.ownership`: a worker that lost the table stores nothing), new table
+    rows (events refer to them), then every event and seat row, each kind in
+    one executemany, then the updates."""
+    fences = [op.row for op in ops if op.kind == "fence"]
+    if fences:
+        from .ownership import check_fence  # ownership builds on this module's Op
+
+        for row in fences:
+            check_fence(conn, row)
     tables = [op.row for op in ops if op.kind == "table"]
     events = [op.row for op in ops if op.kind == "event"]
     seats = [op.row for op in ops if op.kind == "seat"]

@@ -1,0 +1,77 @@
+"""``liars-dice serve --workers N``: a supervisor of N worker processes on one
+machine, sharing one PostgreSQL database and one Redis.
+
+Worker ``i`` (from 0) is ``liars-dice serve`` itself, one process with its own
+uvicorn on port ``port + i``; a front (``deploy/nginx/``) spreads the clients
+over them. A worker that dies is started again after a second; meanwhile the
+others take over its tables when their leases expire
+(:mod:`liars_dice.server.runtime.ownership`). Ctrl+C (SIGINT) or SIGTERM stops
+every worker. The same command on several machines, with the same URLs, makes
+one cluster.
+"""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from types import FrameType
+
+#: Seconds before a dead worker is started again.
+RESTART_SECONDS = 1.0
+
+
+def cluster_problem(workers: int, db: str, redis: str) -> str | None:
+    """The sentence refusing ``--workers``/``--redis`` as given, or ``None``."""
+    postgres = db.startswith(("postgresql://", "postgres://", "postgresql+psycopg://"))
+    if workers < 1:
+        return f"--workers takes 1 or more, not {workers}."
+    if workers > 1 and not (postgres and redis):
+        return (f"--workers {workers} needs --db postgresql://... and --redis redis://...: "
+                "the workers share their tables through PostgreSQL and Redis.")
+    if redis and not postgres:
+        return "--redis needs --db postgresql://...: workers share their tables through PostgreSQL, not SQLite."
+    if redis and not redis.startswith(("redis://", "rediss://", "unix://")):
+        return f"--redis takes a URL redis://HOST:PORT/DB, not {redis!r}."
+    return None
+
+
+def worker_command(i: int, port: int, argv: Sequence[str]) -> list[str]:
+    """The command line of worker ``i``: ``liars-dice serve`` with ``argv``
+    (every option but ``--workers`` and ``--port``) on port ``port + i``."""
+    return [sys.executable, "-c", "from liars_dice.cli import main; main()", "serve", *argv, "--port", str(port + i), "--workers", "1"]
+
+
+def supervise(workers: int, port: int, argv: Sequence[str]) -> int:
+    """Run ``workers`` workers until SIGINT or SIGTERM; returns the exit code (0)."""
+    stopping = False
+
+    def _stop(_sig: int, _frame: FrameType | None) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGINT, _stop)
+    signal.signal(signal.SIGTERM, _stop)
+    procs: list[subprocess.Popen[bytes] | None] = [None] * workers
+    died_at: list[float] = [0.0] * workers
+    while not stopping:
+        for i in range(workers):
+            p = procs[i]
+            if p is not None and p.poll() is not None:
+                print(f"worker {i} (port {port + i}) exited with {p.returncode}; starting it again", file=sys.stderr, flush=True)
+                procs[i], died_at[i] = None, time.monotonic()
+            if procs[i] is None and time.monotonic() - died_at[i] >= RESTART_SECONDS:
+                procs[i] = subprocess.Popen(worker_command(i, port, argv))
+        time.sleep(0.2)
+    for p in procs:
+        if p is not None and p.poll() is None:
+            p.terminate()
+    for p in procs:
+        if p is not None:
+            try:
+                p.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                p.kill()
+    return 0

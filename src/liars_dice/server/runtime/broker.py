@@ -1,0 +1,190 @@
+"""What must reach other workers, through Redis (redis-py's asyncio API).
+
+Three kinds of traffic, each on Redis' own parts (no queue or pub/sub of our
+own):
+
+* **Events.** The owner of a table publishes each committed batch of events
+  on the table's channel ``liars:table:{table_id}``, after the commit (never
+  before: store before announce holds across workers). A message is JSON
+  ``{"first": seq, "events": [[kind, payload], ...]}``. Pub/sub may drop a
+  message (a worker's connection to Redis broke); the receiver sees the gap
+  in ``seq`` and reads the table again from the database (:mod:`.replica`).
+* **Commands.** A worker that holds sockets of a table it does not own pushes
+  the command onto the owner's list ``liars:cmd:{worker}`` (``RPUSH``) with a
+  request id; the owner pops it (``BLPOP``), runs it through its change path,
+  and pushes the reply onto ``liars:reply:{request id}``, which the sender
+  pops with a deadline. The reply is ``{"first", "events"}`` or
+  ``{"error": {"code", "message", "status"}}``.
+* **Presence.** Each worker keeps the seats its sockets hold at a table in the
+  hash ``liars:presence:{table_id}`` (field: the worker id, value: JSON list
+  of seats, refreshed with the heartbeat), so the owner gives a seat to a
+  bot only when no worker has its person connected.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import uuid
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+import redis.asyncio as aioredis
+
+from ..core.tables import Event
+
+log = logging.getLogger(__name__)
+
+#: Seconds a forwarded command waits for the owner's reply.
+REPLY_SECONDS = 5.0
+
+EventsHandler = Callable[[str, int, list[tuple[str, dict[str, Any]]]], Awaitable[None]]
+CommandHandler = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
+
+
+def channel(table_id: str) -> str:
+    return f"liars:table:{table_id}"
+
+
+def inbox(worker: str) -> str:
+    return f"liars:cmd:{worker}"
+
+
+class NoReply(Exception):
+    """The owner did not answer a forwarded command within :data:`REPLY_SECONDS`."""
+
+
+class Broker:
+    """One worker's connection to Redis.
+
+    :param url: ``redis://HOST:PORT/DB``.
+    :param worker: this worker's id (its command list is :func:`inbox` of it).
+    """
+
+    def __init__(self, url: str, worker: str) -> None:
+        self.url = url
+        self.worker = worker
+        self.redis: aioredis.Redis = aioredis.from_url(url, decode_responses=True)
+        self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        self._tasks: list[asyncio.Task[None]] = []
+        self._on_events: EventsHandler | None = None
+        self.published = 0  #: event batches published (for the benchmarks)
+        self.bytes_out = 0  #: bytes of them
+
+    async def start(self, on_events: EventsHandler, on_command: CommandHandler) -> None:
+        """Start reading: event batches of subscribed tables go to ``on_events``
+        ``(table_id, first seq, [(kind, payload)])``, commands for this worker
+        to ``on_command`` (its reply dict is sent back)."""
+        await self.redis.ping()
+        self._on_events = on_events
+        self._tasks.append(asyncio.create_task(self._commands(on_command)))
+
+    async def close(self) -> None:
+        for t in self._tasks:
+            t.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._tasks.clear()
+        await self._pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py's PubSub.aclose has no hints
+        await self.redis.aclose()
+
+    # -- events ---------------------------------------------------------------------
+
+    async def publish(self, table_id: str, first: int, events: Sequence[Event]) -> None:
+        """Publish a committed batch (call after the commit)."""
+        text = json.dumps({"first": first, "events": [[e.kind.value, e.payload] for e in events]})
+        self.published += 1
+        self.bytes_out += len(text)
+        await self.redis.publish(channel(table_id), text)
+
+    async def subscribe(self, table_id: str) -> None:
+        """Receive ``table_id``'s event batches (idempotent)."""
+        if channel(table_id) in self._pubsub.channels:
+            return
+        await self._pubsub.subscribe(**{channel(table_id): self._deliver})
+        if not any(t.get_name() == "liars-pubsub" for t in self._tasks if not t.done()):
+            task = asyncio.create_task(self._listen(), name="liars-pubsub")
+            self._tasks.append(task)
+
+    async def unsubscribe(self, table_id: str) -> None:
+        if channel(table_id) in self._pubsub.channels:
+            await self._pubsub.unsubscribe(channel(table_id))
+
+    async def _deliver(self, message: dict[str, Any]) -> None:
+        table_id = str(message["channel"]).split(":", 2)[2]
+        data = json.loads(message["data"])
+        assert self._on_events is not None
+        try:
+            await self._on_events(table_id, int(data["first"]), [(k, p) for k, p in data["events"]])
+        except Exception:  # noqa: BLE001 - one table's failure must not stop the others
+            log.exception("replica update failed for table %s", table_id)
+
+    async def _listen(self) -> None:
+        while True:
+            try:
+                await self._pubsub.get_message(timeout=1.0)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - Redis went away: retry; gaps are read again from the database
+                log.warning("redis pub/sub read failed; retrying", exc_info=True)
+                await asyncio.sleep(0.5)
+
+    # -- commands -----------------------------------------------------------------------
+
+    async def forward(self, owner: str, request: dict[str, Any], timeout: float = REPLY_SECONDS) -> dict[str, Any]:
+        """Send ``request`` to worker ``owner`` and wait for its reply.
+
+        :raises NoReply: no reply within ``timeout`` seconds (the owner died:
+            the table is taken over within the lease's length)."""
+        rid = uuid.uuid4().hex
+        reply_key = f"liars:reply:{rid}"
+        await self.redis.rpush(inbox(owner), json.dumps({**request, "reply": reply_key}))
+        await self.redis.expire(inbox(owner), 60)
+        got = await self.redis.blpop([reply_key], timeout=timeout)
+        if got is None:
+            raise NoReply("The table's worker did not answer.")
+        return dict(json.loads(got[1]))
+
+    async def _commands(self, on_command: CommandHandler) -> None:
+        conn: aioredis.Redis = aioredis.from_url(self.url, decode_responses=True)  # BLPOP holds its connection
+        try:
+            while True:
+                try:
+                    got = await conn.blpop([inbox(self.worker)], timeout=1)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:  # noqa: BLE001
+                    log.warning("redis command read failed; retrying", exc_info=True)
+                    await asyncio.sleep(0.5)
+                    continue
+                if got is None:
+                    continue
+                request = json.loads(got[1])
+                asyncio.create_task(self._answer(on_command, request))
+        finally:
+            await conn.aclose()
+
+    async def _answer(self, on_command: CommandHandler, request: dict[str, Any]) -> None:
+        try:
+            reply = await on_command(request)
+        except Exception as e:  # noqa: BLE001 - the sender gets a sentence
+            log.exception("forwarded command failed")
+            reply = {"error": {"code": "server/error", "message": f"The table's worker failed: {type(e).__name__}.", "status": 500}}
+        key = request["reply"]
+        await self.redis.rpush(key, json.dumps(reply))
+        await self.redis.expire(key, 30)
+
+    # -- presence -------------------------------------------------------------------------
+
+    async def set_presence(self, table_id: str, seats: set[int]) -> None:
+        key = f"liars:presence:{table_id}"
+        if seats:
+            await self.redis.hset(key, self.worker, json.dumps(sorted(seats)))
+            await self.redis.expire(key, 120)
+        else:
+            await self.redis.hdel(key, self.worker)
+
+    async def presence(self, table_id: str) -> dict[str, set[int]]:
+        """The seats each worker's sockets hold at ``table_id``."""
+        raw = await self.redis.hgetall(f"liars:presence:{table_id}")
+        return {str(w): set(json.loads(v)) for w, v in raw.items()}

@@ -1,0 +1,305 @@
+"""Many workers, one game: a worker's part in a cluster of workers sharing
+PostgreSQL (the store of record, and who owns which table: :mod:`.ownership`)
+and Redis (events, forwarded commands and presence: :mod:`.broker`).
+
+* A table is run by its owner: the worker holding its lease. It decides every
+  command (its change path, :meth:`TableService.run`), stores the events with
+  its fence checked in the same transaction, then publishes them.
+* Any other worker with sockets at the table keeps a replica
+  (:mod:`.replica`) and forwards its sockets' commands to the owner
+  (:meth:`Cluster.route`); the reply (the events, or the refusal's sentence)
+  comes back to the client that sent it.
+* The heartbeat (every ``lease seconds / 3``) renews this worker's leases,
+  writes its sockets' seats to the presence hash, and takes over any
+  unfinished table whose lease expired (its owner died), rebuilding it
+  through :meth:`TableService.resume`, today's restart path: timers and
+  stand-in bots resume. A takeover therefore comes at most ``lease seconds
+  + lease seconds / 3`` after the owner's last renewal.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import socket
+import time
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import Engine
+
+from ...engine import LiarsDiceError
+from ..core.commands import Command, Create, Stale
+from ..core.errors import ServerBusy
+from ..core.tables import Event, TableStatus
+from .broker import Broker, NoReply
+from .ownership import LEASE_SECONDS, LeaseLost, Leases
+from .replica import catch_up, decode as decode_events, tell_sockets
+from .room import Room
+from .service import TableService
+from .store import Op
+from .wire import Refused, decode, encode, refusal
+
+log = logging.getLogger(__name__)
+
+#: The Redis hash of the lobby's tables: table id -> JSON ``[created_at, summary]``.
+LOBBY = "liars:lobby"
+
+
+def worker_id() -> str:
+    """A worker id unique across machines and restarts: ``host-pid-random``."""
+    return f"{socket.gethostname()[:32]}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
+
+
+class Cluster:
+    """Joins one worker's :class:`TableService` to the others.
+
+    :param service: this worker's service (its ``cluster`` is set to this).
+    :param leases: this worker's leases (its id is the worker id).
+    :param broker: this worker's connection to Redis (same worker id).
+    """
+
+    def __init__(self, service: TableService, leases: Leases, broker: Broker) -> None:
+        self.service = service
+        self.leases = leases
+        self.broker = broker
+        self.worker = leases.worker
+        self.beat = leases.seconds / 3
+        self._outbox: asyncio.Queue[tuple[Room, int, Sequence[Event]]] = asyncio.Queue()
+        self._lobby: list[tuple[str, dict[str, Any]]] = []  # (created_at, summary) of every worker's lobby tables
+        self._tasks: list[asyncio.Task[None]] = []
+        self._firsts: dict[asyncio.Task[Any], int] = {}
+        self._presence: dict[str, tuple[float, dict[str, set[int]]]] = {}  # table id -> (read at, seats by worker)
+        self.takeovers = 0  #: tables taken over from a dead worker (for tests)
+        service.cluster = self
+
+    # -- life cycle ------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Connect to Redis, take the tables nobody runs, start the heartbeat."""
+        await self.broker.start(self._on_events, self._on_command)
+        self._tasks.append(asyncio.create_task(self._publisher()))
+        await self._take_orphans()
+        self._tasks.append(asyncio.create_task(self._heartbeat()))
+
+    async def close(self) -> None:
+        """Stop; give up this worker's leases so that others take over at once."""
+        for t in self._tasks:
+            t.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        for table_id in list(self.leases.held):
+            try:
+                await asyncio.to_thread(self.leases.release, table_id)
+            except Exception:  # noqa: BLE001 - the lease then simply expires
+                log.warning("could not release table %s", table_id, exc_info=True)
+        await self.broker.close()
+
+    # -- the service's hooks -------------------------------------------------------------
+
+    def owns(self, room: Room) -> bool:
+        return room.table.id in self.leases.held
+
+    async def route(self, room: Room, command: Command) -> list[Event] | None:
+        """``None`` if this worker runs ``room`` (taking a new or unowned table's
+        lease first), else the events of ``command`` as run by the owner.
+
+        :raises Refused: the owner refused it (its code and sentence).
+        :raises ServerBusy: the owner did not answer in time (it died: the
+            table is taken over within the lease's length; try again).
+        """
+        table_id = room.table.id
+        if table_id in self.leases.held:
+            return None
+        if isinstance(command, Create):
+            if await asyncio.to_thread(self.leases.acquire, command.payload["id"]) is None:  # pragma: no cover - a fresh id
+                raise ServerBusy("The new table could not be registered; try again.")
+            return None
+        owner = await asyncio.to_thread(self.leases.owner_of, table_id)
+        if owner is None:  # nobody runs it: this worker does, from the stored events
+            if await self._take(table_id):
+                return None
+            owner = await asyncio.to_thread(self.leases.owner_of, table_id)
+        if owner is None or owner == self.worker:
+            raise ServerBusy("This table is changing workers; try again in a few seconds.")
+        try:
+            reply = await self.broker.forward(owner, {"table_id": table_id, "code": room.code, "command": encode(command)})
+        except NoReply:
+            raise ServerBusy("This table's worker did not answer; try again in a few seconds.") from None
+        if "error" in reply:
+            err = reply["error"]
+            raise Refused(err["code"], err["message"], int(err.get("status", 400)))
+        if reply.get("stale"):
+            raise Stale()
+        events = decode_events(reply["events"])
+        if events:
+            await catch_up(room, int(reply["first"]), events, self.service.store, self.service.tell, self.service.settings.chat_history)
+        return events
+
+    def fence(self, table_id: str) -> Op:
+        return self.leases.fence_op(table_id)
+
+    def committed(self, room: Room, first: int, events: Sequence[Event]) -> None:
+        """After a commit: publish the batch (in order, by one task)."""
+        task = asyncio.current_task()
+        if task is not None and task in self._firsts:  # a forwarded command: its reply says where it starts
+            self._firsts[task] = first
+        self._outbox.put_nowait((room, first, events))
+
+    async def loaded(self, room: Room) -> None:
+        """A table just read from the database by this worker: run it if nobody
+        does (it is live), else keep it as a replica."""
+        t = room.table
+        if not t.is_live:
+            return
+        if await self._take(t.id):
+            return
+        await self.broker.subscribe(t.id)
+        stored = await asyncio.to_thread(self.service.store.events, t.id)  # what was published before the subscription
+        if stored and stored[-1][0] > room.table.seq:
+            await catch_up(room, stored[-1][0] + 1, [], self.service.store, self.service.tell, self.service.settings.chat_history)
+
+    def connected_elsewhere(self, room: Room, seat: int) -> bool:
+        """A socket on another worker holds ``seat`` (as of the last heartbeat)."""
+        got = self._presence.get(room.table.id)
+        return got is not None and any(seat in seats for w, seats in got[1].items() if w != self.worker)
+
+    # -- inside ------------------------------------------------------------------------
+
+    async def _take(self, table_id: str) -> bool:
+        """Take ``table_id`` if its lease is free; rebuild and run it here."""
+        if await asyncio.to_thread(self.leases.acquire, table_id) is None:
+            return False
+        await self.broker.unsubscribe(table_id)
+        try:
+            room = await self.service.resume(table_id)
+        except Exception:
+            await asyncio.to_thread(self.leases.release, table_id)
+            raise
+        self.takeovers += 1
+        if room.conns:  # this worker's sockets had a replica: the rebuilt table, from the store
+            self.service.tell.table(room)
+            self.service.tell.state(room)
+        log.info("worker %s runs table %s", self.worker, room.code)
+        return True
+
+    async def _take_orphans(self) -> None:
+        for table_id in await asyncio.to_thread(self.leases.orphans):
+            try:
+                await self._take(table_id)
+            except Exception:  # noqa: BLE001 - one damaged table must not stop the others
+                log.exception("could not take over table %s", table_id)
+
+    async def _heartbeat(self) -> None:
+        while True:
+            await asyncio.sleep(self.beat)
+            try:
+                lost = await asyncio.to_thread(self.leases.renew)
+                for table_id in lost:
+                    self._lost(table_id)
+                await self._share_presence()
+                await self._read_lobby()
+                await self._take_orphans()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - the database or Redis is away: next beat
+                log.warning("heartbeat failed", exc_info=True)
+
+    def _lost(self, table_id: str) -> None:
+        """Another worker took ``table_id``: stop its timers; keep it as a replica."""
+        for room in list(self.service.rooms.values()):
+            if room.table.id == table_id:
+                self.service.scheduler.cancel_room(room)
+                asyncio.create_task(self.broker.subscribe(table_id))
+                log.warning("worker %s lost table %s", self.worker, room.code)
+
+    async def _share_presence(self) -> None:
+        now = time.monotonic()
+        for room in list(self.service.rooms.values()):
+            t = room.table
+            if not t.is_live:
+                continue
+            if t.id in self.leases.held:
+                self._presence[t.id] = (now, await self.broker.presence(t.id))
+            else:
+                await self.broker.set_presence(t.id, room.connected_seats())
+
+    async def _publisher(self) -> None:
+        while True:
+            room, first, events = await self._outbox.get()
+            table_id = room.table.id
+            try:
+                await self.broker.publish(table_id, first, events)
+                await self._list(room)
+            except Exception:  # noqa: BLE001 - replicas see the gap and read the store
+                log.warning("publish failed for table %s", table_id, exc_info=True)
+
+    async def _list(self, room: Room) -> None:
+        """The owner keeps its table's lobby entry in Redis (``liars:lobby``)."""
+        t = room.table
+        if t.status is TableStatus.OPEN and not t.private and t.empty_seats():
+            await self.broker.redis.hset(LOBBY, t.id, json.dumps([t.created_at.isoformat(), room.summary()]))
+        else:
+            await self.broker.redis.hdel(LOBBY, t.id)
+
+    def lobby(self, here: list[dict[str, Any]], most: int) -> list[dict[str, Any]]:
+        """The lobby of every worker (as of the last heartbeat), this worker's
+        own tables as they are now, newest first, at most ``most``."""
+        entries = {e["code"]: (at, e) for at, e in self._lobby}
+        for e in here:
+            room = self.service.rooms.get(e["code"])
+            entries[e["code"]] = (room.table.created_at.isoformat() if room is not None else "", e)
+        return [e for _, e in sorted(entries.values(), key=lambda x: x[0], reverse=True)][:most]
+
+    async def _read_lobby(self) -> None:
+        raw = await self.broker.redis.hgetall(LOBBY)
+        got = []
+        for v in raw.values():
+            at, entry = json.loads(v)
+            got.append((str(at), dict(entry)))
+        self._lobby = got
+
+    async def _on_events(self, table_id: str, first: int, events: list[tuple[str, dict[str, Any]]]) -> None:
+        if table_id in self.leases.held:
+            return
+        for room in list(self.service.rooms.values()):
+            if room.table.id == table_id:
+                await catch_up(room, first, decode_events(events), self.service.store, self.service.tell,
+                               self.service.settings.chat_history)
+
+    async def _on_command(self, request: dict[str, Any]) -> dict[str, Any]:
+        """A command forwarded by another worker: run it if this worker owns the table."""
+        table_id = request["table_id"]
+        if table_id not in self.leases.held:
+            return {"error": refusal(LeaseLost("This table is run by another worker now; try again."))}
+        room = await self.service.get_room(request["code"])
+        task = asyncio.current_task()
+        if task is not None:
+            self._firsts[task] = 0  # committed() fills in the first seq of this command's events
+        try:
+            events = await self.service.run(room, decode(request["command"]))
+        except Stale:
+            return {"stale": True}
+        except LiarsDiceError as e:
+            return {"error": refusal(e)}
+        finally:
+            first = self._firsts.pop(task, 0) if task is not None else 0
+        return {"first": first, "events": [[e.kind.value, e.payload] for e in events]}
+
+
+async def join_cluster(service: TableService, engine: Engine, redis_url: str, lease_seconds: float = LEASE_SECONDS) -> Cluster:
+    """``service`` joins the workers sharing ``engine``'s PostgreSQL database
+    and ``redis_url``, and takes the tables nobody runs.
+
+    :raises ValueError: the database is not PostgreSQL's.
+    :raises redis.exceptions.ConnectionError: Redis cannot be reached.
+    """
+    me = worker_id()
+    cluster = Cluster(service, Leases(engine, me, lease_seconds), Broker(redis_url, me))
+    await cluster.start()
+    return cluster
+
+
+__all__ = ["Cluster", "join_cluster", "tell_sockets", "worker_id"]

@@ -1,0 +1,91 @@
+"""Many workers, one game (issue 16): two workers on one PostgreSQL database
+and one Redis. The table's owner decides every command; the other worker
+keeps a replica from the published events and forwards its sockets' commands.
+
+Runs when ``LIARS_DICE_TEST_POSTGRES_URL`` and ``LIARS_DICE_TEST_REDIS_URL``
+are set (``.ci/run`` starts both).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from helpers import Player, create, is_state, join, running, wait_until
+
+from liars_dice.records import replay
+from liars_dice.server import Settings
+
+from .conftest import POSTGRES_URL, REDIS_URL, reset_postgres, reset_redis
+from .test_secrecy import play_scripted
+
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.skipif(not (POSTGRES_URL and REDIS_URL), reason="LIARS_DICE_TEST_POSTGRES_URL or LIARS_DICE_TEST_REDIS_URL is not set"),
+]
+
+
+def final_state(p: Player) -> dict[str, Any]:
+    """``p``'s state message of the game's end (waiting for it if need be)."""
+    last = p.last_state()
+    if last is None or last["view"]["phase"] != "over":
+        last = p.wait(lambda m: is_state(m) and m["view"]["phase"] == "over")
+    return last
+
+
+@pytest.fixture
+def settings() -> Settings:
+    assert POSTGRES_URL is not None and REDIS_URL is not None
+    reset_postgres(POSTGRES_URL)
+    reset_redis(REDIS_URL)
+    return Settings(db_url=POSTGRES_URL, redis_url=REDIS_URL, bot_delay=0.0, grace=600)
+
+
+def test_a_whole_game_with_players_on_two_workers(settings: Settings) -> None:
+    """ann on worker a (the owner: she created the table), bob on worker b:
+    bob's join, hello and moves are forwarded to a, and b's replica shows bob
+    every move; the record replays (nothing lost, nothing applied twice)."""
+    rng = random.Random(7)
+    with running(settings) as a, running(settings) as b:
+        t = create(a, "ann", seats=3)
+        code = t["code"]
+        j = join(b, code, "bob")  # forwarded to the owner
+        assert j["seat"] == 1
+        ann, bob = Player(a, code, t["token"]), Player(b, code, j["token"])
+        assert bob.welcome["type"] == "welcome", bob.welcome
+        ann.send({"type": "add_bot", "bot": "probabilistic", "id": "b"})
+        assert ann.wait(lambda m: m.get("id") == "b")["type"] == "ack"
+        bob.send({"type": "chat", "text": "hello from b", "id": "c"})
+        assert bob.wait(lambda m: m.get("id") == "c")["type"] == "ack"
+        assert ann.wait(lambda m: m["type"] == "chat")["text"] == "hello from b"
+        bob.send({"type": "start", "id": "s"})  # not the host: the owner's refusal comes back to bob
+        refused = bob.wait(lambda m: m.get("id") == "s")
+        assert refused["type"] == "error" and refused["message"]
+        ann.send({"type": "start", "id": "s"})
+        assert ann.wait(lambda m: m.get("id") == "s")["type"] == "ack"
+        bob.wait(is_state)
+        play_scripted([ann, bob], rng)
+        over_a, over_b = final_state(ann), final_state(bob)
+        rec_a = a.get(f"/api/tables/{code}/record").json()
+        rec_b = b.get(f"/api/tables/{code}/record").json()
+        assert replay(rec_a).ok and rec_a == rec_b
+        assert over_b["view"]["move_number"] == over_a["view"]["move_number"], "b's replica shows the owner's table"
+        services = [c.app.state.service for c in (a, b)]  # type: ignore[attr-defined]
+        wait_until(lambda: all(s.rooms.get(code) is None or not s.rooms[code].table.is_live for s in services))
+
+
+def test_the_lobby_is_the_same_on_every_worker(settings: Settings) -> None:
+    """A public table created on worker a is listed by worker b's lobby
+    (within a heartbeat), and leaves both lobbies once it is full."""
+    with running(settings) as a, running(settings) as b:
+        t = create(a, "ann", seats=2)
+        code = t["code"]
+
+        def listed(c: Any) -> bool:
+            return code in [e["code"] for e in c.get("/api/tables").json()["tables"]]
+
+        wait_until(lambda: listed(a) and listed(b), 10)
+        join(b, code, "bob")
+        wait_until(lambda: not listed(a) and not listed(b), 10)
