@@ -108,3 +108,27 @@ def running(settings: Any) -> Iterator[TestClient]:
             yield c
         finally:
             close_all()
+
+
+def run_in_thread(coro: Any) -> Any:
+    """``asyncio.run(coro)`` on a thread of its own: the Playwright tests leave
+    their sync API's event loop running in the main thread of an xdist worker,
+    where ``asyncio.run`` refuses to start ("cannot be called from a running
+    event loop")."""
+    import asyncio
+    import threading
+
+    out: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            out["value"] = asyncio.run(coro)
+        except BaseException as e:  # noqa: BLE001 - re-raised in the caller
+            out["error"] = e
+
+    t = threading.Thread(target=target)
+    t.start()
+    t.join()
+    if "error" in out:
+        raise out["error"]
+    return out["value"]

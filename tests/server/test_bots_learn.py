@@ -8,7 +8,7 @@ import time
 
 from fastapi.testclient import TestClient
 
-from .helpers import Player, create, is_state
+from .helpers import Player, create, is_state, run_in_thread
 
 
 def _finished_game(client: TestClient, name: str, dice: int = 2) -> str:
@@ -205,7 +205,7 @@ def test_a_cached_model_never_waits_behind_a_queued_fit(client: TestClient) -> N
             gate.set()
             await slow
 
-    assert asyncio.run(go()) == {"ann": "ann's model"}
+    assert run_in_thread(go()) == {"ann": "ann's model"}
 
 
 def test_one_other_option_rebuilds_none_of_the_past_games(client: TestClient, monkeypatch) -> None:  # type: ignore[no-untyped-def]

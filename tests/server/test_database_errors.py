@@ -20,6 +20,7 @@ from typing import Any
 
 import httpx
 import pytest
+from helpers import run_in_thread
 from live import live_server
 from sockets import close_code, hello, until, ws_from
 
@@ -87,7 +88,7 @@ def test_healthz_says_503_when_the_database_cannot_be_reached() -> None:
     engine = make_engine("postgresql://nobody:x@127.0.0.1:9/none")
     service: Any = types.SimpleNamespace(store_failed=0.0, store_ok=0.0)
     try:
-        status, body = asyncio.run(Health(service, engine).check())
+        status, body = run_in_thread(Health(service, engine).check())
     finally:
         engine.dispose()
     assert (status, body) == (503, {"ok": False, "database": "unreachable"})

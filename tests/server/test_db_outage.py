@@ -25,6 +25,7 @@ from typing import Any
 
 import httpx
 import pytest
+from helpers import run_in_thread
 from sqlalchemy import Engine, select, text
 from websockets.sync.client import connect
 
@@ -230,7 +231,7 @@ def test_slow_reads_do_not_stop_the_bots(cluster: pg_cluster.Cluster) -> None:
         await svc.shutdown()
 
     try:
-        asyncio.run(go())
+        run_in_thread(go())
     finally:
         store.close()
         engine.dispose()

@@ -13,6 +13,7 @@ import uuid
 from collections.abc import Iterator
 
 import pytest
+from helpers import run_in_thread
 from sqlalchemy import Engine, func, select
 
 from liars_dice.server.runtime.db import events_t, make_engine, migrate
@@ -70,7 +71,7 @@ def test_stale_owner_cannot_store_an_event(engine: Engine) -> None:
             a.fence_op(tid)
 
     try:
-        asyncio.run(go())
+        run_in_thread(go())
     finally:
         store_a.close()
         store_b.close()
@@ -97,7 +98,7 @@ def test_a_refused_write_does_not_sink_the_others_in_its_batch(engine: Engine) -
         return await asyncio.gather(*writes, return_exceptions=True)
 
     try:
-        results = asyncio.run(go())
+        results = run_in_thread(go())
     finally:
         store.close()
     assert results[0] is None and isinstance(results[1], LeaseLost)

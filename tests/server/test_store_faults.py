@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+from helpers import run_in_thread
 from sqlalchemy import create_engine, delete, insert, select
 
 from liars_dice.engine import CHALLENGE, Bid
@@ -39,7 +40,7 @@ T = TypeVar("T")
 def run_async(make: Callable[[], Awaitable[T]]) -> T:
     async def go() -> T:
         return await make()
-    return asyncio.run(go())
+    return run_in_thread(go())
 
 
 class Service:
