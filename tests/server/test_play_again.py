@@ -136,7 +136,9 @@ def test_a_person_who_left_is_not_seated_again() -> None:
     t = log.t
     seat = t.seats[1]
     assert seat.kind is SeatKind.BOT and seat.bot == "probabilistic" and not seat.replaced
-    assert seat.name == "probabilistic bot 2" and t.state is not None and "bob" not in t.state.game.players
+    # a bot's own player-like name (issue 17 "Names for people"), not bob's
+    assert seat.name not in (None, "bob") and t.state is not None and "bob" not in t.state.game.players
+    assert seat.name in t.state.game.players
     assert "bob" in {e["name"] for e in t.score()}  # the game bob played still counts
     assert rebuild(log.events).seats == t.seats
 
