@@ -32,7 +32,8 @@ def seat_bots(kinds: Sequence[str], n: int) -> list[str]:
 def _fail(console: Console, message: str) -> typer.Exit:
     from rich.text import Text
 
-    console.print(Text(message, style="red"))
+    # one sentence, never broken by the terminal's width (a long path was cut mid-name)
+    console.print(Text(message, style="red"), soft_wrap=True)
     return typer.Exit(2)
 
 

@@ -175,6 +175,8 @@ export function tablePage({ root, toast }, code) {
     if (event.by_bot && S.seat !== null && event.player === myName()) {
       toast("Your time ran out, so a bot made that move for you.", "info");
     }
+    // the note also shows to a page that catches up before the first bid (a sync, not the start event)
+    if (event.kind !== "start" && view.round === 1 && view.move_number === 0 && view.phase !== "over") S.startNote = true;
     if (event.kind === "start") {
       closeReveal();
       // Said in the table's centre, not in a toast: on a phone a toast covered the picker (issue 17).
@@ -462,7 +464,7 @@ export function tablePage({ root, toast }, code) {
       cards.push(h("div", { class: classes.join(" "), dataset: { seat: i, name: name || "" } },
         h("div", { class: "seat-head" },
           h("span", { class: "seat-name" }, winner ? h("span", { class: "crown", "aria-hidden": "true" }, "♛ ") : "", name || `Seat ${i + 1}`,
-            winner ? h("span", { class: "visually-hidden" }, standIn(name) ? ", won through a stand-in bot" : ", the winner") : null),
+            winner ? h("span", { class: "visually-hidden" }, standIn(name) ? ", won through a stand-in bot" : ", who won") : null),
           h("span", { class: "seat-badges" }, badges)),
         body));
     }
