@@ -65,6 +65,19 @@ def add_bots_and_start(host: Any, bot: str = "random") -> None:
     host.wait_for_selector("#turn")
 
 
+def try_click(page: Any, selector: str, *, timeout_ms: float = 2000) -> bool:
+    """Click ``selector``; return False when the click did not land within ``timeout_ms``.
+
+    The table changes under a test between a look and a click: a bot's challenge opens
+    the reveal over the buttons, or a new state re-draws them. A loop that looks again
+    then stays right instead of waiting out Playwright's 20 s on an intercepted click."""
+    try:
+        page.click(selector, timeout=timeout_ms)
+    except PlaywrightTimeout:
+        return False
+    return True
+
+
 def wait_for_bid_turn(page: Any, *, min_dice: int = 1, limit_s: float = 60) -> None:
     """Wait until it is this page's turn with a raise to make (``#bid-btn``) and at
     least ``min_dice`` in the cup. A bot may open with the highest bid, which leaves
@@ -72,13 +85,13 @@ def wait_for_bid_turn(page: Any, *, min_dice: int = 1, limit_s: float = 60) -> N
     deadline = time.monotonic() + limit_s
     while time.monotonic() < deadline:
         if page.is_visible("#reveal-close"):
-            page.click("#reveal-close")
+            try_click(page, "#reveal-close")
         if page.is_visible("#game-over"):
             raise AssertionError("the game ended before the player had a raise to make")
         if page.is_visible("#bid-btn") and page.locator("#hand .die").count() >= min_dice:
             return
         if page.is_visible("#challenge-btn") and page.is_enabled("#challenge-btn"):
-            page.click("#challenge-btn")
+            try_click(page, "#challenge-btn")
         page.wait_for_timeout(100)
     raise AssertionError(f"no turn with a raise within {limit_s} s")
 

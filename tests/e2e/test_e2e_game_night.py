@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from e2e_ui import PHONE, add_bots_and_start, create_table, join_by_code, view_shot
+from e2e_ui import PHONE, add_bots_and_start, create_table, join_by_code, try_click, view_shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -206,13 +206,12 @@ def play_a_round(page: Any) -> None:
     """Bid or challenge until a reveal opens, then close it."""
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        if page.is_visible("#reveal-close"):
-            page.click("#reveal-close")
+        if page.is_visible("#reveal-close") and try_click(page, "#reveal-close"):
             return
         if page.is_visible("#challenge-btn") and page.is_enabled("#challenge-btn"):
-            page.click("#challenge-btn")
+            try_click(page, "#challenge-btn")
         elif page.is_visible("#bid-btn") and page.is_enabled("#bid-btn"):
-            page.click("#bid-btn")
+            try_click(page, "#bid-btn")
         page.wait_for_timeout(80)
     raise AssertionError("no reveal within 60 s")
 

@@ -20,6 +20,7 @@ from e2e_ui import (
     join_by_code,
     play_until_over,
     shot,
+    try_click,
     wait_for_bid_turn,
 )
 from liars_dice.engine.actions import Bid
@@ -233,9 +234,9 @@ def test_phone_viewport_renders_without_horizontal_scroll(server, new_page, fini
         if page.is_visible("#reveal-close"):
             break
         if page.is_visible("#challenge-btn") and page.is_enabled("#challenge-btn"):
-            page.click("#challenge-btn")
+            try_click(page, "#challenge-btn")
         elif page.is_visible("#bid-btn") and page.is_enabled("#bid-btn"):
-            page.click("#bid-btn")
+            try_click(page, "#bid-btn")
         page.wait_for_timeout(100)
     page.wait_for_selector("#reveal-close")
     # The reveal: a cup per player still in (bots may have ended a second round by now),

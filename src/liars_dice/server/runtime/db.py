@@ -1,6 +1,6 @@
 """The database: SQLAlchemy 2 tables, the engine factory, and migrations at start-up.
 
-Four tables:
+The tables:
 
 * ``tables``: one row per game table, an index for the lobby and player
   listings (status, players, winner). Derived from the events.
@@ -12,6 +12,9 @@ Four tables:
 * ``table_leases``: which worker owns a table (``owner``, ``fence``,
   ``expires_at``), when several workers share the database (see
   :mod:`liars_dice.server.runtime.ownership`).
+* ``accounts``, ``account_sessions``, ``ratings``, ``rating_history``, with
+  ``seats.account_id`` and ``tables.rated``: optional accounts and their
+  ratings per rule set (issue 18; migration 0003 says what each holds).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from sqlalchemy import (
     Column,
     DateTime,
     Engine,
+    Float,
     ForeignKey,
     Integer,
     MetaData,
@@ -34,6 +38,7 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    false,
 )
 
 from ..core.config import normalize_db_url
@@ -56,6 +61,7 @@ tables_t = Table(
     Column("players", JSON, nullable=True),
     Column("winner", String(64), nullable=True),
     Column("finished_at", DateTime(timezone=True), nullable=True),
+    Column("rated", Boolean, nullable=False, server_default=false()),
 )
 
 events_t = Table(
@@ -79,6 +85,7 @@ seats_t = Table(
     Column("name", String(64), nullable=False, index=True),
     Column("token_hash", String(64), nullable=False, index=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("account_id", _BigId, nullable=True, index=True),
 )
 
 leases_t = Table(
@@ -88,6 +95,56 @@ leases_t = Table(
     Column("owner", String(64), nullable=False),
     Column("fence", BigInteger, nullable=False),
     Column("expires_at", DateTime(timezone=True), nullable=False, index=True),
+)
+
+accounts_t = Table(
+    "accounts",
+    metadata,
+    Column("id", _BigId, primary_key=True, autoincrement=True),
+    Column("name", String(64), nullable=False, unique=True),
+    Column("skeleton", String(128), nullable=False, unique=True),
+    Column("password_hash", String(255), nullable=True),
+    Column("recovery_hash", String(255), nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("password_changed_at", DateTime(timezone=True), nullable=True),
+    Column("deleted_at", DateTime(timezone=True), nullable=True),
+    Column("deleted_number", Integer, nullable=True, unique=True),
+)
+
+account_sessions_t = Table(
+    "account_sessions",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("account_id", _BigId, ForeignKey("accounts.id"), nullable=False, index=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False, index=True),
+    Column("revoked_at", DateTime(timezone=True), nullable=True),
+)
+
+ratings_t = Table(
+    "ratings",
+    metadata,
+    Column("account_id", _BigId, ForeignKey("accounts.id"), primary_key=True),
+    Column("rule_set", String(80), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
+rating_history_t = Table(
+    "rating_history",
+    metadata,
+    Column("id", _BigId, primary_key=True, autoincrement=True),
+    Column("account_id", _BigId, ForeignKey("accounts.id"), nullable=False, index=True),
+    Column("rule_set", String(80), nullable=False),
+    Column("table_id", String(32), ForeignKey("tables.id"), nullable=False, index=True),
+    Column("game_no", Integer, nullable=False),
+    Column("place", Integer, nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("account_id", "table_id", "game_no", name="uq_rating_history_game"),
 )
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
