@@ -11,6 +11,7 @@ import gc
 import socket
 import sys
 
+import click
 import typer
 
 from .app import Command, app
@@ -38,6 +39,12 @@ def serve_command(
         [], "--allowed-origin", help="A browser origin (https://example.org) whose pages may open websockets; "
         "repeatable. Default: only this server's own origin (the request's Host, or --public-url)."
     ),
+    allowed_host: list[str] = typer.Option(
+        [], "--allowed-host", help="A host name the server answers to (the Host header), repeatable; "
+        "'*' for any. Default: on a loopback address only localhost, 127.0.0.1 and ::1 (and --public-url's "
+        "host), so a web page cannot reach it through DNS rebinding; behind --trusted-proxy or on another "
+        "address any host."
+    ),
     trusted_proxy: list[str] = typer.Option(
         [], "--trusted-proxy", help="A proxy in front of the server whose X-Forwarded-For is believed: "
         "ADDR[,ADDR|CIDR...], repeatable (e.g. 127.0.0.1 for an nginx on this machine). Default: none, "
@@ -58,17 +65,15 @@ def serve_command(
     ),
 ) -> None:
     """Start the server and print the URL to open. Games survive a restart."""
-    from .serve_workers import cluster_problem, supervise
+    from .serve_workers import cluster_problem, supervise, worker_argv
 
     problem = cluster_problem(workers, db, redis)
     if problem is not None:
         typer.echo(problem, err=True)
         raise typer.Exit(2)
     if workers > 1:
-        argv = ["--host", host, "--db", db, "--redis", redis, "--grace", str(grace), "--bot-delay", str(bot_delay),
-                "--log-level", log_level, *(["--timeout-bot", timeout_bot] if timeout_bot else []),
-                *(["--public-url", public_url] if public_url else []), *(["--durable"] if durable else []),
-                *[a for o in allowed_origin for a in ("--allowed-origin", o)], *[a for x in limit for a in ("--limit", x)]]
+        ctx = click.get_current_context()
+        argv = worker_argv(ctx.command, ctx.params)
         typer.echo(f"Liar's Dice server: {workers} workers on ports {port}-{port + workers - 1} (database: {_safe(db)}; Ctrl+C stops)")
         sys.stdout.flush()
         raise typer.Exit(supervise(workers, port, argv))
@@ -85,6 +90,7 @@ def serve_command(
         settings = Settings(
             db_url=db, grace=grace, bot_delay=bot_delay, reveal_seconds=reveal_seconds, timeout_bot=timeout_bot or None,
             public_url=public_url or None, durable=durable, allowed_origins=tuple(allowed_origin),
+            allowed_hosts=default_hosts(host, public_url, allowed_host, proxied=bool(trusted_proxy)),
             trusted_proxies=parse_proxies(trusted_proxy), redis_url=redis or None,
         )
         settings = settings.with_overrides(limit)
@@ -116,6 +122,33 @@ def serve_command(
     # sooner than the default 5 ms while the event loop is busy.
     sys.setswitchinterval(0.001)
     _Server(config).run()
+
+
+def default_hosts(bind: str, public_url: str, given: list[str], proxied: bool = False) -> tuple[str, ...]:
+    """The ``Host`` names the server answers to: ``given`` when any; behind a
+    ``proxied`` front (``--trusted-proxy``), any (the front's ``server_name``
+    chooses); on a loopback ``bind`` address, the loopback names plus
+    ``public_url``'s host (a page on another site cannot reach a local server
+    by pointing its own name at 127.0.0.1: DNS rebinding); elsewhere any (``*``)."""
+    if given:
+        return tuple(given)
+    if proxied:
+        return ("*",)
+    import ipaddress
+    from urllib.parse import urlsplit
+
+    try:
+        loopback = bind == "localhost" or ipaddress.ip_address(bind).is_loopback
+    except ValueError:
+        loopback = False
+    if not loopback:
+        return ("*",)
+    hosts = ["localhost", "127.0.0.1", "::1"]
+    if bind not in hosts:
+        hosts.append(bind)
+    if public_url and urlsplit(public_url).hostname:
+        hosts.append(str(urlsplit(public_url).hostname))
+    return tuple(hosts)
 
 
 def _safe(url: str) -> str:

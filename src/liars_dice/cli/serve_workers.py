@@ -16,8 +16,11 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from types import FrameType
+from typing import Any
+
+import click
 
 #: Seconds before a dead worker is started again.
 RESTART_SECONDS = 1.0
@@ -36,6 +39,39 @@ def cluster_problem(workers: int, db: str, redis: str) -> str | None:
     if redis and not redis.startswith(("redis://", "rediss://", "unix://")):
         return f"--redis takes a URL redis://HOST:PORT/DB, not {redis!r}."
     return None
+
+
+#: The options each worker gets from the supervisor itself, not from the command line.
+_OWN_OPTIONS = ("workers", "port")
+
+
+def worker_argv(command: click.Command, values: Mapping[str, Any]) -> list[str]:
+    """The command line (without ``--port``/``--workers``) that gives a worker
+    every option of ``command`` as the supervisor received it.
+
+    Built from the command's own option list, so an option added to ``serve``
+    later reaches the workers without a change here (before this, the workers
+    silently ran without ``--trusted-proxy`` and ``--reveal-seconds``).
+    Defaults are left out; a list option repeats its flag; a boolean flag
+    appears only when set.
+    """
+    argv: list[str] = []
+    for param in command.params:
+        if not isinstance(param, click.Option) or param.name is None or param.name in _OWN_OPTIONS:
+            continue
+        value = values.get(param.name)
+        if value is None or value == param.default or value == () or value == []:
+            continue
+        flag = max(param.opts, key=len)
+        if param.is_flag:
+            if value:
+                argv.append(flag)
+        elif param.multiple:
+            for item in value:
+                argv += [flag, str(item)]
+        else:
+            argv += [flag, str(value)]
+    return argv
 
 
 def worker_command(i: int, port: int, argv: Sequence[str]) -> list[str]:

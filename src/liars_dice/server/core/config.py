@@ -56,6 +56,10 @@ class Settings:
         may open websockets; empty = only the server's own origin (the request's
         ``Host``, or :attr:`public_url`'s). A client that sends no ``Origin``
         (not a browser) is not refused.
+    :ivar allowed_hosts: the host names (``Host`` header, without the port)
+        the server answers to; a request for another gets ``400``. ``("*",)``,
+        the default here, answers any; ``liars-dice serve`` on a loopback
+        address narrows it to the loopback names, against DNS rebinding.
     :ivar trusted_proxies: the proxies (IP addresses or CIDR networks, as text)
         whose ``X-Forwarded-For`` is believed; empty = none, the peer is the
         client (:mod:`liars_dice.server.edge.proxies`).
@@ -169,6 +173,7 @@ class Settings:
     public_url: str | None = None
     durable: bool = False
     allowed_origins: tuple[str, ...] = ()
+    allowed_hosts: tuple[str, ...] = ("*",)
     trusted_proxies: tuple[str, ...] = ()
     grace: float = 120.0
     bot_delay: float = 0.6
@@ -240,5 +245,5 @@ class Settings:
 
     def limits(self) -> dict[str, Any]:
         """Every bound and rate (the settings less storage, links and timing), as JSON."""
-        skip = {"db_url", "redis_url", "public_url", "durable", "allowed_origins", "trusted_proxies", "timeout_bot", "bot_delay"}
+        skip = {"db_url", "redis_url", "public_url", "durable", "allowed_origins", "allowed_hosts", "trusted_proxies", "timeout_bot", "bot_delay"}
         return {k: v for k, v in asdict(self).items() if k not in skip and not isinstance(v, tuple)}

@@ -19,6 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from ...engine import LiarsDiceError
 from ..core.config import Settings
@@ -110,6 +111,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     # Bounded bodies, JSON depth and the security headers, before anything else.
     app.add_middleware(Guarded, settings=settings)
+    if "*" not in settings.allowed_hosts:
+        # A page elsewhere that points its own name at this server (DNS rebinding) gets 400.
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(settings.allowed_hosts))
     if settings.trusted_proxies:
         # The client behind a named proxy (issue 16, fault 2); outermost, so every part sees it.
         app.add_middleware(ProxyHeaders, proxies=TrustedProxies(settings.trusted_proxies))
