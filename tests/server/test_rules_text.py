@@ -151,3 +151,32 @@ def test_a_pasted_rules_file_is_previewed_in_the_engines_words(client: TestClien
         made = client.post("/api/tables", json={"nickname": "ann", "seats": 3, "rules_text": bad})
         assert preview.status_code == made.status_code == 400, (preview.text, made.text)
         assert preview.json()["error"]["message"] == made.json()["error"]["message"]
+
+
+def test_an_uploaded_rules_file_is_read_once(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 16 ("The server in three rings"): the edge's gate reads and checks an
+    upload once; the core takes the parsed rule set from the request, for a new
+    table and for the form's preview alike (it was parsed twice)."""
+    import liars_dice.server.core.rules_check as rules_check
+
+    reads: list[str] = []
+    real = rules_check.parse_rules_text
+
+    def counting(text: str, where: str):  # type: ignore[no-untyped-def]
+        reads.append(text)
+        return real(text, where)
+
+    import liars_dice.server.edge.guard as gate
+
+    monkeypatch.setattr(rules_check, "parse_rules_text", counting)
+    monkeypatch.setattr(gate, "parse_rules_text", counting, raising=False)  # where the gate read it before
+    text = 'preset = "perudo"\nname = "once"\ndice_per_player = 3\n'
+    t = create(client, rules_text=text)
+    assert reads == [text], "one read for a new table"
+    assert client.get(f"/api/tables/{t['code']}").json()["rules"]["name"] == "once"
+    reads.clear()
+    r = client.post("/api/rules/summary", json={"rules_text": text})
+    assert r.status_code == 200 and reads == [text], "one read for the preview"
+    bad = client.post("/api/tables", json={"nickname": "ann", "seats": 3,
+                                           "rules_text": 'preset = "classic"\nname = "bad\\u202e"\n'})
+    assert bad.status_code == 400 and bad.json()["error"]["message"].endswith("."), bad.text

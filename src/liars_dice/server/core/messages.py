@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, StringConstraints, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, StrictInt, StrictStr, StringConstraints, TypeAdapter, ValidationError
 
 from .errors import MessageInvalid, MessageTooDeep
 from .explain import explain
@@ -203,6 +203,9 @@ class CreateTable(BaseModel):
     #: option), uploaded or pasted in the form; replaces ``preset`` and ``options``.
     #: Every option fits in about 1 KiB; the body limit (16 KiB) bounds it anyway.
     rules_text: Annotated[StrictStr, Field(max_length=RULES_TEXT_MAX)] | None = None
+    #: the rule set ``rules_text`` reads as, set once by the edge's gate (it parses
+    #: the file and checks its strings); the core takes it from here, not parsing again
+    _parsed_rules: Any = PrivateAttr(default=None)
     seats: StrictInt = 4
     turn_timer: StrictInt | None = None
     private: bool = False
@@ -220,6 +223,8 @@ class RulesQuery(BaseModel):
     options: dict[str, Any] = {}
     #: a rules file's text, previewed before the table is made (issue 17); replaces ``preset`` and ``options``
     rules_text: Annotated[StrictStr, Field(max_length=RULES_TEXT_MAX)] | None = None
+    #: as :attr:`CreateTable._parsed_rules`
+    _parsed_rules: Any = PrivateAttr(default=None)
 
 
 class JoinTable(BaseModel):

@@ -15,7 +15,7 @@ from ...records import parse_rules_text
 from .config import Settings
 from .errors import TableInvalid
 from .explain import bounded
-from .messages import CreateTable
+from .messages import CreateTable, RulesQuery
 from .tables import rules_summary
 
 
@@ -27,7 +27,7 @@ def rules_for(settings: Settings, req: CreateTable) -> Rules:
     """
     st = settings
     if req.rules_text is not None:  # an uploaded or pasted rules file (issue 9)
-        rules = rules_file(st, req.rules_text)
+        rules = parsed_file(st, req)
     else:
         rules = preset_with(st, req.preset, req.options)
     lo, hi = max(rules.min_players, st.seats_min), min(rules.max_players, st.seats_max)
@@ -73,13 +73,27 @@ def rules_file(settings: Settings, text: str) -> Rules:
     return rules
 
 
-def summary_of_file(settings: Settings, text: str) -> dict[str, Any]:
+def parsed_file(settings: Settings, req: CreateTable | RulesQuery) -> Rules:
+    """The rule set of ``req.rules_text``: the one the edge's gate parsed and
+    checked (it sets ``_parsed_rules``), so an upload is read once; parsed here
+    only for a request that did not pass the gate (a test, a direct call).
+
+    :raises TableInvalid: as :func:`rules_file`.
+    """
+    parsed = req._parsed_rules
+    if isinstance(parsed, Rules):
+        return parsed
+    assert req.rules_text is not None
+    return rules_file(settings, req.rules_text)
+
+
+def summary_of_file(settings: Settings, req: RulesQuery) -> dict[str, Any]:
     """``POST /api/rules/summary`` with ``rules_text``: the rules file's rules in
     the engine's words, the preview of issue 17's create form.
 
     :raises TableInvalid: as :func:`rules_file`.
     """
-    return {"summary": rules_summary(rules_file(settings, text))}
+    return {"summary": rules_summary(parsed_file(settings, req))}
 
 
 def preset_with(settings: Settings, preset: str, options: dict[str, Any]) -> Rules:

@@ -176,8 +176,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         g.before_summary(request)
         body = body.model_copy(update={"options": g.clean_options(body.options)})
         if body.rules_text is not None:
-            g.check_rules_text(body.rules_text)
-            return summary_of_file(settings, body.rules_text)
+            g.check_rules_text(body)
+            return summary_of_file(settings, body)
         return summary_of(settings, body.preset, body.options)
 
     @app.post("/api/tables", status_code=201, response_model=Created)

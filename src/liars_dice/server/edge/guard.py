@@ -11,12 +11,11 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.requests import HTTPConnection
 
-from ...engine import RulesError
-from ...records import parse_rules_text
 from ..core.config import Settings
 from ..core.errors import ChatInvalid, NameInvalid, RateLimited, TableInvalid
 from .limits import Guard, TableSlot
-from ..core.messages import ChatMsg, CreateTable, JoinTable
+from ..core.messages import ChatMsg, CreateTable, JoinTable, RulesQuery
+from ..core.rules_check import rules_file
 from ..core.text import check_json_strings, clean_text
 
 if TYPE_CHECKING:
@@ -116,25 +115,28 @@ class RequestGuard:
         :raises NameInvalid: :raises TableInvalid: a string breaks the text rules.
         """
         options = self.clean_options(body.options)
-        if body.rules_text is not None:
-            self.check_rules_text(body.rules_text)
-        return body.model_copy(update={"nickname": self.clean_name(body.nickname), "options": options})
+        cleaned = body.model_copy(update={"nickname": self.clean_name(body.nickname), "options": options})
+        if cleaned.rules_text is not None:
+            self.check_rules_text(cleaned)
+        return cleaned
 
-    def check_rules_text(self, text: str) -> None:
-        """A rules file's strings (face names...) obey the same text rules as options,
-        for a new table and for its form's preview alike.
+    def check_rules_text(self, body: CreateTable | RulesQuery) -> None:
+        """Read ``body.rules_text`` once (:func:`~..core.rules_check.rules_file`)
+        and check its strings (face names...) by the same text rules as options,
+        for a new table and for its form's preview alike; the parsed rule set
+        goes on with the body, so the core does not read the file again.
 
-        :raises TableInvalid: the file does not read, or a string breaks the text rules.
+        :raises TableInvalid: the file does not read, does not fit this server,
+            or a string breaks the text rules.
         """
+        assert body.rules_text is not None
         lim = self.limits
-        try:
-            parsed = parse_rules_text(text, "The rules file").to_dict()
-        except RulesError as e:
-            raise TableInvalid(e.message) from None
+        rules = rules_file(lim, body.rules_text)
         check_json_strings(
-            parsed, "A rule option", lim.text_chars, lim.option_items,
+            rules.to_dict(), "A rule option", lim.text_chars, lim.option_items,
             error=TableInvalid, combining_run=lim.combining_run,
         )
+        body._parsed_rules = rules
 
     def clean_options(self, options: dict[str, Any]) -> dict[str, Any]:
         """Rule options with every string cleaned, as for a new table (``POST
