@@ -10,7 +10,7 @@ from ...bots.names import levels_json
 from ...engine.catalog import DEFAULT_PRESET, catalog_json
 from ...engine.summary import CHOICE_WORDS, OPTION_LABELS
 from ..core.config import Settings
-from ..runtime.bots_runner import bot_names, default_bot
+from ..runtime.bots_runner import bot_kinds, default_bot
 
 
 def config_json(settings: Settings) -> dict[str, Any]:
@@ -25,7 +25,7 @@ def config_json(settings: Settings) -> dict[str, Any]:
         },
         "option_labels": OPTION_LABELS,
         "choice_words": CHOICE_WORDS,
-        "bots": bot_names(),
+        "bots": bot_kinds(),
         # names for people (issue 17): the rule sets by their names, with the
         # research presets marked (the table form hides them), the bots by level,
         # and the defaults the terminal uses too

@@ -25,8 +25,10 @@ BOT_THREADS = 4
 _pool = ThreadPoolExecutor(BOT_THREADS, thread_name_prefix="liars-dice-bot")
 
 
-def bot_names() -> list[str]:
-    """Every registered bot, read at call time (bots merged later appear)."""
+def bot_kinds() -> list[str]:
+    """Every registered bot kind (``random``, ``probabilistic``...), read at call
+    time (bots merged later appear); the players' names of bots are
+    :func:`liars_dice.bots.names.bot_names`."""
     return sorted(REGISTRY)
 
 
@@ -45,7 +47,7 @@ def stand_in_name(configured: str | None) -> str:
     for name in PREFERRED:
         if name in REGISTRY:
             return name
-    return bot_names()[0]
+    return bot_kinds()[0]
 
 
 def new_bot(name: str) -> Bot:
