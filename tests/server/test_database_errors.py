@@ -118,3 +118,23 @@ def test_a_return_that_cannot_be_stored_closes_1011_so_the_page_says_hello_again
             again.close()
         finally:
             ann.close()
+
+
+def test_an_outage_under_load_logs_a_line_per_few_seconds_not_per_request(
+        served: tuple[str, Path], caplog: pytest.LogCaptureFixture) -> None:
+    """Every request fails while the database does; one log line each would let
+    one client fill the server's disk ("every resource a limit"). The first
+    failure is logged at once, the rest at most once per
+    ``TableService.STORE_LOG_SECONDS`` with their count."""
+    import logging
+
+    url, db = served
+    http = httpx.Client(base_url=url, timeout=10)
+    _sql(db, FAIL)
+    with caplog.at_level(logging.WARNING, logger="liars_dice"):
+        for _ in range(15):  # (the create rate allows 20 a minute)
+            r = http.post("/api/tables", json={"nickname": "ann", "seats": 2})
+            assert r.status_code == 503 and r.json()["error"]["code"] == "server/unavailable", r.text
+    lines = [r.getMessage() for r in caplog.records if "database failure" in r.getMessage()]
+    assert len(lines) == 1, lines
+    assert "disk I/O error" in lines[0]

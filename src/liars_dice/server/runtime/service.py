@@ -124,6 +124,7 @@ class TableService:
         self.queries = Queries(self.rooms, store, self.get_room, self.stored)
         self.store_failed = 0.0  #: monotonic time of the store's last failure (0: never)
         self.store_ok = 0.0  #: and of its last success
+        self._store_log = (0.0, 0)  #: (no database-failure line before this monotonic time, lines left out)
         #: several workers sharing PostgreSQL and Redis (:mod:`.cluster`): who owns which table
         self.cluster: Cluster | None = None
 
@@ -227,12 +228,28 @@ class TableService:
             raise
         except Exception as e:  # noqa: BLE001 - any failure of the database
             self.store_failed = time.monotonic()
-            log.warning("database failure: %s", str(e).splitlines()[0][:300] if str(e) else type(e).__name__)
+            self._log_store_failure(e)
             raise StoreFailed(
                 "The server cannot store the game just now (its database failed): nothing changed; try again in a moment."
             ) from e
         self.store_ok = time.monotonic()
         return out
+
+    #: Seconds between two log lines of database failures: an outage under load
+    #: fails every request, and one line per request would fill the disk.
+    STORE_LOG_SECONDS = 5.0
+
+    def _log_store_failure(self, e: Exception) -> None:
+        """Log a database failure: the first at once, then at most one line per
+        :data:`STORE_LOG_SECONDS`, saying how many were left out."""
+        now = time.monotonic()
+        quiet_until, left_out = self._store_log
+        if now < quiet_until:
+            self._store_log = (quiet_until, left_out + 1)
+            return
+        more = f" ({left_out} more failures since the last line)" if left_out else ""
+        log.warning("database failure: %s%s", str(e).splitlines()[0][:300] if str(e) else type(e).__name__, more)
+        self._store_log = (now + self.STORE_LOG_SECONDS, 0)
 
     async def _reread(self, room: Room) -> None:
         """After a failed or uncertain commit: the room's table becomes what its
