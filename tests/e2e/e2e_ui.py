@@ -110,9 +110,8 @@ def play_until_over(pages: list[Any], *, limit_s: float = 150, show_once: bool =
         if all(p.is_visible("#game-over") for p in pages):
             # the final reveal may still be open on top of the banner
             for p in pages:
-                if p.is_visible("#reveal-close"):
+                if p.is_visible("#reveal-close") and try_click(p, "#reveal-close"):
                     stats["reveals"] += 1
-                    p.click("#reveal-close")
             return stats
         acted = False
         for p in pages:

@@ -50,14 +50,16 @@ def turn_with_a_standing_bid(page: Any, limit_s: float = 60) -> None:
     while time.monotonic() < deadline:
         if page.is_visible("#game-over"):
             raise AssertionError("the game ended before a turn with a standing bid")
+        # try_click: a bot's challenge may open the reveal over a button between the
+        # look and the click; the loop then looks again instead of waiting out 20 s
         if page.is_visible("#reveal-close"):
-            page.click("#reveal-close")
+            try_click(page, "#reveal-close")
         elif page.is_visible("#bid-btn:not([disabled])"):
             if page.locator("#current-bid .bid-chip").count():
                 return
-            page.click("#bid-btn")
+            try_click(page, "#bid-btn")
         elif page.is_visible("#challenge-btn:not([disabled])"):
-            page.click("#challenge-btn")
+            try_click(page, "#challenge-btn")
         page.wait_for_timeout(60)
     raise AssertionError("no turn with a standing bid")
 
@@ -97,7 +99,7 @@ def test_a_stand_in_bots_win_is_named_as_such_on_the_end_screen_and_in_the_lobby
     while staying and time.monotonic() < deadline:  # whoever is to move bids first, then leaves
         for p in list(staying):
             if p.is_visible("#reveal-close"):
-                p.click("#reveal-close")
+                try_click(p, "#reveal-close")
             try:
                 if p.is_visible("#leave-btn:has-text('Leave the game')"):
                     p.click("#leave-btn", timeout=2000)
@@ -115,6 +117,12 @@ def test_a_stand_in_bots_win_is_named_as_such_on_the_end_screen_and_in_the_lobby
     assert line in ("♛ ann's stand-in bot wins the game", "♛ bob's stand-in bot wins the game"), line
     winner = line.split("'s")[0][2:]
     assert ann.inner_text("#center .center-line").strip() == f"♛ {winner}'s stand-in bot wins."
+    # the running score (Play again) credits the stand-in's win to nobody: not the person's win
+    ann.wait_for_selector("#score-list li")
+    rows = {r.locator(".score-name").inner_text().strip(): r.inner_text() for r in ann.locator("#score-list li").all()}
+    assert set(rows) == {"ann", "bob"}, rows
+    assert all("0 wins" in text for text in rows.values()), rows
+    assert "1 won by the stand-in bot" in rows[winner] and "stand-in" not in rows[({"ann", "bob"} - {winner}).pop()], rows
     view_shot(ann, "stand-in-winner-desktop")
     ann.goto(server.url + "/")
     ann.fill("#lookup-nick", winner)

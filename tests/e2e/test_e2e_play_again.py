@@ -20,7 +20,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from e2e.conftest import cli_path, start_server
-from e2e_ui import add_bots_and_start, create_table, join_by_code, shot
+from e2e_ui import add_bots_and_start, create_table, join_by_code, shot, try_click
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -37,7 +37,7 @@ def play_to_the_end(pages: list[Any], seen: dict[str, int], limit_s: float = 150
         if all(p.is_visible("#game-over") for p in pages):
             for p in pages:  # the final reveal may still be open on top of the banner
                 if p.is_visible("#reveal-close"):
-                    p.click("#reveal-close")
+                    try_click(p, "#reveal-close")
             return
         for i, p in enumerate(pages):
             try:

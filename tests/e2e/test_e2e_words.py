@@ -20,7 +20,7 @@ def _bid_aces(page, limit: int = 40) -> str:  # type: ignore[no-untyped-def]
     Returns the bid button's words."""
     for _ in range(limit):
         if page.is_visible("#reveal-close"):
-            page.click("#reveal-close")
+            try_click(page, "#reveal-close")
         if page.is_visible("#bid-btn") and page.is_enabled('.face-btn[data-face="1"]'):
             page.click('.face-btn[data-face="1"]')
             while int(page.inner_text("#qty")) < 2 and page.is_enabled("#qty-up"):

@@ -143,6 +143,33 @@ def test_a_person_who_left_is_not_seated_again() -> None:
     assert rebuild(log.events).seats == t.seats
 
 
+def test_a_game_won_by_a_stand_in_bot_is_not_the_leavers_win_on_the_score() -> None:
+    """Issue 17 fault 2 by kind, for the running score: bob left, the bot playing
+    in his seat under his name won (seed 0). The score card credits no win to
+    bob, now nor after Play again nor after a restart; the bot's win is
+    counted apart, as a stand-in's."""
+    log = Log(seed=0)
+    log.run(Join("bob", "h-bob"))
+    log.run(AddBot(0, "random"))
+    log.run(Start(0, 1))
+    log.run(Leave(1, Departure.LEAVE, "probabilistic"))
+    log.finish()
+    assert log.t.winner == "bob" and log.t.winner_stand_in  # the seed makes bob's stand-in win
+    bob = {e["name"]: e for e in log.t.score()}["bob"]
+    assert (bob["wins"], bob["stand_in_wins"]) == (0, 1)
+    assert sum(e["wins"] for e in log.t.score()) == 0
+    log.run(Rematch(0))
+    assert log.t.past_games[0].winner_stand_in
+    for t in (log.t, rebuild(log.events)):
+        bob = {e["name"]: e for e in t.score()}["bob"]
+        assert (bob["wins"], bob["stand_in_wins"]) == (0, 1), t.score()
+    log.finish()
+    assert not log.t.winner_stand_in  # game 2: the seat is a bot's own, under a bot's name
+    score = {e["name"]: e for e in log.t.score()}
+    assert score["bob"]["wins"] == 0 and score[log.t.winner or ""]["wins"] == 1
+    assert log.t.summary(set(), 0)["score"] == log.t.score()
+
+
 def test_when_the_host_has_left_another_person_may_play_again() -> None:
     log = three_seats()
     log.run(Leave(0, Departure.LEAVE, "random"))

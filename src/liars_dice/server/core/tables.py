@@ -138,11 +138,14 @@ class PastGame:
     :ivar state: its final state (phase ``over``).
     :ivar start: its first opener's seat.
     :ivar seeds: its rounds' fair-dice seeds, as :attr:`Table.seeds`.
+    :ivar winner_stand_in: whether its winner's seat was a bot standing in for the
+        person (:attr:`Table.winner_stand_in` at its end): the win is not the person's.
     """
 
     state: State
     start: int
     seeds: tuple[fairness.RoundSeeds | None, ...] = field(default=(), repr=False)
+    winner_stand_in: bool = False
 
     @property
     def winner(self) -> str | None:
@@ -255,21 +258,28 @@ class Table:
 
     def score(self) -> list[dict[str, Any]]:
         """The table's running score over its finished games: ``[{"name", "seat",
-        "wins"}]``, one entry per name that played a game here (its seat in the
-        last game it played), most wins first, then by seat."""
-        games: list[tuple[State, str | None]] = [(g.state, g.winner) for g in self.past_games]
+        "wins", "stand_in_wins"}]``, one entry per name that played a game here
+        (its seat in the last game it played), most wins first, then by seat.
+
+        A game won by a bot standing in for a person who left (or was away past
+        the grace period) is not that person's win: it counts in their entry's
+        ``stand_in_wins``, never in ``wins`` (issue 17, fault 2)."""
+        games: list[tuple[State, str | None, bool]] = [(g.state, g.winner, g.winner_stand_in) for g in self.past_games]
         if self.state is not None:
-            games.append((self.state, self.winner if self.status is TableStatus.FINISHED else None))
+            over = self.status is TableStatus.FINISHED
+            games.append((self.state, self.winner if over else None, over and self.winner_stand_in))
         seat_of: dict[str, int] = {}
         wins: dict[str, int] = {}
-        for st, winner in games:
+        stand_in_wins: dict[str, int] = {}
+        for st, winner, stand_in in games:
             for i, name in enumerate(st.game.players):
                 seat_of[name] = i
                 wins.setdefault(name, 0)
+                stand_in_wins.setdefault(name, 0)
             if winner is not None:
-                wins[winner] += 1
+                (stand_in_wins if stand_in else wins)[winner] += 1
         return sorted(
-            ({"name": n, "seat": seat_of[n], "wins": w} for n, w in wins.items()),
+            ({"name": n, "seat": seat_of[n], "wins": w, "stand_in_wins": stand_in_wins[n]} for n, w in wins.items()),
             key=lambda e: (-e["wins"], e["seat"]),
         )
 
@@ -473,7 +483,7 @@ def apply(t: Table, e: Event) -> Table:
         seats = list(t.seats)
         for seat, bot, name in p.get("bots", ()):
             seats[seat] = Seat(seat, kind=SeatKind.BOT, name=name, bot=bot)
-        past = PastGame(t.state, t.start, t.seeds)
+        past = PastGame(t.state, t.start, t.seeds, winner_stand_in=t.winner_stand_in)
         state = Game.create(t.rules, p["players"]).initial_state(p["start"])
         return replace(
             t, past_games=(*t.past_games, past), seats=tuple(seats), state=state, start=p["start"],

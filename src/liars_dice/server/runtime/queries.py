@@ -62,6 +62,11 @@ class Queries:
                     continue  # not this seat's game (left before it)
                 last = entry["game"] == len(games)
                 one = {**g, **entry, "games": len(games), "status": g["status"] if last else TableStatus.FINISHED.value}
+                # the table row's stand-in mark speaks of one game: each game says its own
+                if entry.get("winner_stand_in"):
+                    one["winner_stand_in"] = True
+                else:
+                    one.pop("winner_stand_in", None)
                 if not last:
                     one.pop("left", None)  # "left" speaks of the game in play
                 out.append(one)

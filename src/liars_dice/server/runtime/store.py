@@ -294,7 +294,8 @@ class Store:
     def games_played(self, codes: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
         """Per table code, its games in order ("Play again", issue 17), read from
         the ``started``, ``new_game`` and ``finished`` events: ``[{"game", "players",
-        "winner", "finished_at"}]`` (``winner`` and ``finished_at`` ``None`` while it is on)."""
+        "winner", "finished_at"}]`` (``winner`` and ``finished_at`` ``None`` while it is on),
+        with ``"winner_stand_in": bool`` once it is over (a bot standing in for the person won)."""
         if not codes:
             return {}
         q = (
@@ -310,6 +311,8 @@ class Store:
                 if r.kind == "finished":
                     if games:
                         games[-1]["winner"] = r.payload.get("winner")
+                        # a stand-in bot's win is not the person's (issue 17, fault 2), game by game
+                        games[-1]["winner_stand_in"] = bool(r.payload.get("stand_in"))
                         games[-1]["finished_at"] = r.created_at.isoformat() if r.created_at else None
                 else:
                     games.append({"game": len(games) + 1, "players": r.payload["players"], "winner": None, "finished_at": None})
