@@ -545,3 +545,63 @@ def test_parse_show_reads_ascii_digits_only() -> None:
     """As the bid notation (engine/notation.py): an Arabic-Indic three ('٣') read as 3."""
     with pytest.raises(ValueError, match="not a die face"):
         parse_show("\u0663", Rules.preset("wild-stars"))
+
+
+# -- issue 17 fault 7: the Perudo introduction and help as the terminal prints them ------
+
+
+def _perudo_session(players: int, answers: list[str]) -> tuple[PlaySession, io.StringIO]:
+    """A person (seat 0) against bots at Perudo; ``answers`` are typed at the
+    prompts, then the input ends (EOF: the game stops)."""
+    console, buf = _console()
+    names = ["you", "ann", "bob", "cy"][:players]
+    game = Game.create(Rules.preset("perudo"), names)
+    bots = [None] + [make_bot("probabilistic", i) for i in range(1, players)]
+    typed = iter(answers)
+
+    def ask(prompt: str) -> str:
+        console.print(prompt)
+        try:
+            return next(typed)
+        except StopIteration:
+            raise EOFError from None
+
+    return PlaySession(console, game, bots, SeededDice(5), 0, ["", *["probabilistic"] * (players - 1)], ask=ask), buf
+
+
+def _words(text: str) -> str:
+    """The text with the panel's borders and line breaks taken out (the panel wraps sentences)."""
+    return " ".join(re.sub(r"[│╭╮╰╯─]", " ", text).split())
+
+
+def test_the_perudo_introduction_states_palifico_with_more_than_two_players_in() -> None:
+    """Issue 17 fault 7: the terminal's Perudo introduction left "with more than two
+    players in" out of the palifico rule, which `rules show perudo` states. Both
+    the opening panel and the `rules` command at a turn say it."""
+    from liars_dice.cli.session import welcome
+
+    session, buf = _perudo_session(4, ["rules"])
+    welcome(session.console, session, watch=False)
+    intro = _words(buf.getvalue())
+    assert "the first time a player is down to one die, with more than two players in," in intro, intro
+    with pytest.raises(EOFError):  # the input ends at the next prompt
+        session.run()
+    assert "with more than two players in" in _words(buf.getvalue().split("Your bid (? for help):", 1)[1])
+
+
+@pytest.mark.parametrize("players, offered", [(2, False), (3, True)])
+def test_calza_is_offered_in_the_help_only_where_it_can_be_played(players: int, offered: bool) -> None:
+    """Issue 17 fault 7: in two-player Perudo the help line offered `calza`, which is
+    refused there (RULES.md perudo "Calza": not with two players left). The opening
+    panel and the `?` help at a turn offer it only at three or more."""
+    from liars_dice.cli.session import welcome
+
+    session, buf = _perudo_session(players, ["?", "calza"])
+    welcome(session.console, session, watch=False)
+    intro = _words(buf.getvalue())
+    assert ("'calza' (or 'exact') claims an exact count" in intro) is offered, intro
+    with pytest.raises(EOFError):
+        session.run()
+    turn = _words(buf.getvalue()).split("Your bid (? for help):", 1)[1]
+    helped = turn.split("'?' lists the raises", 1)[0]
+    assert ("'calza'" in helped) is offered, helped
