@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from e2e_ui import PHONE, add_bots_and_start, create_table, join_by_code, try_click, view_shot
+from e2e_ui import PHONE, add_bots_and_start, assert_no_horizontal_scroll, create_table, join_by_code, try_click, view_shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -69,18 +69,53 @@ def turn_with_a_standing_bid(page: Any, limit_s: float = 60) -> None:
 
 def test_the_default_bot_is_probabilistic_and_fill_says_which(server, new_page) -> None:  # type: ignore[no-untyped-def]
     """Fault 1: every "Add bot" list started on random, the weakest, and the host's
-    button read "Fill with bots (random)"; the terminal's default is probabilistic."""
+    button read "Fill with bots (random)"; the terminal's default is probabilistic.
+    Names for people: the lists, the button and the badges say the level ("Medium")."""
     page = new_page()
     create_table(page, server.url, "ann", preset="perudo", seats=4, dice=3)
     page.wait_for_selector(".bot-select")
     assert page.eval_on_selector_all(".bot-select", "els => els.map((e) => e.value)") == ["probabilistic"] * 3
-    assert page.inner_text("#fill-bots").strip() == "Fill with bots (probabilistic)"
+    # names for people (issue 17): the bots by level, easiest first; the values stay the bot kinds
+    options = page.eval_on_selector_all('.bot-select[data-seat="1"] option', "els => els.map((e) => [e.value, e.textContent])")
+    assert options == [["random", "Easy"], ["probabilistic", "Medium"], ["strong", "Hard"]], options
+    assert page.inner_text("#fill-bots").strip() == "Fill with bots (Medium)"
     page.select_option('.bot-select[data-seat="1"]', "strong")
-    assert page.inner_text("#fill-bots").strip() == "Fill with bots (strong)"  # the label follows the pick
+    assert page.inner_text("#fill-bots").strip() == "Fill with bots (Hard)"  # the label follows the pick
     page.select_option('.bot-select[data-seat="1"]', "probabilistic")
     page.click("#fill-bots")
     page.wait_for_function("() => document.querySelectorAll('.badge-bot').length === 3")
-    assert page.eval_on_selector_all(".badge-bot", "els => els.map((e) => e.textContent)") == ["bot · probabilistic"] * 3
+    assert page.eval_on_selector_all(".badge-bot", "els => els.map((e) => e.textContent)") == ["bot · Medium"] * 3
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_the_create_form_offers_the_rule_sets_by_name_with_their_line(server, new_page, phone: bool) -> None:  # type: ignore[no-untyped-def]
+    """Names for people (issue 17): the form listed raw keys (wild-stars, openspiel,
+    joker, ...), offered the research presets and started on wild-stars, while the
+    terminal starts on classic. Now: the titles, each rule set's one line under
+    the list, no research preset, classic first; the lobby's table list says
+    "Milton Bradley", not "wild-stars". The option values stay the preset names."""
+    page = new_page(phone=phone)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#create-form")
+    options = page.eval_on_selector_all("#preset option", "els => els.map((e) => [e.value, e.textContent])")
+    assert options == [
+        ["classic", "Classic (ones wild)"], ["perudo", "Perudo"],
+        ["wild-stars", "Milton Bradley's Liar's Dice (stars wild, show and reroll)"], ["aces-wild", "Aces wild"],
+    ], options  # openspiel and joker (research, one round) are not offered
+    assert page.input_value("#preset") == "classic"  # the terminal's default
+    line = page.inner_text("#preset-line").strip()
+    assert line.startswith("Ones are wild unless a round opens on ones"), line
+    page.select_option("#preset", "perudo")
+    assert "calza wins a die back" in page.inner_text("#preset-line")
+    assert page.get_attribute("#preset", "aria-describedby") == "preset-line"
+    assert_no_horizontal_scroll(page, "the lobby")
+    code = create_table(page, server.url, "ann", preset="wild-stars", seats=3, dice=2)
+    assert page.inner_text("#rules-pill").strip() == "Milton Bradley"
+    page.goto(server.url + "/")
+    row = page.wait_for_selector(f'#open-tables [data-code="{code}"] .list-title')
+    page.wait_for_function(f"""() => document.querySelector('#open-tables [data-code="{code}"] .list-title').textContent.includes("Milton Bradley")""")
+    assert "wild-stars" not in row.inner_text(), row.inner_text()
+    assert_no_horizontal_scroll(page, "the lobby with a table listed")
 
 
 def test_a_stand_in_bots_win_is_named_as_such_on_the_end_screen_and_in_the_lobby(server, new_page) -> None:  # type: ignore[no-untyped-def]

@@ -71,7 +71,9 @@ export function lobbyPage({ root, toast }) {
   );
 
   // ---- create a table ------------------------------------------------------
-  const presetSelect = h("select", { id: "preset", name: "preset" });
+  const presetSelect = h("select", { id: "preset", name: "preset", "aria-describedby": "preset-line" });
+  // the rule set's one line for people, under its name (the server's `catalog`, issue 17)
+  const presetLine = h("p", { class: "small muted preset-line", id: "preset-line" });
   const optionsBox = h("div", { class: "options-grid", id: "rule-options" });
   const rulesList = h("ul", { class: "rules-list", id: "rules-summary" });
   const seatsBox = h("div", { class: "segmented", id: "seats", role: "radiogroup", "aria-label": "Seats" });
@@ -100,6 +102,7 @@ export function lobbyPage({ root, toast }) {
   let presetName = "classic";
   function setPreset(name) {
     presetName = name;
+    presetLine.textContent = (presetInfo(name) || {}).line || "";
     options = { ...config.presets[name] };
     renderOptions();
   }
@@ -199,7 +202,7 @@ export function lobbyPage({ root, toast }) {
 
   const createForm = h("form", { id: "create-form", onsubmit: create, novalidate: true },
     h("label", { class: "field", for: "create-nickname" }, h("span", {}, "Your nickname"), createNick),
-    h("label", { class: "field", for: "preset" }, h("span", {}, "Rules"), presetSelect),
+    h("label", { class: "field", for: "preset" }, h("span", {}, "Rules"), presetSelect), presetLine,
     h("div", { class: "rules-box" }, rulesList,
       h("details", { class: "customise" }, h("summary", {}, "Change the options"), optionsBox),
       h("details", { class: "customise rules-file", id: "rules-file-box" }, h("summary", {}, "Use a rules file (TOML or JSON)"),
@@ -218,12 +221,17 @@ export function lobbyPage({ root, toast }) {
   const gamesBox = h("div", { id: "my-games", class: "list" });
   const lookupInput = h("input", { id: "lookup-nick", placeholder: "Nickname", maxlength: 24, value: nickname() });
 
+  /** The catalog's entry for a preset ({title, short, line, research}), or undefined before the config or for a name it lacks. */
+  const presetInfo = (preset) => ((config && config.catalog) || []).find((c) => c.preset === preset);
+  /** A rule set's short name for people ("Milton Bradley" for wild-stars), else the name given. */
+  const presetShort = (preset) => (presetInfo(preset) || {}).short || preset;
+
   function tableRow(t) {
     const filled = t.seats.filter((s) => s.kind !== "empty").length;
     const host = t.seats[t.host] && t.seats[t.host].name;
     return h("div", { class: "list-row", dataset: { code: t.code } },
       h("div", { class: "list-main" },
-        h("div", { class: "list-title" }, h("span", { class: "code" }, t.code), " ", t.preset || t.rules.name),
+        h("div", { class: "list-title" }, h("span", { class: "code" }, t.code), " ", presetShort(t.preset || t.rules.name)),
         h("div", { class: "muted small" }, `${filled}/${t.n_seats} seated · host ${host || "?"} · ${t.turn_timer ? `${t.turn_timer}s turns` : "no timer"}`)),
       h("div", { class: "list-actions" },
         h("button", { class: "btn btn-primary btn-small", onclick: () => joinCode(t.code, false) }, "Join"),
@@ -250,7 +258,7 @@ export function lobbyPage({ root, toast }) {
     const winner = g.winner_stand_in ? `${g.winner}'s stand-in bot` : g.winner;
     return h("div", { class: "list-row", dataset: { code: g.code } },
       h("div", { class: "list-main" },
-        h("div", { class: "list-title" }, h("span", { class: "code" }, g.code), g.game > 1 || g.games > 1 ? ` game ${g.game} ` : " ", typeof g.rules === "string" ? g.rules : (g.rules && g.rules.name) || "",
+        h("div", { class: "list-title" }, h("span", { class: "code" }, g.code), g.game > 1 || g.games > 1 ? ` game ${g.game} ` : " ", presetShort(typeof g.rules === "string" ? g.rules : (g.rules && g.rules.name) || ""),
           won ? h("span", { class: "badge badge-win" }, "won") : null),
         h("div", { class: "muted small" }, [
           (g.players || []).filter(Boolean).join(", "),
@@ -324,14 +332,19 @@ export function lobbyPage({ root, toast }) {
   api.config().then((cfg) => {
     if (destroyed) return;
     config = cfg;
-    const names = Object.keys(cfg.presets);
-    const ordered = [...cfg.seed_presets.filter((n) => names.includes(n)), ...names.filter((n) => !cfg.seed_presets.includes(n))];
-    fill(presetSelect, ordered.map((n) => h("option", { value: n, selected: n === "wild-stars" }, n)));
+    // Rule sets by their names, in the catalog's order; the research presets (one round,
+    // two players) stay for rules files and the API, not this form; the terminal's default (issue 17).
+    const names = Object.keys(cfg.presets).filter((n) => !(presetInfo(n) || {}).research);
+    const listed = (cfg.catalog || []).map((c) => c.preset);
+    const ordered = [...listed.filter((n) => names.includes(n)), ...names.filter((n) => !listed.includes(n))];
+    const chosen = ordered.includes(cfg.default_preset) ? cfg.default_preset : ordered[0];
+    fill(presetSelect, ordered.map((n) => h("option", { value: n, selected: n === chosen }, (presetInfo(n) || {}).title || n)));
     presetSelect.addEventListener("change", () => setPreset(presetSelect.value));
     timer = cfg.turn_timer.choices.includes(60) ? 60 : null;
     fill(root.querySelector("#create-card"), h("h2", {}, "Create a table"), createForm);
     setPreset(presetSelect.value);
     renderTimer();
+    loadTables(); loadMyGames();  // again, with the rule sets' names
   }).catch((e) => toast(e.message));
 
   loadTables();

@@ -232,6 +232,9 @@ export function tablePage({ root, toast }, code) {
   const myName = () => (S.seat !== null && S.table ? (S.view ? S.view.players[S.seat] : S.table.seats[S.seat].name) : null);
   const myTurn = () => S.view && S.view.phase === "bid" && S.seat !== null && S.view.to_move === S.view.players[S.seat];
 
+  /** The rule set's short name for people ("Milton Bradley" for wild-stars; the server's `catalog`), else the name given. */
+  const presetShort = (preset) => (((S.config && S.config.catalog) || []).find((c) => c.preset === preset) || {}).short || preset;
+
   /** Whether `name`'s seat is played by a bot standing in for the person (they left, or were away too long). */
   function standIn(name) {
     const t = S.table;
@@ -331,7 +334,7 @@ export function tablePage({ root, toast }, code) {
           h("h1", { class: "head-h1" }, h("span", { class: "muted small" }, "Table "), h("span", { class: "code code-big", id: "table-code" }, code)),
           h("button", { class: "btn btn-small", id: "copy-link", onclick: copyLink, title: shareUrl() }, "Copy link")),
         h("div", { class: "head-meta" },
-          h("span", { class: "pill" }, (t && t.preset) || r.name || ""),
+          h("span", { class: "pill", id: "rules-pill" }, presetShort((t && t.preset) || r.name || "")),
           t ? h("span", { class: "pill" }, t.turn_timer ? `${t.turn_timer}s turns` : "no timer") : null,
           t && t.private ? h("span", { class: "pill" }, "private") : null,
           t ? h("span", { class: `pill pill-${t.status}`, id: "table-status" }, statusWords[t.status] || t.status) : null,
@@ -429,7 +432,7 @@ export function tablePage({ root, toast }, code) {
       const badges = [];
       if (i === t.host) badges.push(h("span", { class: "badge" }, "host"));
       if (mine) badges.push(h("span", { class: "badge badge-you" }, "you"));
-      if (info.kind === "bot") badges.push(h("span", { class: "badge badge-bot" }, info.replaced ? `stand-in bot · ${info.bot}` : `bot · ${info.bot}`));
+      if (info.kind === "bot") badges.push(h("span", { class: "badge badge-bot", title: info.bot }, info.replaced ? `stand-in bot · ${botLevel(info.bot)}` : `bot · ${botLevel(info.bot)}`));
       if (info.kind === "human" && !info.connected && v) badges.push(h("span", { class: "badge badge-off", title: "not connected" }, "away"));
       let body;
       if (info.kind === "empty" && !v) {
@@ -480,7 +483,7 @@ export function tablePage({ root, toast }, code) {
     const choice = defaultBot();
     const sel = h("select", { class: "bot-select", "aria-label": `Bot level for seat ${i + 1}`, dataset: { seat: i },
       onchange: (e) => { S.botChoice = e.target.value; store.set("liars-dice:bot", e.target.value); renderActions(); } },
-      bots.map((b) => h("option", { value: b, selected: b === choice }, b)));
+      botsByLevel(bots).map((b) => h("option", { value: b, selected: b === choice }, botLevel(b))));
     return h("div", { class: "bot-adder" }, sel,
       h("button", { class: "btn btn-small", dataset: { addBot: i }, onclick: () => send({ type: "add_bot", bot: sel.value, seat: i }) }, "Add bot"));
   }
@@ -670,7 +673,7 @@ export function tablePage({ root, toast }, code) {
           h("h2", {}, "Host"),
           empty ? h("div", { class: "fill-bots" },
             h("span", { class: "muted small" }, `${empty} empty ${empty === 1 ? "seat" : "seats"}.`),
-            h("button", { class: "btn", id: "fill-bots", onclick: fillWithBots }, `Fill with bots (${defaultBot()})`)) : null,
+            h("button", { class: "btn", id: "fill-bots", onclick: fillWithBots }, `Fill with bots (${botLevel(defaultBot())})`)) : null,
           h("button", { class: "btn btn-primary btn-wide", id: "start-game", disabled: empty > 0, onclick: () => send({ type: "start" }) },
             empty ? `Start (fill ${empty} more ${empty === 1 ? "seat" : "seats"} first)` : "Start the game"),
           leaveButton());
@@ -727,6 +730,19 @@ export function tablePage({ root, toast }, code) {
     const bots = (S.config && S.config.bots) || [];
     if (bots.includes(S.botChoice)) return S.botChoice;
     return bots.includes(S.config && S.config.default_bot) ? S.config.default_bot : bots[0];
+  }
+
+  /** A bot for people: its level ("Medium" for probabilistic, from the server's
+   *  `levels`; names for people, issue 17), else its kind (a bot with no level). */
+  function botLevel(bot) {
+    const l = ((S.config && S.config.levels) || []).find((x) => x.bot === bot);
+    return l ? l.level : bot;
+  }
+
+  /** The bots easiest first (the server's `levels` order), then any without a level. */
+  function botsByLevel(bots) {
+    const order = ((S.config && S.config.levels) || []).map((x) => x.bot).filter((b) => bots.includes(b));
+    return [...order, ...bots.filter((b) => !order.includes(b))];
   }
 
   function fillWithBots() {
