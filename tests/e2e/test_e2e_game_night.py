@@ -22,7 +22,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from e2e_ui import PHONE, add_bots_and_start, assert_no_horizontal_scroll, create_table, join_by_code, try_click, view_shot
+from e2e_ui import (PHONE, add_bots_and_start, assert_no_horizontal_scroll, create_table, join_by_code, play_until_over,
+                    try_click, view_shot)
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -321,12 +322,17 @@ def axe_check(page: Any, where: str) -> list[str]:
     found = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in results.response["violations"]]
     bad = [f for f in found if f[1] in ("serious", "critical")]
     assert not bad, f"{where}: {bad}"
+    for f in found:
+        print(f"axe {where}: {f[0]} ({f[1]}) at {f[2]}")
     return [f"{i} ({impact})" for i, impact, _ in found]
 
 
-@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
-def test_axe_finds_no_serious_violation_in_the_lobby_mid_round_and_at_the_reveal(server, new_page, phone: bool) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("phone, size", [(False, (1280, 800)), (False, (1366, 768)), (True, None)],
+                         ids=["desktop", "1366x768", "phone"])
+def test_axe_finds_no_serious_violation_in_the_lobby_mid_round_and_at_the_reveal(server, new_page, phone: bool, size: tuple[int, int] | None) -> None:  # type: ignore[no-untyped-def]
     page = new_page(phone=phone)
+    if size is not None:
+        page.set_viewport_size({"width": size[0], "height": size[1]})
     page.goto(server.url + "/")
     page.wait_for_selector("#create-form")
     page.wait_for_selector("#rules-summary li")
@@ -339,8 +345,7 @@ def test_axe_finds_no_serious_violation_in_the_lobby_mid_round_and_at_the_reveal
     page.wait_for_selector("#reveal-close")
     page.wait_for_timeout(400)  # the pop-in has ended: axe reads the colours as drawn
     found["reveal"] = axe_check(page, "reveal")
-    view_shot(page, f"reveal-{'phone' if phone else 'desktop'}")
-    print("axe (moderate and minor):", found)
+    print(f"axe (moderate and minor) {'phone' if phone else '%dx%d' % size}:", found)
 
 
 def _focused(page: Any) -> str:
@@ -468,11 +473,16 @@ def test_a_pasted_rules_file_is_previewed_before_the_table_is_made(server, new_p
 
 
 def test_screenshots_of_each_page_at_both_sizes(server, browser) -> None:  # type: ignore[no-untyped-def]
-    """The lobby, an open table, a table mid-round and the reveal at 1280x800 and
-    390x844 (saved when LIARS_DICE_E2E_SHOTS names a folder); the pages draw no
-    wider than the viewport."""
-    for name, opts in (("desktop", {"viewport": {"width": 1280, "height": 800}}), ("phone", PHONE)):
-        ctx = browser.new_context(**opts)
+    """The lobby, an open table, a table mid-round, the reveal and the end with
+    Play again at 1280x800, 1366x768 and 390x844 (saved when LIARS_DICE_E2E_SHOTS
+    names a folder); the pages draw no wider than the viewport, and axe-core
+    finds no serious violation on the end screen (printed for the closing note)."""
+    sizes = (("desktop", {"viewport": {"width": 1280, "height": 800}}),
+             ("1366x768", {"viewport": {"width": 1366, "height": 768}}), ("phone", PHONE))
+    for name, opts in sizes:
+        # reduced motion: a shot shows the reveal drawn, not a frame of its pop-in (the bots
+        # play on while the person is out, and a new reveal would pop in under the shot)
+        ctx = browser.new_context(**opts, reduced_motion="reduce")
         try:
             page = ctx.new_page()
             page.goto(server.url + "/")
@@ -487,6 +497,17 @@ def test_screenshots_of_each_page_at_both_sizes(server, browser) -> None:  # typ
             page.click("#challenge-btn")
             page.wait_for_selector("#reveal-close")
             view_shot(page, f"reveal-{name}")
+            assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+            # the end of a short game: the winner, Play again and the score card
+            create_table(page, server.url, "ann", preset="classic", seats=2, dice=1)
+            add_bots_and_start(page, "probabilistic")
+            play_until_over([page])
+            page.wait_for_selector("#play-again")
+            page.wait_for_selector("#score-list li")
+            view_shot(page, f"end-{name}")
+            found = axe_check(page, f"end screen {name}")
+            print(f"axe end screen {name}:", found)
+            assert "heading-order (moderate)" not in found  # the score card's heading was an h3 under the h1
             assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         finally:
             ctx.close()

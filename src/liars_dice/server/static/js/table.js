@@ -295,7 +295,7 @@ export function tablePage({ root, toast }, code) {
     el.score.hidden = !played || !score.length;
     if (el.score.hidden) return;
     fill(el.score,
-      h("h3", {}, t.status === "finished" ? `Score after ${t.game} ${t.game === 1 ? "game" : "games"}` : `Score · game ${t.game} in play`),
+      h("h2", {}, t.status === "finished" ? `Score after ${t.game} ${t.game === 1 ? "game" : "games"}` : `Score · game ${t.game} in play`),
       h("ol", { class: "score-list", id: "score-list" }, score.map((e) => h("li", { class: e.name === myName() ? "score-mine" : "" },
         h("span", { class: "score-name" }, e.name), " ",
         h("strong", { class: "score-wins" }, `${e.wins} ${e.wins === 1 ? "win" : "wins"}`),
@@ -522,7 +522,7 @@ export function tablePage({ root, toast }, code) {
     if (v.phase === "over") {
       const last = v.results[v.results.length - 1];
       fill(el.center, h("div", { class: "center-line big" }, h("span", { class: "crown", "aria-hidden": "true" }, "♛"), ` ${winnerWords(v.winner, true)}.`),
-        last ? h("div", { class: "final-reveal" }, h("div", { class: "round-no" }, "The last challenge"), revealContent(rules(), last, { challenger: last.challenger, me: myName() })) : null);
+        last ? h("div", { class: "final-reveal" }, h("h2", { class: "round-no" }, "The last challenge"), revealContent(rules(), last, { challenger: last.challenger, me: myName() })) : null);
       return;
     }
     const cur = v.bids.length ? v.bids[v.bids.length - 1] : null;
