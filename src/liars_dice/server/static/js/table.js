@@ -298,9 +298,10 @@ export function tablePage({ root, toast }, code) {
       h("h2", {}, t.status === "finished" ? `Score after ${t.game} ${t.game === 1 ? "game" : "games"}` : `Score · game ${t.game} in play`),
       h("ol", { class: "score-list", id: "score-list" }, score.map((e) => h("li", { class: e.name === myName() ? "score-mine" : "" },
         h("span", { class: "score-name" }, e.name), " ",
-        h("strong", { class: "score-wins" }, `${e.wins} ${e.wins === 1 ? "win" : "wins"}`),
-        // a game won by the bot standing in for a person who left is not their win (issue 17, fault 2)
-        e.stand_in_wins ? h("span", { class: "muted small score-stand-in" }, ` · ${e.stand_in_wins} won by the stand-in bot`) : null))));
+        h("span", {},
+          h("strong", { class: "score-wins" }, `${e.wins} ${e.wins === 1 ? "win" : "wins"}`),
+          // a game won by the bot standing in for a person who left is not their win (issue 17, fault 2)
+          e.stand_in_wins ? h("span", { class: "muted small score-stand-in" }, ` · ${e.stand_in_wins} won by the stand-in bot`) : null)))));
   }
 
   function renderConn() {
