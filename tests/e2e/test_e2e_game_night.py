@@ -347,7 +347,7 @@ def test_axe_finds_no_serious_violation_in_the_lobby_mid_round_and_at_the_reveal
     page.wait_for_selector("#reveal-close")
     page.wait_for_timeout(400)  # the pop-in has ended: axe reads the colours as drawn
     found["reveal"] = axe_check(page, "reveal")
-    print(f"axe (moderate and minor) {'phone' if phone else '%dx%d' % size}:", found)
+    print(f"axe (moderate and minor) {'phone' if size is None else f'{size[0]}x{size[1]}'}:", found)
 
 
 def _focused(page: Any) -> str:
