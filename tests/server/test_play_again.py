@@ -243,3 +243,47 @@ def test_play_again_over_the_websocket_with_records_lists_and_a_restart(db_url: 
         assert after["game"] == 3 and after["status"] == "playing" and after["score"] == score
         for n, view in ((1, over), (2, second)):
             assert client.get(f"/api/tables/{code}/record?game={n}").json() == recs[n - 1].json()
+
+
+def test_each_listed_game_says_its_own_stand_in_mark(db_url: str) -> None:
+    """Issue 17 fault 2 in the players' game lists of a table that played again:
+    game 1 was won by bob's stand-in bot (bob left), game 2 by a player of its
+    own. Each listed game carries its own ``winner_stand_in`` (the table row held
+    one mark for every game). The dice are the server's, so tables are tried until
+    bob's stand-in wins one (a two-seat game: one chance in two each)."""
+    settings = Settings(db_url=db_url, grace=600.0, bot_delay=0.0)
+    rng = random.Random(7)
+    with running(settings) as client:
+        for _ in range(25):
+            t = create(client, "ann", seats=2, options={"dice_per_player": 1})
+            code = t["code"]
+            j = join(client, code, "bob")
+            ann, bob = Player(client, code, t["token"]), Player(client, code, j["token"])
+            ann.send({"type": "start", "id": "s"})
+            ann.wait(lambda m: m.get("id") == "s")
+            bob.send({"type": "leave", "id": "l"})
+            assert bob.wait(lambda m: m.get("id") == "l")["type"] == "ack"
+            bob.close()
+            play_scripted([ann], rng, challenge_rate=1.0)
+            over = client.get(f"/api/tables/{code}").json()
+            if over["winner"] == "bob":
+                break
+            ann.close()
+        else:
+            raise AssertionError("bob's stand-in won none of 25 games")
+        assert over["winner_stand_in"] is True
+        ann.send({"type": "rematch", "id": "r"})
+        assert ann.wait(lambda m: m.get("id") == "r")["type"] == "ack"
+        ann.wait(lambda m: is_state(m) and m["view"]["game"] == 2)
+        play_scripted([ann], rng, challenge_rate=1.0)
+        ann.close()
+        second = client.get(f"/api/tables/{code}").json()
+        assert second["game"] == 2 and second["status"] == "finished" and "winner_stand_in" not in second
+        assert {e["name"]: (e["wins"], e["stand_in_wins"]) for e in second["score"]}["bob"] == (0, 1)
+        games = client.post("/api/my-games", json={"tokens": [t["token"]]}).json()["games"]
+        mine = [(g["game"], g["winner"], g.get("winner_stand_in", False)) for g in games if g["code"] == code]
+        assert mine == [(2, second["winner"], False), (1, "bob", True)], mine
+        public = client.get("/api/players/ann/games").json()["games"]
+        assert [(g["game"], g.get("winner_stand_in", False)) for g in public if g["code"] == code] == [(2, False), (1, True)]
+        left = client.post("/api/my-games", json={"tokens": [j["token"]]}).json()["games"]
+        assert [(g["game"], g["winner"], g.get("winner_stand_in", False)) for g in left if g["code"] == code] == [(1, "bob", True)]

@@ -129,7 +129,7 @@ class Learner:
         learned: dict[str, Any] = {}
         for name in names:
             codes = [g["code"] for g in self.store.games_of(name=name)
-                     if g.get("code") != code and g.get("rules") == preset]
+                     if g.get("code") != code and g.get("rules") == preset and not g.get("not_in_last_game")]
             created = self.store.created_of(codes)
             same: list[str] = []
             for c in codes:

@@ -54,8 +54,10 @@ class Queries:
         out: list[dict[str, Any]] = []
         for g in rows:
             games = played.get(g["code"], [])
+            elsewhere = g.pop("not_in_last_game", False)
             if len(games) <= 1:
-                out.append({**g, "game": 1})
+                if not elsewhere:  # else the seat was left before the start: no game played
+                    out.append({**g, "game": 1})
                 continue
             for entry in reversed(games):
                 if g["name"] not in entry["players"]:

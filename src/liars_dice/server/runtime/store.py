@@ -251,7 +251,9 @@ class Store:
         per table) or by one of ``token_hashes`` (any status; one entry per seat
         taken, with the ``token_hash`` that took it, for the caller to judge
         and drop), newest first. ``winner_stand_in: true`` marks a game won by
-        a bot playing in a person's seat under their name."""
+        a bot playing in a person's seat under their name; ``not_in_last_game: true``
+        a seat whose name did not play the table's last game (the caller keeps the
+        earlier games it played, :meth:`~.queries.Queries` ``_each_game``)."""
         q = select(
             tables_t.c.code, tables_t.c.status, tables_t.c.private, tables_t.c.preset, tables_t.c.players,
             tables_t.c.winner, tables_t.c.finished_at, tables_t.c.created_at, seats_t.c.seat, seats_t.c.name,
@@ -270,8 +272,10 @@ class Store:
         with self.engine.connect() as conn:
             for r in conn.execute(q):
                 players = r.players
-                if players is not None and not (r.seat < len(players) and players[r.seat] == r.name):
-                    continue  # left the seat before the game started
+                # not a player of the table's last game: left the seat before it started, or
+                # (a table that played again) left an earlier game, whose stand-in bot kept
+                # the seat under a bot's name; the caller keeps the earlier games it played
+                elsewhere = players is not None and not (r.seat < len(players) and players[r.seat] == r.name)
                 if players is None and name is not None:
                     continue
                 if name is not None:
@@ -284,6 +288,7 @@ class Store:
                     **({"winner_stand_in": True} if isinstance(r.finished, dict) and r.finished.get("stand_in") else {}),
                     "finished_at": r.finished_at.isoformat() if r.finished_at else None,
                     "created_at": r.created_at.isoformat() if r.created_at else None,
+                    **({"not_in_last_game": True} if elsewhere else {}),
                 }
                 if name is None:
                     entry["token_hash"] = r.token_hash
