@@ -32,3 +32,25 @@ def test_worker_i_listens_on_port_plus_i() -> None:
     cmd = worker_command(2, 8001, ["--db", "postgresql://u@h/db", "--redis", "redis://h/0"])
     assert cmd[cmd.index("--port") + 1] == "8003" and cmd[cmd.index("--workers") + 1] == "1"
     assert cmd[3:8] == ["serve", "--db", "postgresql://u@h/db", "--redis", "redis://h/0"]
+
+
+def test_every_serve_option_but_workers_and_port_goes_on_to_the_workers() -> None:
+    """Issue 16 benchmarks: the supervisor dropped --trusted-proxy and
+    --reveal-seconds, so behind nginx every client was the proxy's address."""
+    import inspect
+
+    from liars_dice.cli.serve import serve_command, worker_argv
+
+    names = [n for n in inspect.signature(serve_command).parameters if n not in ("workers", "port")]
+    values: dict[str, object] = {}
+    for n in names:
+        default = inspect.signature(serve_command).parameters[n].default.default
+        values[n] = True if isinstance(default, bool) else ["a", "b"] if isinstance(default, list) else f"v-{n}"
+    argv = worker_argv(values)
+    for n in names:
+        assert "--" + n.replace("_", "-") in argv, n
+    assert worker_argv({"trusted_proxy": ["127.0.0.1", "10.0.0.0/8"], "reveal_seconds": 0.0, "durable": False,
+                        "public_url": ""}) == ["--trusted-proxy", "127.0.0.1", "--trusted-proxy", "10.0.0.0/8",
+                                               "--reveal-seconds", "0.0"]
+    cmd = worker_command(0, 8001, argv)
+    assert cmd[cmd.index("--trusted-proxy") + 1] == "a"

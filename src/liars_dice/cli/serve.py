@@ -58,6 +58,7 @@ def serve_command(
     ),
 ) -> None:
     """Start the server and print the URL to open. Games survive a restart."""
+    options = {k: v for k, v in locals().items() if k not in ("workers", "port")}  # the parameters, nothing else yet
     from .serve_workers import cluster_problem, supervise
 
     problem = cluster_problem(workers, db, redis)
@@ -65,10 +66,10 @@ def serve_command(
         typer.echo(problem, err=True)
         raise typer.Exit(2)
     if workers > 1:
-        argv = ["--host", host, "--db", db, "--redis", redis, "--grace", str(grace), "--bot-delay", str(bot_delay),
-                "--log-level", log_level, *(["--timeout-bot", timeout_bot] if timeout_bot else []),
-                *(["--public-url", public_url] if public_url else []), *(["--durable"] if durable else []),
-                *[a for o in allowed_origin for a in ("--allowed-origin", o)], *[a for x in limit for a in ("--limit", x)]]
+        # Every option but --workers and --port goes on to each worker (before,
+        # --trusted-proxy and --reveal-seconds were dropped: behind nginx every
+        # client was then the proxy's one address).
+        argv = worker_argv(options)
         typer.echo(f"Liar's Dice server: {workers} workers on ports {port}-{port + workers - 1} (database: {_safe(db)}; Ctrl+C stops)")
         sys.stdout.flush()
         raise typer.Exit(supervise(workers, port, argv))
@@ -116,6 +117,22 @@ def serve_command(
     # sooner than the default 5 ms while the event loop is busy.
     sys.setswitchinterval(0.001)
     _Server(config).run()
+
+
+def worker_argv(options: dict[str, object]) -> list[str]:
+    """The ``liars-dice serve`` options ``{parameter name: value}`` as a command
+    line for a worker: ``--name VALUE``; a list repeats its option per item; a
+    ``True`` flag is the bare option, ``False``, ``None`` and ``""`` are left out."""
+    argv: list[str] = []
+    for name, value in options.items():
+        flag = "--" + name.replace("_", "-")
+        if isinstance(value, bool):
+            argv += [flag] if value else []
+        elif isinstance(value, (list, tuple)):
+            argv += [a for v in value for a in (flag, str(v))]
+        elif value is not None and value != "":
+            argv += [flag, str(value)]
+    return argv
 
 
 def _safe(url: str) -> str:
