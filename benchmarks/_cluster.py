@@ -132,7 +132,10 @@ class Cluster:
     supervisor: int
 
     def worker_pids(self) -> list[int]:
-        """The live workers' pids (the supervisor's children)."""
+        """The live workers' pids: the supervisor's children, or with one worker
+        (``--workers 1`` is the server itself, no supervisor) the process itself."""
+        if len(self.urls) == 1:
+            return [self.supervisor]
         try:
             raw = Path(f"/proc/{self.supervisor}/task/{self.supervisor}/children").read_text()
         except OSError:
