@@ -97,6 +97,8 @@ class Stats:
         self.games = 0
         self.errors = 0
         self.error_codes: Counter[str] = Counter()
+        #: the attacker's counts (``--attack``)
+        self.attacker: dict[str, Any] = {}
         #: tables whose set-up failed (a refusal or a timeout), by what went wrong
         self.setup_errors: Counter[str] = Counter()
         #: bytes of websocket frames the honest clients received and sent while measuring
@@ -433,6 +435,7 @@ async def measure(args: argparse.Namespace, base: str, pids: Callable[[], list[i
                                                if len(stats.by_phase.get(name, [])) >= 100 else float("nan")),
                                     "rss_mib": rss / 1024}
                              for name, (rss, _) in phases.items()}
+        result["attacker"] = stats.attacker
     print("RESULT " + json.dumps(result))
     print(f"server CPU: {(cpu1 - cpu0) / window * 100:.0f}% of one core; clients' CPU: "
           f"{(ru1.ru_utime + ru1.ru_stime - ru0.ru_utime - ru0.ru_stime) / window * 100:.0f}%; load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
@@ -462,6 +465,10 @@ async def attack_windows(args: argparse.Namespace, base: str, pids: Callable[[],
     if attacker is not None:
         raw, _ = await attacker.communicate()
         report = raw.decode().strip().splitlines()[-1] if raw.strip() else "{}"
+        try:
+            stats.attacker = json.loads(report)
+        except ValueError:
+            stats.attacker = {"unreadable report": report[:200]}
     else:
         report = "none (control run)"
     out["during"] = (peak, f" (peak); attacker: {report}")
