@@ -485,6 +485,8 @@ async def attacker_main(args: argparse.Namespace) -> None:
     Prints one JSON line of counts."""
     from collections import Counter
 
+    from liars_dice.server.core.security import new_code  # imported before the clock starts
+
     base, code = args.attacker_of, args.target
     ws_base = base.replace("http://", "ws://")
     headers = {"X-Forwarded-For": ATTACKER}
@@ -516,8 +518,6 @@ async def attacker_main(args: argparse.Namespace) -> None:
 
     async def guesser() -> None:
         """Fault 2: guessing table codes, a new forged address per guess."""
-        from liars_dice.server.core.security import new_code
-
         async with client() as http:
             while time.monotonic() < end:
                 try:

@@ -20,7 +20,7 @@ workers' CPU (sum of the worker processes' user + system time, ``/proc``) per
 move, and per move the database's committed transactions and inserted rows
 (``pg_stat_database`` of the run's database), Redis's processed commands and
 input bytes (``INFO stats``) and the bytes the clients received. The stepping
-stops after a window whose p99 is over ``--stop-ms`` (1 s), or whose moves
+stops after a window whose p99 is over ``--stop-ms`` (3 s), or whose moves
 per second fell below 80% of the pace the first step's tables kept (the
 server no longer keeps up).
 
@@ -235,7 +235,7 @@ if __name__ == "__main__":
     ap.add_argument("--settle", type=float, default=3.0, help="seconds after a step's tables started, before its window")
     ap.add_argument("--setup-timeout", type=float, default=120.0)
     ap.add_argument("--target-ms", type=float, default=100.0, help="the honest p99 to stay under")
-    ap.add_argument("--stop-ms", type=float, default=1000.0, help="stop stepping after a window with a p99 over this")
+    ap.add_argument("--stop-ms", type=float, default=3000.0, help="stop stepping after a window with a p99 over this")
     ap.add_argument("--quick", action="store_true", help="--window 8 --step 40 (about half the time)")
     parsed = ap.parse_args()
     if parsed.quick:
