@@ -41,7 +41,7 @@ def free_ports(n: int) -> int:
     while True:
         s = socket.socket()
         s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+        port = int(s.getsockname()[1])
         s.close()
         if port + n >= 65000:
             continue

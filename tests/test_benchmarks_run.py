@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -32,7 +33,7 @@ pytestmark = [
 ]
 
 
-def run(script: str, *argv: str) -> dict[str, object]:
+def run(script: str, *argv: str) -> dict[str, Any]:
     """Run a benchmark script; returns its ``RESULT`` JSON."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
     out = subprocess.run([sys.executable, str(BENCH / script), *argv], capture_output=True, text=True, timeout=120,
@@ -40,7 +41,7 @@ def run(script: str, *argv: str) -> dict[str, object]:
     lines = [ln for ln in out.stdout.splitlines() if ln.startswith("RESULT ")]
     assert out.returncode == 0 and lines, out.stdout[-3000:] + out.stderr[-3000:]
     assert "Traceback" not in out.stdout, out.stdout[-3000:]
-    result: dict[str, object] = json.loads(lines[-1].removeprefix("RESULT "))
+    result: dict[str, Any] = json.loads(lines[-1].removeprefix("RESULT "))
     return result
 
 
@@ -48,7 +49,7 @@ def test_server_scale_runs() -> None:
     assert POSTGRES_URL is not None
     r = run("server_scale.py", "--workers", "1", "--db", POSTGRES_URL, "--start", "2", "--step", "2",
             "--max-tables", "2", "--window", "3", "--settle", "1")
-    windows = r["windows"]["1"]  # type: ignore[index]
+    windows = r["windows"]["1"]
     assert len(windows) == 1
     w = windows[0]
     assert w["tables"] == 2 and w["moves_per_s"] > 0, w
@@ -62,8 +63,8 @@ def test_the_attack_runs_on_two_workers_behind_the_shipped_nginx() -> None:
     r = run("server_load.py", "--workers", "2", "--nginx", "--db", POSTGRES_URL, "--attack", "--tables", "3",
             "--seats", "2", "--duration", "4", "--warmup", "0.5", "--settle", "0.5", "--attack-sockets", "20",
             "--attack-keepalive", "20", "--attack-learn", "1")
-    assert set(r["windows"]) == {"before", "during", "after"}  # type: ignore[arg-type]
-    assert r["moves_per_s"] > 0 and r["pg_commits_per_move"] > 0, r  # type: ignore[operator]
+    assert set(r["windows"]) == {"before", "during", "after"}
+    assert r["moves_per_s"] > 0 and r["pg_commits_per_move"] > 0, r
     got = r["attacker"]
     assert isinstance(got, dict)
     for kind in ("create", "guess", "keep-alive", "learn", "socket", "malformed"):
