@@ -23,7 +23,22 @@ attacker process. The attacker, from one address, creates tables as fast as
 it can, opens ``--attack-sockets`` websockets to an honest table, floods chat
 from a table of its own and sends malformed frames (deep nesting, garbage,
 binary, oversized). The report gives the honest round trip p50/p99 and the
-server RSS in each window, and what the attacker got through.
+server RSS in each window, and what the attacker got through. Issue 16's
+faults 1-4 are in the attacker too: 1,100 held keep-alive connections
+(``--attack-keepalive``, one ``/healthz`` each every 3 s), a forged
+``X-Forwarded-For`` on every request (creations, code guesses, visitors),
+visitors filling an honest table, and ``--attack-learn`` ``bots_learn`` tables
+seated by the honest players' names with one rule changed each. The attacker
+connects from 127.200.0.7, which the server does not trust as a proxy.
+
+With ``--workers N`` (``--db postgresql://...``, a role that may create
+databases): ``liars-dice serve --workers N`` on a fresh database and a Redis
+of the run's own (or ``--redis``), the players' sockets spread over the
+workers; with ``--nginx`` every client goes through Debian's nginx running
+``deploy/nginx/liars-dice.conf`` as shipped, each honest table from a loopback
+address of its own (nginx then passes it as ``X-Forwarded-For``). RSS and CPU
+are then the workers' sums, and the report adds the database's transactions
+and rows and Redis's commands and bytes per move (``benchmarks/_cluster.py``).
 
 Each honest table's players come from an address of their own (an
 ``X-Forwarded-For`` header, which the server trusts from loopback (``--trusted-proxy 127.0.0.1``) as from a
@@ -34,6 +49,7 @@ Usage::
     .venv/bin/python benchmarks/server_load.py --tables 200 --seats 4 --duration 60 --think 1.0
     .venv/bin/python benchmarks/server_load.py --tables 200 --seats 4 --duration 30 --think 1.0 --attack
     .venv/bin/python benchmarks/server_load.py --tables 100 --duration 20 --versus 97450a9 --pairs 2
+    .venv/bin/python benchmarks/server_load.py --workers 2 --nginx --db $LIARS_DICE_TEST_POSTGRES_URL --attack --tables 60 --duration 30
 
 ``--versus REV`` runs the same benchmark on git revision ``REV``'s server and on
 this tree's, taking turns, and prints each figure's medians and the ratio
