@@ -24,7 +24,8 @@ stops after a window whose p99 is over ``--stop-ms`` (3 s), or whose moves
 per second fell below 80% of the pace the first step's tables kept (the
 server no longer keeps up).
 
-Reported per N: the most moves/s of a window with p99 under the target (and
+A count given twice (``--workers 1,2,1,2``) runs again, in turns, and the
+summary gives the medians. Reported per N: the most moves/s of a window with p99 under the target (and
 the CPU and counts per move there), the most moves/s of any window (the
 saturation, what a loaded machine still tells); then the 1 -> 2 (and 1 -> 4)
 ratios of both.
@@ -34,6 +35,7 @@ Usage::
 
     .venv/bin/python benchmarks/server_scale.py                       # 1 and 2 workers, about 8-10 minutes
     .venv/bin/python benchmarks/server_scale.py --workers 1,2,4
+    .venv/bin/python benchmarks/server_scale.py --workers 1,2,1,2       # in turns, medians of 2 each
     .venv/bin/python benchmarks/server_scale.py --quick               # shorter windows and bigger steps, ~4 minutes
     .venv/bin/python benchmarks/server_scale.py --workers 1 --start 2 --step 2 --max-tables 4 --window 3 --settle 1
 
@@ -180,41 +182,56 @@ def best(rows: list[dict[str, Any]], target: float) -> dict[str, Any] | None:
     return max(ok, key=lambda r: r["moves_per_s"]) if ok else None
 
 
+def summary_line(n: int, r: dict[str, Any] | None, label: str) -> str:
+    """One row of the summary table."""
+    if r is None:
+        return f"{n:>7} | {'none under target':>22} | {'':>6} | {'':>7} | {'':>11} |{'':>60}({label})"
+    return (f"{n:>7} | {r['moves_per_s']:22.1f} | {r['tables']:6d} | {r['p99_ms']:7.1f} | {r['cpu_ms_per_move']:11.2f} | "
+            f"{r['pg_commits_per_move']:12.2f} | {r['pg_inserts_per_move']:9.2f} | {r['redis_commands_per_move']:15.1f} | "
+            f"{r['bytes_to_clients_per_move']:17.0f} | {r['load']:.1f}  ({label})")
+
+
 async def main(args: argparse.Namespace) -> None:
     ns = [int(x) for x in args.workers.split(",")]
     print(f"server_scale: workers {ns}, {args.seats} seats, think {args.think} s, tables {args.start} + {args.step} "
           f"per step up to {args.max_tables}, window {args.window} s, target p99 < {args.target_ms:.0f} ms; "
           f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}", flush=True)
-    results: dict[int, list[dict[str, Any]]] = {}
-    for n in ns:
-        results[n] = await one(args, n)
+    runs: list[tuple[int, list[dict[str, Any]]]] = []
+    for n in ns:  # a count given twice (1,2,1,2) runs twice, in turns: a drifting load weighs on both
+        runs.append((n, await one(args, n)))
     print(f"\n{'workers':>7} | {'moves/s at p99<' + str(int(args.target_ms)) + ' ms':>22} | {'tables':>6} | {'p99 ms':>7} | "
           f"{'CPU ms/move':>11} | {'commits/move':>12} | {'rows/move':>9} | {'Redis cmds/move':>15} | "
           f"{'B to clients/move':>17} | load")
-    tops: dict[int, dict[str, Any] | None] = {}
-    peaks: dict[int, dict[str, Any]] = {}
-    for n, rows in results.items():
-        b = tops[n] = best(rows, args.target_ms)
-        peaks[n] = max(rows, key=lambda r: r["moves_per_s"])
-        for label, r in (("p99<target", b), ("most moves", peaks[n])):
-            if r is None:
-                print(f"{n:>7} | {'none under target':>22} |")
-                continue
-            print(f"{n:>7} | {r['moves_per_s']:22.1f} | {r['tables']:6d} | {r['p99_ms']:7.1f} | {r['cpu_ms_per_move']:11.2f} | "
-                  f"{r['pg_commits_per_move']:12.2f} | {r['pg_inserts_per_move']:9.2f} | {r['redis_commands_per_move']:15.1f} | "
-                  f"{r['bytes_to_clients_per_move']:17.0f} | {r['load']:.1f}  ({label})")
+    tops: dict[int, list[dict[str, Any]]] = {}
+    peaks: dict[int, list[dict[str, Any]]] = {}
+    for n, rows in runs:
+        b = best(rows, args.target_ms)
+        p = max(rows, key=lambda r: r["moves_per_s"])
+        if b is not None:
+            tops.setdefault(n, []).append(b)
+        peaks.setdefault(n, []).append(p)
+        print(summary_line(n, b, "p99 < target"))
+        print(summary_line(n, p, "most moves"))
+
+    def med(rows: list[dict[str, Any]], key: str) -> float:
+        return statistics.median(r[key] for r in rows) if rows else float("nan")
+
     ratios: dict[int, dict[str, float]] = {}
-    for n in results:
-        if n == 1 or 1 not in results:
+    for n in sorted(peaks):
+        tail = f" (medians of {len(peaks[n])} runs)" if len(peaks[n]) > 1 else ""
+        print(f"{n} workers: most moves/s {med(peaks[n], 'moves_per_s'):.1f} at {med(peaks[n], 'cpu_ms_per_move'):.2f} "
+              f"ms CPU/move; at p99 < {args.target_ms:.0f} ms: {med(tops.get(n, []), 'moves_per_s'):.1f} moves/s "
+              f"({len(tops.get(n, []))} of {len(peaks[n])} runs had a window under it){tail}")
+        if n == 1 or 1 not in peaks:
             continue
-        ratios[n] = {"most_moves_per_s": peaks[n]["moves_per_s"] / peaks[1]["moves_per_s"],
-                     "cpu_ms_per_move_at_most": peaks[n]["cpu_ms_per_move"] / peaks[1]["cpu_ms_per_move"]}
-        b1, bn = tops[1], tops[n]
-        if b1 and bn:
-            ratios[n]["moves_per_s_under_target"] = bn["moves_per_s"] / b1["moves_per_s"]
-            ratios[n]["cpu_ms_per_move_under_target"] = bn["cpu_ms_per_move"] / b1["cpu_ms_per_move"]
+        ratios[n] = {"most_moves_per_s": med(peaks[n], "moves_per_s") / med(peaks[1], "moves_per_s"),
+                     "cpu_ms_per_move_at_most": med(peaks[n], "cpu_ms_per_move") / med(peaks[1], "cpu_ms_per_move")}
+        if tops.get(1) and tops.get(n):
+            ratios[n]["moves_per_s_under_target"] = med(tops[n], "moves_per_s") / med(tops[1], "moves_per_s")
+            ratios[n]["cpu_ms_per_move_under_target"] = med(tops[n], "cpu_ms_per_move") / med(tops[1], "cpu_ms_per_move")
         print(f"1 -> {n} workers: " + ", ".join(f"{k} x{v:.2f}" for k, v in ratios[n].items()))
-    print("RESULT " + json.dumps({"windows": results, "best": {str(k): v for k, v in tops.items()},
+    print("RESULT " + json.dumps({"runs": [{"workers": n, "windows": rows} for n, rows in runs],
+                                  "best": {str(k): v for k, v in tops.items()},
                                   "most": {str(k): v for k, v in peaks.items()},
                                   "ratios": {str(k): v for k, v in ratios.items()}}))
 

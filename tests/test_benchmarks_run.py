@@ -49,7 +49,7 @@ def test_server_scale_runs() -> None:
     assert POSTGRES_URL is not None
     r = run("server_scale.py", "--workers", "1", "--db", POSTGRES_URL, "--start", "2", "--step", "2",
             "--max-tables", "2", "--window", "3", "--settle", "1")
-    windows = r["windows"]["1"]
+    windows = r["runs"][0]["windows"]
     assert len(windows) == 1
     w = windows[0]
     assert w["tables"] == 2 and w["moves_per_s"] > 0, w
