@@ -34,11 +34,12 @@ def reset_postgres(url: str) -> None:
     """Drop every table of the server's schema (tests share one database)."""
     from sqlalchemy import text
 
-    from liars_dice.server.runtime.db import make_engine
+    from liars_dice.server.runtime.db import make_engine, metadata
 
     engine = make_engine(url)
+    every = ", ".join([*metadata.tables, "alembic_version"])  # every table a migration makes
     with engine.begin() as conn:
-        conn.execute(text("DROP TABLE IF EXISTS table_leases, events, seats, tables, alembic_version CASCADE"))
+        conn.execute(text(f"DROP TABLE IF EXISTS {every} CASCADE"))
     engine.dispose()
 
 

@@ -22,15 +22,19 @@ workers on several machines need no synchronised clocks. PostgreSQL only.
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import Connection, Engine, and_, case, func, or_, select, update
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from ..core.errors import ServerError
 from .db import leases_t, tables_t
 from .store import Op
+
+log = logging.getLogger(__name__)
 
 #: Seconds a lease lasts without a renewal: the bound on a takeover after a
 #: worker's death (docs/scaling.md).
@@ -97,10 +101,33 @@ class Leases:
         lease was lost (expired and taken, or gone): they are no longer held."""
         if not self.held:
             return set()
+        held = sorted(self.held.items())
+        for attempt in range(3):
+            try:
+                kept = self._renew(held)
+                break
+            except DBAPIError as e:
+                # A deadlock (or serialization) victim: try again at once rather
+                # than let every lease of this worker age by a whole beat.
+                if attempt == 2 or not _is_lock_conflict(e):
+                    raise
+                log.info("lease renewal was a lock conflict's victim; renewing again")
+        lost = {table_id for table_id, _ in held} - kept
+        for table_id in lost:
+            self.held.pop(table_id, None)
+        return lost
+
+    def _renew(self, held: list[tuple[str, int]]) -> set[str]:
+        """One renewal transaction over ``held`` (table id, fence), in table id
+        order: the lease rows are locked in the same order as a store write's
+        fence checks lock them (:func:`.store._execute`), so the heartbeat and
+        a batch of writes never wait on each other in a cycle (they deadlocked:
+        PostgreSQL aborted the heartbeat, and every lease of the worker aged
+        together until they all expired at once)."""
         t = leases_t
         kept: set[str] = set()
         with self.engine.begin() as conn:
-            for table_id, fence in list(self.held.items()):
+            for table_id, fence in held:
                 r = conn.execute(
                     update(t).where(
                         t.c.table_id == table_id, t.c.owner == self.worker, t.c.fence == fence,
@@ -109,10 +136,7 @@ class Leases:
                 )
                 if r.rowcount:
                     kept.add(table_id)
-        lost = set(self.held) - kept
-        for table_id in lost:
-            self.held.pop(table_id, None)
-        return lost
+        return kept
 
     def release(self, table_id: str) -> None:
         """Give up ``table_id``'s lease at once (a finished table, a clean
@@ -157,6 +181,13 @@ class Leases:
         if fence is None:
             raise LeaseLost("This table is run by another worker now; reconnect to go on.")
         return Op("fence", {"table_id": table_id, "owner": self.worker, "fence": fence}, table_id)
+
+
+def _is_lock_conflict(e: DBAPIError) -> bool:
+    """Whether PostgreSQL aborted a transaction as a deadlock's or a
+    serialization conflict's victim (SQLSTATE 40P01, 40001)."""
+    code = getattr(e.orig, "sqlstate", None) or getattr(e.orig, "pgcode", None)
+    return code in ("40P01", "40001")
 
 
 def check_fence(conn: Connection, row: dict[str, Any]) -> None:

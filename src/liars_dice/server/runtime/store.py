@@ -333,7 +333,8 @@ def _execute(conn: Connection, ops: Sequence[Op]) -> None:
     if fences:
         from .ownership import check_fence  # ownership builds on this module's Op
 
-        for row in fences:
+        # in table id order, as the heartbeat renews them (no lock cycle between the two)
+        for row in sorted(fences, key=lambda r: str(r["table_id"])):
             check_fence(conn, row)
     tables = [op.row for op in ops if op.kind == "table"]
     events = [op.row for op in ops if op.kind == "event"]
