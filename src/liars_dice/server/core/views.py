@@ -272,7 +272,9 @@ def _chance_json(p: float) -> str:
 #: The legal actions of a seat to move, by what they depend on (the engine's
 #: :meth:`SeatView.legal_actions`): ``(raises, challenge, calza)``.
 _LEGAL_CACHE: dict[tuple[Any, ...], tuple[tuple[Bid, ...], bool, bool, tuple[int, ...]]] = {}
-_LEGAL_CACHE_MAX = 4096
+#: its key holds every seat's dice count, so it is seldom hit after the first
+#: rounds; 4,096 entries held about 2 MB, grown game by game (issue 16, memory)
+_LEGAL_CACHE_MAX = 1024
 
 
 def _legal(v: SeatView) -> tuple[tuple[Bid, ...], bool, bool, tuple[int, ...]]:
@@ -280,8 +282,9 @@ def _legal(v: SeatView) -> tuple[tuple[Bid, ...], bool, bool, tuple[int, ...]]:
     hit = _LEGAL_CACHE.get(key)
     if hit is None:
         acts = v.legal_actions()
-        raises = tuple(a for a in acts if isinstance(a, Bid))
-        hit = (raises, any(isinstance(a, Challenge) for a in acts), any(isinstance(a, Calza) for a in acts),
+        raises = tuple([a for a in acts if isinstance(a, Bid)])
+        rest = [a for a in acts if not isinstance(a, Bid)]  # a challenge, a calza: few
+        hit = (raises, any(isinstance(a, Challenge) for a in rest), any(isinstance(a, Calza) for a in rest),
                tuple(sorted({b.face for b in raises})))
         if len(_LEGAL_CACHE) >= _LEGAL_CACHE_MAX:
             _LEGAL_CACHE.clear()
