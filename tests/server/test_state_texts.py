@@ -37,6 +37,7 @@ def _reference(room: Room, seat: int | None, sync: bool = False) -> dict[str, An
     out = {"type": "state", "view": view, "event": views._event_json(room, sync)}
     if sync or room.table.last_event.get("kind") == "start":
         state = room.table.state
+        assert state is not None
         out["bid_words"] = json.loads(views.bid_words_json(state.rules, sum(state.game.dice)))
     else:  # the rules are sent where a client starts to follow the game (and are in the table summary)
         view["rules_options"] = view["rules_summary"] = None
@@ -104,6 +105,7 @@ def test_one_event_encodes_its_public_part_once_whatever_the_seats(monkeypatch: 
     assert state is not None
     t, _ = step(t, Move(state.to_move, Bid(2, 3), (), False, False, None), dice)
     room = Room(t)
+    assert t.state is not None and t.state.to_move is not None
     mover = t.state.to_move
     views.state_texts(room, [None, *range(6)])  # the caches of the rule set and the names, warm
     calls = [0]
