@@ -37,6 +37,7 @@ def _reference(room: Room, seat: int | None, sync: bool = False) -> dict[str, An
     out = {"type": "state", "view": view, "event": views._event_json(room, sync)}
     if sync or room.table.last_event.get("kind") == "start":
         state = room.table.state
+        assert state is not None
         out["bid_words"] = json.loads(views.bid_words_json(state.rules, sum(state.game.dice)))
     else:  # the rules are sent where a client starts to follow the game (and are in the table summary)
         view["rules_options"] = view["rules_summary"] = None
@@ -91,3 +92,36 @@ def _play(preset: str, seats: int, game: int, rng: random.Random) -> int:
             show = rng.choice(state.view(seat).legal_shows())
         t, _ = step(t, Move(seat, action, show, False, False, None), dice)
     return checked
+
+
+def test_one_event_encodes_its_public_part_once_whatever_the_seats(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 16 ("one state message per event, not one per socket"): the JSON
+    encodings an event's messages cost do not grow with its seats. Six seats
+    and a spectator cost at most one encoding more (the spectators' message)
+    than the seat to move alone: each seat's hand, raises, odds and current bid
+    are written into the shared text, never encoded again."""
+    t, dice = _table("classic", 6, 3)
+    state = t.state
+    assert state is not None
+    t, _ = step(t, Move(state.to_move, Bid(2, 3), (), False, False, None), dice)
+    room = Room(t)
+    assert t.state is not None and t.state.to_move is not None
+    mover = t.state.to_move
+    views.state_texts(room, [None, *range(6)])  # the caches of the rule set and the names, warm
+    calls = [0]
+    real = views._dumps
+
+    def counted(obj: Any) -> str:
+        calls[0] += 1
+        return real(obj)
+
+    monkeypatch.setattr(views, "_dumps", counted)
+
+    def cost(seats: list[int | None]) -> int:
+        calls[0] = 0
+        views.state_texts(room, seats)
+        return calls[0]
+
+    one, every = cost([mover]), cost([None, *range(6)])
+    assert 0 < one <= 4
+    assert every <= one + 1, (one, every)

@@ -201,7 +201,7 @@ class Game:
         empty: tuple[Hand, ...] = ((),) * self.n_players
         opener = start if self.dice[start] > 0 else next_alive(self.dice, start)
         state = State(self, self.dice, empty, empty, Phase.DEAL, opener, (), True, (), (), None, (), (), False, ())
-        if len(_INITIAL) > 1024:
+        if len(_INITIAL) > _INITIAL_MAX:
             _INITIAL.clear()
         _INITIAL[key] = state  # the entry keeps the game alive, so its id is not reused meanwhile
         return state
@@ -899,6 +899,12 @@ _DEAL, _BID, _REROLL, _OVER = Phase.DEAL, Phase.BID, Phase.REROLL, Phase.OVER
 _ONE, _CHALLENGER_LOSES, _LOSER = Loss.ONE, Exact.CHALLENGER_LOSES, Opener.LOSER
 _EMPTY: dict[int, tuple[Hand, ...]] = {}
 _INITIAL: dict[tuple[int, int], State] = {}
+#: Games whose first state is kept (``Game.initial_state``). Each entry keeps
+#: its game alive, and a server makes a new game for every game of every
+#: table: 1,025 entries held about 1.2 MB that grew game by game until the
+#: clear (issue 16, "RSS within 10% after a turnover"). A loop that replays
+#: one game (arena, solver, bots) needs one entry.
+_INITIAL_MAX = 64
 
 
 def _zeros(n: int) -> tuple[int, ...]:

@@ -22,10 +22,12 @@ from typing import Any, Protocol
 
 from ...engine import (
     Bid,
+    binomial_tail,
     Calza,
     Challenge,
     Exact,
     Game,
+    match_probability,
     Phase,
     PublicView,
     RoundResult,
@@ -262,24 +264,28 @@ def _carries_words(room: Viewed, sync: bool) -> bool:
     return sync or room.table.last_event.get("kind") == "start"
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=8192)
 def _chance_json(p: float) -> str:
     return _dumps(_chance(p))
 
 
 #: The legal actions of a seat to move, by what they depend on (the engine's
 #: :meth:`SeatView.legal_actions`): ``(raises, challenge, calza)``.
-_LEGAL_CACHE: dict[tuple[Any, ...], tuple[tuple[Bid, ...], bool, bool]] = {}
-_LEGAL_CACHE_MAX = 4096
+_LEGAL_CACHE: dict[tuple[Any, ...], tuple[tuple[Bid, ...], bool, bool, tuple[int, ...]]] = {}
+#: its key holds every seat's dice count, so it is seldom hit after the first
+#: rounds; 4,096 entries held about 2 MB, grown game by game (issue 16, memory)
+_LEGAL_CACHE_MAX = 1024
 
 
-def _legal(v: SeatView) -> tuple[tuple[Bid, ...], bool, bool]:
+def _legal(v: SeatView) -> tuple[tuple[Bid, ...], bool, bool, tuple[int, ...]]:
     key = (v.rules, v.current_bid, v.dice, v.palifico, v.dice[v.seat] == 1)
     hit = _LEGAL_CACHE.get(key)
     if hit is None:
         acts = v.legal_actions()
-        hit = (tuple(a for a in acts if isinstance(a, Bid)), any(isinstance(a, Challenge) for a in acts),
-               any(isinstance(a, Calza) for a in acts))
+        raises = tuple([a for a in acts if isinstance(a, Bid)])
+        rest = [a for a in acts if not isinstance(a, Bid)]  # a challenge, a calza: few
+        hit = (raises, any(isinstance(a, Challenge) for a in rest), any(isinstance(a, Calza) for a in rest),
+               tuple(sorted({b.face for b in raises})))
         if len(_LEGAL_CACHE) >= _LEGAL_CACHE_MAX:
             _LEGAL_CACHE.clear()
         _LEGAL_CACHE[key] = hit
@@ -290,7 +296,7 @@ class _Template:
     """The state messages of one table value: the public part is built and
     encoded once; each seat's message adds that seat's own parts."""
 
-    __slots__ = ("room", "state", "sync", "event", "now", "_public", "_seat_parts")
+    __slots__ = ("room", "state", "sync", "event", "now", "_public", "_seat_parts", "_current")
 
     def __init__(self, room: Viewed, sync: bool) -> None:
         self.room = room
@@ -302,6 +308,7 @@ class _Template:
         self.now = time.time()
         self._public: dict[str, Any] | None = None
         self._seat_parts: list[str] | None = None
+        self._current: str | None = None
 
     def _view(self) -> dict[str, Any]:
         """The spectators' view with the results left out."""
@@ -330,6 +337,16 @@ class _Template:
             "null", "null")
         return {"results": _results(self.room)[1], "rules_options": rules_options, "rules_summary": summary}
 
+    def _current_head(self) -> str | None:
+        """The public ``current`` bid as JSON text up to its ``chance`` (``None``: no bid)."""
+        assert self._public is not None
+        cur = self._public["current"]
+        if cur is None:
+            return None
+        text = _dumps(cur)
+        assert text.endswith(',"chance":null}')
+        return text[: -len("null}")]
+
     def spectator(self) -> str:
         return self._fill(self._message(self._view()), self._shared())
 
@@ -343,36 +360,76 @@ class _Template:
             for i in range(1, len(self._seat_parts), 2):
                 if self._seat_parts[i] in shared:
                     self._seat_parts[i] = shared[self._seat_parts[i]]
-        values = _seat_values(self.state, seat, self._public)
+            self._current = self._current_head()
+        values = _seat_values(self.state, seat, self._current)
         parts = list(self._seat_parts)
         for i in range(1, len(parts), 2):
             parts[i] = values.get(parts[i], parts[i])
         return "".join(parts)
 
 
-def _seat_values(state: State, seat: int, public: dict[str, Any] | None) -> dict[str, str]:
-    """The JSON text of ``seat``'s own parts of its view (``_SEAT_SLOTS``)."""
+@lru_cache(maxsize=512)
+def _face_raises(faces: int, face: int, unseen: int, have: int, p: float, most: int) -> tuple[str, ...]:
+    """The JSON text of every raise on ``face`` with quantity ``0..most`` (index:
+    the quantity), chance included, for a seat that sees ``have`` matches of
+    ``face`` and ``unseen`` unknown dice, each a match with chance ``p``
+    (:func:`~liars_dice.engine.odds.view_bid_probabilities`'s terms, the same
+    floats). Shared by every table and turn with those terms: a round's movers
+    meet the same few again and again, so a move's raises are looked up, not
+    weighed and encoded (issue 16). 512 entries hold about 0.75 MB (1,024:
+    1.5 MB, 83% hits over 100 random 4-seat games; 512: 62%)."""
+    return tuple(_raise_head(q, face) + _chance_json(binomial_tail(unseen, q - have, p)) + "}"
+                 for q in range(most + 1))
+
+
+def _raises_json(v: SeatView, raises: Sequence[Bid], faces: tuple[int, ...]) -> str:
+    """The JSON text of ``raises`` (on ``faces``, each face once) with their
+    chances for the seat of ``v``: equal to weighing them with
+    :func:`view_bid_probabilities` (``tests/server/test_state_texts.py`` compares)."""
+    rules = v.rules
+    seen = v.hand + tuple(d for h in v.shown for d in h)
+    wilds = v.wilds_active if v.bids or v.palifico else None
+    unseen = v.unknown_dice
+    most = max(sum(v.dice), max((b.quantity for b in raises), default=0))
+    per_face: dict[int, tuple[str, ...]] = {}
+    for face in faces:
+        w = rules.wilds_active_after_opening(face) if wilds is None else wilds
+        have = sum(1 for d in seen if rules.matches(d, face, w))
+        per_face[face] = _face_raises(rules.faces, face, unseen, have, match_probability(rules, face, w), most)
+    return ",".join([per_face[b.face][b.quantity] for b in raises])
+
+
+def _odds_json(p: float | None) -> str:
+    return "null" if p is None else _chance_json(p)
+
+
+def _seat_values(state: State, seat: int, current: str | None) -> dict[str, str]:
+    """The JSON text of ``seat``'s own parts of its view (``_SEAT_SLOTS``);
+    ``current``: the public ``current`` bid's JSON text up to its ``chance``
+    (``None``: no bid stands)."""
     v = state.view(seat)
-    out = {"seat": _dumps(v.players[seat]), "hand": _dumps(list(v.hand)), "seat_index": str(seat)}
+    out = {"seat": _name_json(v.players[seat]), "hand": "[" + ",".join(map(str, v.hand)) + "]",
+           "seat_index": str(seat)}
     calza = False
     if v.my_turn:
-        raises, challenge, calza = _legal(v)
-        chances = view_bid_probabilities(v, raises)
-        body = ",".join([_raise_head(b.quantity, b.face) + _chance_json(p) + "}"
-                         for b, p in zip(raises, chances)])
-        shows = _dumps([list(s) for s in v.legal_shows()])
-        out["legal"] = (f'{{"raises":[{body}],"challenge":{"true" if challenge else "false"},'
-                        f'"calza":{"true" if calza else "false"},"shows":{shows}}}')
+        raises, challenge, calza, faces = _legal(v)
+        shows = v.legal_shows()
+        shows_json = "[[]]" if shows == [()] else _dumps([list(s) for s in shows])
+        out["legal"] = (f'{{"raises":[{_raises_json(v, raises, faces)}],"challenge":{"true" if challenge else "false"},'
+                        f'"calza":{"true" if calza else "false"},"shows":{shows_json}}}')
     else:
         out["legal"] = _NO_LEGAL_JSON
     odds = _chance(view_bid_probability(v)) if v.bids and v.phase is Phase.BID else None
-    out["odds"] = _dumps(odds)
+    out["odds"] = _odds_json(odds)
     # the chance of an exact count, where a calza is possible (RULES.md perudo "Calza")
-    out["exact_odds"] = _dumps(_chance(view_exact_probability(v)) if calza else None)
-    assert public is not None
-    cur = public["current"]
-    out["current"] = _dumps({**cur, "chance": odds} if cur is not None else None)
+    out["exact_odds"] = _odds_json(_chance(view_exact_probability(v)) if calza else None)
+    out["current"] = "null" if current is None else current + _odds_json(odds) + "}"
     return out
+
+
+@lru_cache(maxsize=4096)
+def _name_json(name: str) -> str:
+    return _dumps(name)
 
 
 def state_texts(room: Viewed, seats: Iterable[int | None], sync: bool = False) -> dict[int | None, str]:
