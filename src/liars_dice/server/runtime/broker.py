@@ -36,8 +36,16 @@ from ..core.tables import Event
 
 log = logging.getLogger(__name__)
 
-#: Seconds a forwarded command waits for the owner's reply.
+#: Seconds a forwarded command waits for the owner's reply (one wait; the
+#: sender waits again while the owner still holds its lease, :mod:`.cluster`).
 REPLY_SECONDS = 5.0
+#: Seconds a read from Redis may take before the connection counts as broken.
+#: Above :data:`REPLY_SECONDS`: redis-py's default (5 s) equalled the BLPOP of a
+#: reply, so a reply due at the deadline raised ``redis.TimeoutError`` in the
+#: middle of a move instead of "no reply", and the session dropped the socket.
+SOCKET_SECONDS = 3 * REPLY_SECONDS
+#: Seconds an owner's reply is kept for a sender that waits again.
+REPLY_KEEP = 30
 
 EventsHandler = Callable[[str, int, list[tuple[str, dict[str, Any]]]], Awaitable[None]]
 CommandHandler = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
@@ -65,7 +73,7 @@ class Broker:
     def __init__(self, url: str, worker: str) -> None:
         self.url = url
         self.worker = worker
-        self.redis: aioredis.Redis = aioredis.from_url(url, decode_responses=True)
+        self.redis: aioredis.Redis = aioredis.from_url(url, decode_responses=True, socket_timeout=SOCKET_SECONDS)
         self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         self._tasks: list[asyncio.Task[None]] = []
         self._on_events: EventsHandler | None = None
@@ -135,15 +143,35 @@ class Broker:
         """Send ``request`` to worker ``owner`` and wait for its reply.
 
         :raises NoReply: no reply within ``timeout`` seconds (the owner died:
-            the table is taken over within the lease's length)."""
-        rid = uuid.uuid4().hex
-        reply_key = f"liars:reply:{rid}"
-        await self.redis.rpush(inbox(owner), json.dumps({**request, "reply": reply_key}))
-        await self.redis.expire(inbox(owner), 60)
-        got = await self.redis.blpop([reply_key], timeout=timeout)
+            the table is taken over within the lease's length), or Redis failed."""
+        got = await self.reply(await self.send(owner, request), timeout)
         if got is None:
             raise NoReply("The table's worker did not answer.")
-        return dict(json.loads(got[1]))
+        return got
+
+    async def send(self, owner: str, request: dict[str, Any]) -> str:
+        """Push ``request`` onto worker ``owner``'s list; returns the key its
+        reply will be pushed to (kept :data:`REPLY_KEEP` seconds).
+
+        :raises NoReply: Redis failed (nothing was sent)."""
+        reply_key = f"liars:reply:{uuid.uuid4().hex}"
+        try:
+            await self.redis.rpush(inbox(owner), json.dumps({**request, "reply": reply_key}))
+            await self.redis.expire(inbox(owner), 60)
+        except aioredis.RedisError as e:
+            raise NoReply(f"Redis failed: {type(e).__name__}.") from e
+        return reply_key
+
+    async def reply(self, reply_key: str, timeout: float = REPLY_SECONDS) -> dict[str, Any] | None:
+        """The reply pushed to ``reply_key``, waiting at most ``timeout``
+        seconds; ``None`` if none came in that time (call again to wait more).
+
+        :raises NoReply: Redis failed (whether the command ran is unknown)."""
+        try:
+            got = await self.redis.blpop([reply_key], timeout=timeout)
+        except aioredis.RedisError as e:
+            raise NoReply(f"Redis failed: {type(e).__name__}.") from e
+        return None if got is None else dict(json.loads(got[1]))
 
     async def _commands(self, on_command: CommandHandler) -> None:
         conn: aioredis.Redis = aioredis.from_url(self.url, decode_responses=True)  # BLPOP holds its connection
@@ -172,7 +200,7 @@ class Broker:
             reply = {"error": {"code": "server/error", "message": f"The table's worker failed: {type(e).__name__}.", "status": 500}}
         key = request["reply"]
         await self.redis.rpush(key, json.dumps(reply))
-        await self.redis.expire(key, 30)
+        await self.redis.expire(key, REPLY_KEEP)
 
     # -- presence -------------------------------------------------------------------------
 
