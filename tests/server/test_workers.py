@@ -89,3 +89,33 @@ def test_the_lobby_is_the_same_on_every_worker(settings: Settings) -> None:
         wait_until(lambda: listed(a) and listed(b), 10)
         join(b, code, "bob")
         wait_until(lambda: not listed(a) and not listed(b), 10)
+
+
+def test_a_forward_with_no_reply_answers_by_the_stored_truth(settings: Settings) -> None:
+    """A forwarded command whose reply never came (the owner applied it and
+    died, or was slow past the deadline) is answered from the store: ``ack``
+    when its event is stored, ``server/busy`` only when it is not (and the
+    table's owner is alive). Before, every such command answered "busy", even
+    one the owner had applied."""
+    from liars_dice.server.core.commands import Chat
+    from liars_dice.server.core.errors import ServerBusy
+    from liars_dice.server.runtime.store import utcnow
+
+    with running(settings) as a, running(settings) as b:
+        t = create(a, "ann", seats=3)
+        code = t["code"]
+        join(b, code, "bob")
+        sa, sb = a.app.state.service, b.app.state.service  # type: ignore[attr-defined]
+        room_b = b.portal.call(sb.get_room, code)  # type: ignore[union-attr]
+        room_a = a.portal.call(sa.get_room, code)  # type: ignore[union-attr]
+        wait_until(lambda: room_b.table.seq == room_a.table.seq)
+        before = room_b.table
+        line = Chat(1, "stored, never answered", utcnow().isoformat())
+        a.portal.call(sa.run, room_a, line)  # type: ignore[union-attr]  # the owner ran it; its reply was lost
+        reply = b.portal.call(sb.cluster._stored_truth, room_b, before, line)  # type: ignore[union-attr]
+        assert reply["first"] == before.seq + 1 and reply["events"][0][0] == "chat", reply
+        assert reply["events"][0][1]["text"] == "stored, never answered"
+        wait_until(lambda: room_b.table.seq == room_a.table.seq)  # the replica has it too
+        never = Chat(1, "never stored", utcnow().isoformat())
+        with pytest.raises(ServerBusy):
+            b.portal.call(sb.cluster._stored_truth, room_b, room_b.table, never)  # type: ignore[union-attr]
