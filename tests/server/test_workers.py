@@ -105,17 +105,17 @@ def test_a_forward_with_no_reply_answers_by_the_stored_truth(settings: Settings)
         t = create(a, "ann", seats=3)
         code = t["code"]
         join(b, code, "bob")
-        sa, sb = a.app.state.service, b.app.state.service  # type: ignore[attr-defined]
-        room_b = b.portal.call(sb.get_room, code)  # type: ignore[union-attr]
-        room_a = a.portal.call(sa.get_room, code)  # type: ignore[union-attr]
+        sa, sb = a.app.state.service, b.app.state.service
+        room_b = b.portal.call(sb.get_room, code)
+        room_a = a.portal.call(sa.get_room, code)
         wait_until(lambda: room_b.table.seq == room_a.table.seq)
         before = room_b.table
         line = Chat(1, "stored, never answered", utcnow().isoformat())
-        a.portal.call(sa.run, room_a, line)  # type: ignore[union-attr]  # the owner ran it; its reply was lost
-        reply = b.portal.call(sb.cluster._stored_truth, room_b, before, line)  # type: ignore[union-attr]
+        a.portal.call(sa.run, room_a, line)  # the owner ran it; its reply was lost
+        reply = b.portal.call(sb.cluster._stored_truth, room_b, before, line)
         assert reply["first"] == before.seq + 1 and reply["events"][0][0] == "chat", reply
         assert reply["events"][0][1]["text"] == "stored, never answered"
         wait_until(lambda: room_b.table.seq == room_a.table.seq)  # the replica has it too
         never = Chat(1, "never stored", utcnow().isoformat())
         with pytest.raises(ServerBusy):
-            b.portal.call(sb.cluster._stored_truth, room_b, room_b.table, never)  # type: ignore[union-attr]
+            b.portal.call(sb.cluster._stored_truth, room_b, room_b.table, never)
