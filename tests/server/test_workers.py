@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 import pytest
-from helpers import Player, create, is_state, join, running, wait_until
+from helpers import Player, create, is_state, join, run_in_thread, running, wait_until
 
 from liars_dice.records import replay
 from liars_dice.server import Settings
@@ -119,3 +119,30 @@ def test_a_forward_with_no_reply_answers_by_the_stored_truth(settings: Settings)
         never = Chat(1, "never stored", utcnow().isoformat())
         with pytest.raises(ServerBusy):
             b.portal.call(sb.cluster._stored_truth, room_b, room_b.table, never)
+
+
+def test_a_dead_workers_presence_stops_counting_within_a_lease(settings: Settings) -> None:
+    """The seats a worker's sockets hold count while that worker is alive:
+    once its ``alive`` key expires (it died; here a lease of 0.3 s), the owner
+    no longer reads its seats, so the grace of a person whose socket died
+    with it runs. Before, a dead worker's seats counted for 120 s."""
+    from liars_dice.server.runtime.broker import Broker
+
+    async def scenario() -> tuple[dict[str, set[int]], dict[str, set[int]]]:
+        assert REDIS_URL is not None
+        dead, reader = Broker(REDIS_URL, "dead-worker"), Broker(REDIS_URL, "reader")
+        try:
+            await dead.alive(0.3)
+            await dead.set_presence("t1", {1, 2})
+            while_alive = await reader.presence("t1")
+            import asyncio
+
+            await asyncio.sleep(0.6)  # no heartbeat: the worker died
+            return while_alive, await reader.presence("t1")
+        finally:
+            await dead.redis.aclose()
+            await reader.redis.aclose()
+
+    while_alive, after = run_in_thread(scenario())
+    assert while_alive == {"dead-worker": {1, 2}}
+    assert after == {}

@@ -59,6 +59,11 @@ def inbox(worker: str) -> str:
     return f"liars:cmd:{worker}"
 
 
+def alive_key(worker: str) -> str:
+    """The key that says worker ``worker`` is alive (:meth:`Broker.alive`)."""
+    return f"liars:alive:{worker}"
+
+
 class NoReply(Exception):
     """The owner did not answer a forwarded command within :data:`REPLY_SECONDS`."""
 
@@ -212,7 +217,24 @@ class Broker:
         else:
             await self.redis.hdel(key, self.worker)
 
+    async def alive(self, seconds: float) -> None:
+        """Say this worker is alive for the next ``seconds`` (the heartbeat
+        renews it): key ``liars:alive:{worker}``, expiring in Redis' clock."""
+        await self.redis.set(alive_key(self.worker), "1", px=max(1, int(seconds * 1000)))
+
     async def presence(self, table_id: str) -> dict[str, set[int]]:
-        """The seats each worker's sockets hold at ``table_id``."""
-        raw = await self.redis.hgetall(f"liars:presence:{table_id}")
-        return {str(w): set(json.loads(v)) for w, v in raw.items()}
+        """The seats each live worker's sockets hold at ``table_id``. A worker
+        whose :meth:`alive` key has expired (it died) is left out and its field
+        deleted: before, a dead worker's seats counted for 120 s (the hash's
+        expiry), so a person whose socket died with it kept the seat from the
+        stand-in bot for two minutes."""
+        key = f"liars:presence:{table_id}"
+        raw = await self.redis.hgetall(key)
+        if not raw:
+            return {}
+        workers = [str(w) for w in raw]
+        flags = await self.redis.mget([alive_key(w) for w in workers])
+        dead = [w for w, f in zip(workers, flags) if f is None]
+        if dead:
+            await self.redis.hdel(key, *dead)
+        return {str(w): set(json.loads(raw[w])) for w, f in zip(workers, flags) if f is not None}

@@ -85,6 +85,7 @@ class Cluster:
     async def start(self) -> None:
         """Connect to Redis, take the tables nobody runs, start the heartbeat."""
         await self.broker.start(self._on_events, self._on_command)
+        await self.broker.alive(self.leases.seconds)
         self._tasks.append(asyncio.create_task(self._publisher()))
         await self._take_orphans()
         self._tasks.append(asyncio.create_task(self._heartbeat()))
@@ -284,6 +285,7 @@ class Cluster:
                 lost = await asyncio.to_thread(self.leases.renew)
                 for table_id in lost:
                     self._lost(table_id)
+                await self.broker.alive(self.leases.seconds)  # gone with this worker within a lease
                 await self._share_presence()
                 await self._read_lobby()
                 await self._take_orphans()
