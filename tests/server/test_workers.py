@@ -146,3 +146,33 @@ def test_a_dead_workers_presence_stops_counting_within_a_lease(settings: Setting
     while_alive, after = run_in_thread(scenario())
     assert while_alive == {"dead-worker": {1, 2}}
     assert after == {}
+
+
+def test_a_replica_leaves_memory_after_its_last_socket(settings: Settings) -> None:
+    """Worker b keeps a replica of ann's table (run by a) for bob's socket;
+    once bob's socket closes, the replica leaves b's memory after
+    ``finished_ttl`` and b stops following its channel. A new socket on b
+    loads it again, up to date. Before, replicas stayed for good."""
+    from dataclasses import replace as dc_replace
+
+    from liars_dice.server.runtime.broker import channel
+
+    quick = dc_replace(settings, finished_ttl=0.3)
+    with running(quick) as a, running(quick) as b:
+        t = create(a, "ann", seats=3)
+        code = t["code"]
+        j = join(b, code, "bob")
+        sb = b.app.state.service
+        bob = Player(b, code, j["token"])
+        assert code in sb.rooms
+        table_id = sb.rooms[code].table.id
+        wait_until(lambda: channel(table_id) in sb.cluster.broker._pubsub.channels)
+        bob.close()
+        wait_until(lambda: code not in sb.rooms, 10)
+        wait_until(lambda: channel(table_id) not in sb.cluster.broker._pubsub.channels, 10)
+        ann = Player(a, code, t["token"])
+        ann.send({"type": "chat", "text": "while b was away", "id": "c"})
+        assert ann.wait(lambda m: m.get("id") == "c")["type"] == "ack"
+        again = Player(b, code, j["token"])
+        assert again.welcome["type"] == "welcome"
+        assert again.wait(lambda m: m["type"] == "chat")["text"] == "while b was away"  # read again, up to date

@@ -240,6 +240,13 @@ class Cluster:
         if stored and stored[-1][0] > room.table.seq:
             await catch_up(room, stored[-1][0] + 1, [], self.service.store, self.service.tell, self.service.settings.chat_history)
 
+    async def dropped(self, room: Room) -> None:
+        """A replica left this worker's memory (its last socket here left):
+        stop receiving its events and say no seat is held here."""
+        table_id = room.table.id
+        await self.broker.unsubscribe(table_id)
+        await self.broker.set_presence(table_id, set())
+
     def connected_elsewhere(self, room: Room, seat: int) -> bool:
         """A socket on another worker holds ``seat`` (as of the last heartbeat)."""
         got = self._presence.get(room.table.id)
