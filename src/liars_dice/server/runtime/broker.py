@@ -36,8 +36,16 @@ from ..core.tables import Event
 
 log = logging.getLogger(__name__)
 
-#: Seconds a forwarded command waits for the owner's reply.
+#: Seconds a forwarded command waits for the owner's reply (one wait; the
+#: sender waits again while the owner still holds its lease, :mod:`.cluster`).
 REPLY_SECONDS = 5.0
+#: Seconds a read from Redis may take before the connection counts as broken.
+#: Above :data:`REPLY_SECONDS`: redis-py's default (5 s) equalled the BLPOP of a
+#: reply, so a reply due at the deadline raised ``redis.TimeoutError`` in the
+#: middle of a move instead of "no reply", and the session dropped the socket.
+SOCKET_SECONDS = 3 * REPLY_SECONDS
+#: Seconds an owner's reply is kept for a sender that waits again.
+REPLY_KEEP = 30
 
 EventsHandler = Callable[[str, int, list[tuple[str, dict[str, Any]]]], Awaitable[None]]
 CommandHandler = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
@@ -49,6 +57,11 @@ def channel(table_id: str) -> str:
 
 def inbox(worker: str) -> str:
     return f"liars:cmd:{worker}"
+
+
+def alive_key(worker: str) -> str:
+    """The key that says worker ``worker`` is alive (:meth:`Broker.alive`)."""
+    return f"liars:alive:{worker}"
 
 
 class NoReply(Exception):
@@ -65,7 +78,7 @@ class Broker:
     def __init__(self, url: str, worker: str) -> None:
         self.url = url
         self.worker = worker
-        self.redis: aioredis.Redis = aioredis.from_url(url, decode_responses=True)
+        self.redis: aioredis.Redis = aioredis.from_url(url, decode_responses=True, socket_timeout=SOCKET_SECONDS)
         self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         self._tasks: list[asyncio.Task[None]] = []
         self._on_events: EventsHandler | None = None
@@ -135,15 +148,35 @@ class Broker:
         """Send ``request`` to worker ``owner`` and wait for its reply.
 
         :raises NoReply: no reply within ``timeout`` seconds (the owner died:
-            the table is taken over within the lease's length)."""
-        rid = uuid.uuid4().hex
-        reply_key = f"liars:reply:{rid}"
-        await self.redis.rpush(inbox(owner), json.dumps({**request, "reply": reply_key}))
-        await self.redis.expire(inbox(owner), 60)
-        got = await self.redis.blpop([reply_key], timeout=timeout)
+            the table is taken over within the lease's length), or Redis failed."""
+        got = await self.reply(await self.send(owner, request), timeout)
         if got is None:
             raise NoReply("The table's worker did not answer.")
-        return dict(json.loads(got[1]))
+        return got
+
+    async def send(self, owner: str, request: dict[str, Any]) -> str:
+        """Push ``request`` onto worker ``owner``'s list; returns the key its
+        reply will be pushed to (kept :data:`REPLY_KEEP` seconds).
+
+        :raises NoReply: Redis failed (nothing was sent)."""
+        reply_key = f"liars:reply:{uuid.uuid4().hex}"
+        try:
+            await self.redis.rpush(inbox(owner), json.dumps({**request, "reply": reply_key}))
+            await self.redis.expire(inbox(owner), 60)
+        except aioredis.RedisError as e:
+            raise NoReply(f"Redis failed: {type(e).__name__}.") from e
+        return reply_key
+
+    async def reply(self, reply_key: str, timeout: float = REPLY_SECONDS) -> dict[str, Any] | None:
+        """The reply pushed to ``reply_key``, waiting at most ``timeout``
+        seconds; ``None`` if none came in that time (call again to wait more).
+
+        :raises NoReply: Redis failed (whether the command ran is unknown)."""
+        try:
+            got = await self.redis.blpop([reply_key], timeout=timeout)
+        except aioredis.RedisError as e:
+            raise NoReply(f"Redis failed: {type(e).__name__}.") from e
+        return None if got is None else dict(json.loads(got[1]))
 
     async def _commands(self, on_command: CommandHandler) -> None:
         conn: aioredis.Redis = aioredis.from_url(self.url, decode_responses=True)  # BLPOP holds its connection
@@ -172,7 +205,7 @@ class Broker:
             reply = {"error": {"code": "server/error", "message": f"The table's worker failed: {type(e).__name__}.", "status": 500}}
         key = request["reply"]
         await self.redis.rpush(key, json.dumps(reply))
-        await self.redis.expire(key, 30)
+        await self.redis.expire(key, REPLY_KEEP)
 
     # -- presence -------------------------------------------------------------------------
 
@@ -184,7 +217,24 @@ class Broker:
         else:
             await self.redis.hdel(key, self.worker)
 
+    async def alive(self, seconds: float) -> None:
+        """Say this worker is alive for the next ``seconds`` (the heartbeat
+        renews it): key ``liars:alive:{worker}``, expiring in Redis' clock."""
+        await self.redis.set(alive_key(self.worker), "1", px=max(1, int(seconds * 1000)))
+
     async def presence(self, table_id: str) -> dict[str, set[int]]:
-        """The seats each worker's sockets hold at ``table_id``."""
-        raw = await self.redis.hgetall(f"liars:presence:{table_id}")
-        return {str(w): set(json.loads(v)) for w, v in raw.items()}
+        """The seats each live worker's sockets hold at ``table_id``. A worker
+        whose :meth:`alive` key has expired (it died) is left out and its field
+        deleted: before, a dead worker's seats counted for 120 s (the hash's
+        expiry), so a person whose socket died with it kept the seat from the
+        stand-in bot for two minutes."""
+        key = f"liars:presence:{table_id}"
+        raw = await self.redis.hgetall(key)
+        if not raw:
+            return {}
+        workers = [str(w) for w in raw]
+        flags = await self.redis.mget([alive_key(w) for w in workers])
+        dead = [w for w, f in zip(workers, flags) if f is None]
+        if dead:
+            await self.redis.hdel(key, *dead)
+        return {str(w): set(json.loads(raw[w])) for w, f in zip(workers, flags) if f is not None}

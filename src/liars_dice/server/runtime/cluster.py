@@ -32,9 +32,9 @@ from typing import Any
 from sqlalchemy import Engine
 
 from ...engine import LiarsDiceError
-from ..core.commands import Command, Create, Stale
+from ..core.commands import Command, Create, Stale, decide
 from ..core.errors import ServerBusy
-from ..core.tables import Event, TableStatus
+from ..core.tables import Event, Table, TableStatus
 from .broker import Broker, NoReply
 from .ownership import LEASE_SECONDS, LeaseLost, Leases
 from .replica import catch_up, decode as decode_events, tell_sockets
@@ -44,6 +44,10 @@ from .store import Op
 from .wire import Refused, decode, encode, refusal
 
 log = logging.getLogger(__name__)
+
+#: How many times a forwarded command waits :data:`~.broker.REPLY_SECONDS` for
+#: the owner's reply while the owner keeps its lease.
+FORWARD_WAITS = 3
 
 #: The Redis hash of the lobby's tables: table id -> JSON ``[created_at, summary]``.
 LOBBY = "liars:lobby"
@@ -81,6 +85,7 @@ class Cluster:
     async def start(self) -> None:
         """Connect to Redis, take the tables nobody runs, start the heartbeat."""
         await self.broker.start(self._on_events, self._on_command)
+        await self.broker.alive(self.leases.seconds)
         self._tasks.append(asyncio.create_task(self._publisher()))
         await self._take_orphans()
         self._tasks.append(asyncio.create_task(self._heartbeat()))
@@ -124,10 +129,20 @@ class Cluster:
             owner = await asyncio.to_thread(self.leases.owner_of, table_id)
         if owner is None or owner == self.worker:
             raise ServerBusy("This table is changing workers; try again in a few seconds.")
+        before = room.table  # the replica as the command left: what the store is checked against
         try:
-            reply = await self.broker.forward(owner, {"table_id": table_id, "code": room.code, "command": encode(command)})
+            key = await self.broker.send(owner, {"table_id": table_id, "code": room.code, "command": encode(command)})
+            reply = await self._await_reply(table_id, owner, key)
         except NoReply:
-            raise ServerBusy("This table's worker did not answer; try again in a few seconds.") from None
+            reply = None
+        if reply is None:  # the owner died or the table changed hands: the store says what happened
+            truth = await self._stored_truth(room, before, command)
+            if truth is None:
+                return None  # this worker took the table over and runs the command itself
+            reply = truth
+        if int(reply.get("seq", -1)) > room.table.seq:  # a refusal from an owner ahead of this replica: read the store
+            await catch_up(room, int(reply["seq"]) + 1, [], self.service.store, self.service.tell,
+                           self.service.settings.chat_history)
         if "error" in reply:
             err = reply["error"]
             raise Refused(err["code"], err["message"], int(err.get("status", 400)))
@@ -137,6 +152,70 @@ class Cluster:
         if events:
             await catch_up(room, int(reply["first"]), events, self.service.store, self.service.tell, self.service.settings.chat_history)
         return events
+
+    async def _await_reply(self, table_id: str, owner: str, key: str) -> dict[str, Any] | None:
+        """The owner's reply to a forwarded command; waits again (up to
+        :data:`FORWARD_WAITS` times :data:`~.broker.REPLY_SECONDS`) while
+        ``owner`` still holds the table's lease (it is slow, not dead: its reply
+        will come). ``None`` once the lease is gone or changed hands.
+
+        :raises NoReply: Redis failed."""
+        for _ in range(FORWARD_WAITS):
+            reply = await self.broker.reply(key)
+            if reply is not None:
+                return reply
+            if await asyncio.to_thread(self.leases.owner_of, table_id) != owner:
+                return None
+        return None
+
+    async def _stored_truth(self, room: Room, before: Table, command: Command) -> dict[str, Any] | None:
+        """A forwarded command got no reply: answer by what the store holds,
+        not "busy" (its owner may have applied it and died before replying).
+
+        If nobody holds the lease, this worker takes the table first (the
+        acquire waits for a commit under way, :mod:`.ownership`), so the store is
+        final; if the command is not in it, ``None``: run it here. Otherwise the
+        reply is ``{"first", "events"}`` made from the stored events when the
+        command's first event is among those stored after ``before``.
+
+        :raises ServerBusy: not stored, and another worker runs the table now
+            (or the store cannot be read): the client may try again.
+        """
+        table_id = room.table.id
+        took = False
+        try:
+            if await asyncio.to_thread(self.leases.owner_of, table_id) is None:
+                took = await self._take(table_id)
+            stored = await asyncio.to_thread(self.service.store.events, table_id)
+        except Exception:  # noqa: BLE001 - the store cannot say: a plain "try again"
+            log.warning("could not read table %s after a forward with no reply", table_id, exc_info=True)
+            stored = None
+        found = None if stored is None else self._applied(before, command, stored)
+        if found is None:
+            if took:
+                return None
+            raise ServerBusy("This table's worker did not answer; try again in a few seconds.")
+        seq, event = found
+        if table_id not in self.leases.held:
+            await catch_up(room, seq, [event], self.service.store, self.service.tell, self.service.settings.chat_history)
+        return {"first": seq, "events": [[event.kind.value, event.payload]]}
+
+    def _applied(self, before: Table, command: Command,
+                 stored: list[tuple[int, str, dict[str, Any]]]) -> tuple[int, Event] | None:
+        """Where ``command``'s first event is among the ``stored`` rows after
+        ``before``, as ``(seq, event)``; ``None`` if it is not there (or
+        ``before`` refuses it)."""
+        try:
+            expected = decide(before, command, self.service.dice)
+        except (LiarsDiceError, Stale):
+            return None
+        if not expected:
+            return None
+        kind, payload = expected[0].kind, json.loads(json.dumps(expected[0].payload))  # as stored (lists, not tuples)
+        for seq, k, p in stored:
+            if seq > before.seq and k == kind.value and p == payload:
+                return seq, Event(kind, p)
+        return None
 
     def fence(self, table_id: str) -> Op:
         return self.leases.fence_op(table_id)
@@ -161,6 +240,13 @@ class Cluster:
         if stored and stored[-1][0] > room.table.seq:
             await catch_up(room, stored[-1][0] + 1, [], self.service.store, self.service.tell, self.service.settings.chat_history)
 
+    async def dropped(self, room: Room) -> None:
+        """A replica left this worker's memory (its last socket here left):
+        stop receiving its events and say no seat is held here."""
+        table_id = room.table.id
+        await self.broker.unsubscribe(table_id)
+        await self.broker.set_presence(table_id, set())
+
     def connected_elsewhere(self, room: Room, seat: int) -> bool:
         """A socket on another worker holds ``seat`` (as of the last heartbeat)."""
         got = self._presence.get(room.table.id)
@@ -179,6 +265,13 @@ class Cluster:
             await asyncio.to_thread(self.leases.release, table_id)
             raise
         self.takeovers += 1
+        # Tell the replicas where the table stands: the dead owner may have
+        # stored events it never published, and with nothing new to publish
+        # (a person to move) the other workers' replicas stayed behind for good,
+        # their sockets shown a turn that had passed (the failover test's stall).
+        # An empty batch from the next seq makes a replica that is behind read
+        # the store (.replica).
+        self._outbox.put_nowait((room, room.table.seq + 1, []))
         if room.conns:  # this worker's sockets had a replica: the rebuilt table, from the store
             self.service.tell.table(room)
             self.service.tell.state(room)
@@ -199,6 +292,7 @@ class Cluster:
                 lost = await asyncio.to_thread(self.leases.renew)
                 for table_id in lost:
                     self._lost(table_id)
+                await self.broker.alive(self.leases.seconds)  # gone with this worker within a lease
                 await self._share_presence()
                 await self._read_lobby()
                 await self._take_orphans()
@@ -281,9 +375,9 @@ class Cluster:
         try:
             events = await self.service.run(room, decode(request["command"]))
         except Stale:
-            return {"stale": True}
+            return {"stale": True, "seq": room.table.seq}
         except LiarsDiceError as e:
-            return {"error": refusal(e)}
+            return {"error": refusal(e), "seq": room.table.seq}
         finally:
             first = self._firsts.pop(task, 0) if task is not None else 0
         return {"first": first, "events": [[e.kind.value, e.payload] for e in events]}

@@ -39,6 +39,7 @@ from sqlalchemy import (
     create_engine,
     event,
     false,
+    text,
 )
 
 from ..core.config import normalize_db_url
@@ -188,13 +189,25 @@ def make_engine(url: str, durable: bool = False) -> Engine:
     return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5, connect_args=args)
 
 
+#: The PostgreSQL advisory lock key that serialises :func:`migrate` across workers.
+MIGRATION_LOCK = 0x11A25D1CE
+
+
 def migrate(engine: Engine) -> None:
-    """Bring the schema to the latest alembic revision (idempotent)."""
+    """Bring the schema to the latest alembic revision (idempotent).
+
+    On PostgreSQL the migration runs under a transaction-level advisory lock
+    (:data:`MIGRATION_LOCK`), so that workers starting together on a fresh
+    database migrate one after the other: without it, two workers both created
+    ``alembic_version`` and the second failed its start (``UniqueViolation``).
+    """
     from alembic import command
     from alembic.config import Config
 
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as conn:
+        if engine.dialect.name == "postgresql":
+            conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": MIGRATION_LOCK})
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")

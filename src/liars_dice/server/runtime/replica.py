@@ -55,7 +55,9 @@ async def catch_up(room: Room, first: int, events: Sequence[Event], store: Store
         if first > t.seq + 1:
             stored = await asyncio.to_thread(store.events, t.id)
             room.table = rebuild(stored, chat_kept)
-            how, told = "reread", list(events)
+            # the sockets learn of every event they missed, not only this batch's
+            # (an empty batch, after a takeover, told them nothing: a stale view)
+            how, told = "reread", [Event(EventKind(k), p) for seq, k, p in stored if seq > t.seq]
         else:
             new = t
             told = list(events[t.seq + 1 - first:])

@@ -294,8 +294,13 @@ class TableService:
         elif isinstance(command, TurnDue):
             await self.turns.play(room, command)
         elif isinstance(command, Evict):
-            if not room.conns and not room.table.is_live and self.rooms.get(room.code) is room:
+            replica = self.cluster is not None and room.table.is_live and not self.cluster.owns(room)
+            if not room.conns and (replica or not room.table.is_live) and self.rooms.get(room.code) is room:
                 del self.rooms[room.code]
+                if replica:  # another worker runs it: stop following it (loaded again when asked for)
+                    assert self.cluster is not None
+                    await self.cluster.dropped(room)
+                    return
                 # a socket that looked the room up but has not said hello still
                 # holds it: get_room finds it here rather than loading a copy
                 self._gone[room.code] = room
@@ -485,7 +490,8 @@ class TableService:
             # it left memory while this socket was between its look-up and its
             # hello: no copy was loaded meanwhile (get_room finds held rooms)
             self._gone.pop(room.code, None)
-            self.rooms.setdefault(room.code, room)
+            if self.rooms.setdefault(room.code, room) is room and self.cluster is not None and not self.cluster.owns(room):
+                await self.cluster.loaded(room)  # a replica dropped meantime: follow it again
         room.attach(conn, seat)
         conn.hello_done = True
         return seat
@@ -498,7 +504,9 @@ class TableService:
         t = room.table
         if seat is not None and t.is_live and t.seats[seat].kind is SeatKind.HUMAN:
             self.turns.start_grace(room, seat)
-        if not t.is_live:
+        if not t.is_live or (self.cluster is not None and not self.cluster.owns(room)):
+            # a finished table, or a replica of a table another worker runs (.replica):
+            # it leaves memory after its last client (before, replicas stayed for good)
             self.turns.evict_later(room)
         self.tell.presence(room)
 
