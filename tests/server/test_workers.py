@@ -176,3 +176,25 @@ def test_a_replica_leaves_memory_after_its_last_socket(settings: Settings) -> No
         again = Player(b, code, j["token"])
         assert again.welcome["type"] == "welcome"
         assert again.wait(lambda m: m["type"] == "chat")["text"] == "while b was away"  # read again, up to date
+
+
+def test_the_visitor_cap_holds_across_the_workers(settings: Settings) -> None:
+    """Issue 16 benchmarks: with 2 workers one address held 97-128 visitor
+    sockets on one table, past its cap of 100, since each worker counted only
+    its own. The workers now share their counts at each heartbeat: visitors on
+    worker a count against the cap on worker b."""
+    import dataclasses
+
+    capped = dataclasses.replace(settings, visitors_per_table=3)
+    with running(capped) as a, running(capped) as b:
+        t = create(a, "ann", seats=2)
+        code = t["code"]
+        on_a = [Player(a, code, None) for _ in range(2)]
+        assert all(p.welcome["type"] == "welcome" for p in on_a), [p.welcome for p in on_a]
+        guard_b = b.app.state.guard.guard  # type: ignore[attr-defined]
+        wait_until(lambda: guard_b.elsewhere_table, 10)  # b has heard a's count (a heartbeat)
+        first = Player(b, code, None)
+        assert first.welcome["type"] == "welcome", first.welcome
+        second = Player(b, code, None)
+        assert second.welcome["type"] == "error" and second.welcome["code"] == "socket/too_many", second.welcome
+        assert "3 visitors" in second.welcome["message"]

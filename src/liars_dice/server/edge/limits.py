@@ -18,7 +18,7 @@ from __future__ import annotations
 import threading
 import uuid
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -110,6 +110,10 @@ class Guard:
         self.sockets_of_address: Counter[str] = Counter()
         self.sockets_of_table: Counter[str] = Counter()
         self.sockets_of_seat: Counter[str] = Counter()
+        #: several workers: the other workers' sockets per address and visitors
+        #: per table, as of the last heartbeat (:meth:`share`); a cap counts them too
+        self.elsewhere_address: dict[str, int] = {}
+        self.elsewhere_table: dict[str, int] = {}
 
     # -- rates -------------------------------------------------------------------
 
@@ -192,7 +196,7 @@ class Guard:
         :raises TooManySockets: over the address's cap.
         """
         lim = self.limits
-        if self.sockets_of_address[address] >= lim.sockets_per_address:
+        if self.sockets_of_address[address] + self.elsewhere_address.get(address, 0) >= lim.sockets_per_address:
             raise TooManySockets(f"At most {lim.sockets_per_address} connections from one address.")
         self.sockets_of_address[address] += 1
 
@@ -210,7 +214,7 @@ class Guard:
 
         :raises TooManySockets: the table has :attr:`Settings.visitors_per_table` visitors.
         """
-        if self.sockets_of_table[table] >= self.limits.visitors_per_table:
+        if self.sockets_of_table[table] + self.elsewhere_table.get(table, 0) >= self.limits.visitors_per_table:
             raise TooManySockets(
                 f"This table has {self.limits.visitors_per_table} visitors watching already: try again later."
             )
@@ -233,6 +237,16 @@ class Guard:
         self.sockets_of_seat[token_hash] -= 1
         if self.sockets_of_seat[token_hash] <= 0:
             del self.sockets_of_seat[token_hash]
+
+    async def share(self, share_counts: Callable[[str, dict[str, int]], Awaitable[dict[str, int]]]) -> None:
+        """Several workers (issue 16 benchmarks: with 2 workers one address held
+        97-128 visitor sockets on one table, past its cap of 100): publish this
+        worker's sockets per address and visitors per table, and take the other
+        workers' sums, through ``share_counts`` (the cluster's, over Redis), at
+        each heartbeat. A cap then holds across the workers, give or take what
+        arrives within one heartbeat (2 s) on several workers at once."""
+        self.elsewhere_address = await share_counts("sockets", {k: v for k, v in self.sockets_of_address.items() if v > 0})
+        self.elsewhere_table = await share_counts("visitors", {k: v for k, v in self.sockets_of_table.items() if v > 0})
 
     def stats(self) -> dict[str, Any]:
         """Live counts (for tests and benchmarks)."""

@@ -217,6 +217,41 @@ class Broker:
         else:
             await self.redis.hdel(key, self.worker)
 
+    async def share_counts(self, kind: str, mine: dict[str, int], seconds: float) -> dict[str, int]:
+        """Publish this worker's counts of ``kind`` (sockets per address, visitors
+        per table...) and return the sum of every other live worker's.
+
+        Each worker's counts are one hash, ``liars:counts:{kind}:{worker}``,
+        replaced whole at each heartbeat and expiring after ``seconds`` (a dead
+        worker's counts go with it); the workers that share are the members of
+        ``liars:counters:{kind}``, and one whose :meth:`alive` key has expired
+        is left out. Shape: ``{key: count}`` for the keys with a count > 0.
+        """
+        members = f"liars:counters:{kind}"
+        own = f"liars:counts:{kind}:{self.worker}"
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.delete(own)
+            if mine:
+                pipe.hset(own, mapping={k: str(v) for k, v in mine.items()})
+                pipe.pexpire(own, max(1, int(seconds * 1000)))
+            pipe.sadd(members, self.worker)
+            await pipe.execute()
+        others = [str(w) for w in await self.redis.smembers(members) if str(w) != self.worker]
+        if not others:
+            return {}
+        flags = await self.redis.mget([alive_key(w) for w in others])
+        dead = [w for w, f in zip(others, flags) if f is None]
+        if dead:
+            await self.redis.srem(members, *dead)
+        total: dict[str, int] = {}
+        for w, f in zip(others, flags):
+            if f is None:
+                continue
+            for k, v in (await self.redis.hgetall(f"liars:counts:{kind}:{w}")).items():
+                key = k.decode() if isinstance(k, bytes) else str(k)
+                total[key] = total.get(key, 0) + int(v)
+        return total
+
     async def alive(self, seconds: float) -> None:
         """Say this worker is alive for the next ``seconds`` (the heartbeat
         renews it): key ``liars:alive:{worker}``, expiring in Redis' clock."""

@@ -26,7 +26,7 @@ import os
 import socket
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from sqlalchemy import Engine
@@ -78,6 +78,8 @@ class Cluster:
         self._firsts: dict[asyncio.Task[Any], int] = {}
         self._presence: dict[str, tuple[float, dict[str, set[int]]]] = {}  # table id -> (read at, seats by worker)
         self.takeovers = 0  #: tables taken over from a dead worker (for tests)
+        #: coroutines run at every heartbeat (the edge shares its socket counts so, :meth:`share_counts`)
+        self.beat_hooks: list[Callable[[], Awaitable[None]]] = []
         service.cluster = self
 
     # -- life cycle ------------------------------------------------------------------
@@ -294,12 +296,19 @@ class Cluster:
                     self._lost(table_id)
                 await self.broker.alive(self.leases.seconds)  # gone with this worker within a lease
                 await self._share_presence()
+                for hook in self.beat_hooks:
+                    await hook()
                 await self._read_lobby()
                 await self._take_orphans()
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001 - the database or Redis is away: next beat
                 log.warning("heartbeat failed", exc_info=True)
+
+    async def share_counts(self, kind: str, mine: dict[str, int]) -> dict[str, int]:
+        """This worker's counts of ``kind`` out, every other live worker's sum
+        back (:meth:`.broker.Broker.share_counts`); they last three beats."""
+        return await self.broker.share_counts(kind, mine, 3 * self.beat)
 
     def _lost(self, table_id: str) -> None:
         """Another worker took ``table_id``: stop its timers; keep it as a replica."""
