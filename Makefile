@@ -47,7 +47,8 @@ play: $(VENV)/.installed
 # src/ once clean), then the tests, the doctests of src/ and the README's
 # examples (pyproject.toml [tool.pytest.ini_options]), but for the tests
 # marked slow: `make test-slow` runs those (.ci/run runs both).
-# ARGS='-m slow' or a test's node id choose otherwise (the last -m wins).
+# ARGS passes options on (ARGS="-m ''" runs every test: the last -m wins); a
+# slow test by name: make test-slow ARGS=tests/test_openspiel_cfr_value.py.
 test: $(VENV)/.installed-dev
 	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest -m 'not slow' $(ARGS)
