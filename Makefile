@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 ARGS   ?=
 
-.PHONY: play test install install-dev clean
+.PHONY: play test test-slow install install-dev install-rl clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || \
@@ -25,18 +25,39 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(VENV)/.installed $@
 
+# The rl extra as well (examples/maskable_ppo.py and its test; .ci/run installs
+# it): PyTorch's CPU build first, pinned, because an unpinned torch that
+# sb3-contrib pulls in is a CUDA build of several GB on Linux. On CI's machines
+# pip takes torch 2.13.0 (CPU, Python 3.11) from the local disk: the two steps
+# took 47 s and 5 s in the shared venv, and about a minute in a fresh one.
+TORCH ?= torch==2.13.0
+$(VENV)/.installed-rl: pyproject.toml | $(VENV)/.installed-dev
+	$(BIN)/python -m pip install --quiet '$(TORCH)'
+	$(BIN)/python -m pip install --quiet -e '.[dev,rl]'
+	touch $@
+
 install: $(VENV)/.installed
 install-dev: $(VENV)/.installed-dev
+install-rl: $(VENV)/.installed-rl
 
 play: $(VENV)/.installed
 	$(BIN)/liars-dice play $(ARGS)
 
 # mypy --strict over the modules listed in pyproject.toml [tool.mypy] (all of
 # src/ once clean), then the tests, the doctests of src/ and the README's
-# examples (pyproject.toml [tool.pytest.ini_options]).
+# examples (pyproject.toml [tool.pytest.ini_options]), but for the tests
+# marked slow: `make test-slow` runs those (.ci/run runs both).
+# ARGS passes options on (ARGS="-m ''" runs every test: the last -m wins); a
+# slow test by name: make test-slow ARGS=tests/test_openspiel_cfr_value.py.
 test: $(VENV)/.installed-dev
 	$(BIN)/python -m mypy
-	$(BIN)/python -m pytest $(ARGS)
+	$(BIN)/python -m pytest -m 'not slow' $(ARGS)
+
+# The tests marked slow (a few minutes on two cores): databases stopped and
+# disks filled under a served game, OpenSpiel's CFR value, exports of the
+# built-in game, the packaging build, the MaskablePPO example's training.
+test-slow: $(VENV)/.installed-dev
+	$(BIN)/python -m pytest -m slow $(ARGS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info

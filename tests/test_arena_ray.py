@@ -130,8 +130,9 @@ def test_the_ray_report_equals_jobs_2_with_an_external_bot(cli, local_ray) -> No
     config = _config(cli)
     progress: list[int] = []
     on_ray = run_arena(config, 2, progress.append, backend="ray")
-    assert on_ray.outcomes == run_arena(config, 2).outcomes
-    assert on_ray.report() == run_arena(config, 2).report()
+    on_jobs = run_arena(config, 2)
+    assert on_ray.outcomes == on_jobs.outcomes
+    assert on_ray.report() == on_jobs.report()
     assert sum(progress) == 16 and len(progress) == len(ray_chunks(16, 2)) > 1  # as each task finishes
 
 

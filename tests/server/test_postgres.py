@@ -30,6 +30,26 @@ def test_url_maps_to_psycopg3() -> None:
     assert normalize_db_url("sqlite:///x.db") == "sqlite:///x.db"
 
 
+def test_a_url_s_own_libpq_options_are_kept() -> None:
+    """``?options=-csearch_path%3D...`` in ``--db`` reaches PostgreSQL beside
+    the store's ``synchronous_commit=on`` (the store's options replaced it, so
+    tables went to ``public`` silently), and the URL's own
+    ``synchronous_commit=off`` never wins over the store's."""
+    from sqlalchemy import text
+
+    from liars_dice.server.runtime.db import make_engine
+
+    assert POSTGRES_URL is not None and "search_path" in POSTGRES_URL  # tests/server/conftest.py
+    for url in (POSTGRES_URL, POSTGRES_URL + "%20-csynchronous_commit%3Doff"):
+        engine = make_engine(url)
+        try:
+            with engine.connect() as conn:
+                assert conn.execute(text("SELECT current_schema()")).scalar_one().startswith("test_")
+                assert conn.execute(text("SHOW synchronous_commit")).scalar_one() == "on"
+        finally:
+            engine.dispose()
+
+
 def test_whole_game_and_resume_on_postgres() -> None:
     assert POSTGRES_URL is not None
     reset_postgres(POSTGRES_URL)

@@ -41,6 +41,7 @@ from sqlalchemy import (
     false,
     text,
 )
+from sqlalchemy.engine import make_url
 
 from ..core.config import normalize_db_url
 
@@ -185,8 +186,13 @@ def make_engine(url: str, durable: bool = False) -> Engine:
         return engine
     # synchronous_commit stays on (whatever the server's default says): an
     # event is announced once committed, so its commit must survive a crash.
-    args = {"options": "-c synchronous_commit=on"}
-    return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5, connect_args=args)
+    # The URL's own libpq options (``?options=-csearch_path%3Dgames``) are
+    # kept, before it (a connect_args "options" would replace them).
+    u = make_url(url)
+    given = u.query.get("options")
+    options = " ".join([*([given] if isinstance(given, str) else list(given or ())), "-c synchronous_commit=on"])
+    args = {"options": options}
+    return create_engine(u.difference_update_query(["options"]), pool_pre_ping=True, pool_size=5, max_overflow=5, connect_args=args)
 
 
 #: The PostgreSQL advisory lock key that serialises :func:`migrate` across workers.
