@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 ARGS   ?=
 
-.PHONY: play test test-slow install install-dev install-rl clean
+.PHONY: play test test-fast install install-dev install-rl clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || \
@@ -45,19 +45,20 @@ play: $(VENV)/.installed
 
 # mypy --strict over the modules listed in pyproject.toml [tool.mypy] (all of
 # src/ once clean), then the tests, the doctests of src/ and the README's
-# examples (pyproject.toml [tool.pytest.ini_options]), but for the tests
-# marked slow: `make test-slow` runs those (.ci/run runs both).
-# ARGS passes options on (ARGS="-m ''" runs every test: the last -m wins); a
-# slow test by name: make test-slow ARGS=tests/test_openspiel_cfr_value.py.
+# examples (pyproject.toml [tool.pytest.ini_options]): the whole suite, the
+# tests marked slow included (.ci/run runs this). ARGS passes options on, e.g.
+# make test ARGS=tests/test_openspiel_cfr_value.py.
 test: $(VENV)/.installed-dev
 	$(BIN)/python -m mypy
-	$(BIN)/python -m pytest -m 'not slow' $(ARGS)
+	$(BIN)/python -m pytest $(ARGS)
 
-# The tests marked slow (a few minutes on two cores): databases stopped and
-# disks filled under a served game, OpenSpiel's CFR value, exports of the
-# built-in game, the packaging build, the MaskablePPO example's training.
-test-slow: $(VENV)/.installed-dev
-	$(BIN)/python -m pytest -m slow $(ARGS)
+# The suite but for the tests marked slow (databases stopped and disks filled
+# under a served game, OpenSpiel's CFR value, exports of the built-in game, the
+# packaging build, the MaskablePPO example's training): for quick rounds while
+# developing. `make test` (and so CI) runs them all.
+test-fast: $(VENV)/.installed-dev
+	$(BIN)/python -m mypy
+	$(BIN)/python -m pytest -m 'not slow' $(ARGS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info
