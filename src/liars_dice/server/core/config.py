@@ -131,6 +131,9 @@ class Settings:
     :ivar join_rate: seats taken with ``POST /api/tables/{code}/join``.
     :ivar miss_rate: requests naming a table code that does not exist (guessing codes).
     :ivar lookup_rate: requests (and websockets) naming a table or a player.
+    :ivar signin_rate_address: sign-ins, sign-ups and password resets per address (issue 18).
+    :ivar signin_rate_name: sign-ins and resets per account name, counted by the
+        name's confusable skeleton, from any number of addresses (issue 18).
 
     Caps:
 
@@ -206,6 +209,8 @@ class Settings:
     join_rate: str = "30/minute"
     miss_rate: str = "20/minute"
     lookup_rate: str = "600/minute"
+    signin_rate_address: str = "10/minute"
+    signin_rate_name: str = "20/hour"
     open_tables_per_address: int = 8
     open_tables_total: int = 2000
     connections_per_address: int = 64
