@@ -234,13 +234,13 @@ def decide(t: Table, c: Command, dice: DiceSource) -> list[Event]:
             raise SeatTaken(f"This table has seats 0 to {t.n_seats - 1}.")
         if seat not in empty:
             raise SeatTaken(f"Seat {seat} is taken.")
+        if c.account is not None and t.seat_of_account(c.account) is not None:
+            raise SeatTaken("You already hold a seat at this table.")
         # Names differ by how they look (UTS #39 skeleton), not only by their code points.
         if (clash := confusable_with(c.name, t.names)) is not None:
             raise NameTaken(f"Someone at this table is already called {clash!r}, a name too like it.")
         payload = {"seat": seat, "name": c.name, "token_hash": c.token_hash}
         if c.account is not None:
-            if any(s.account == c.account for s in t.seats):
-                raise SeatTaken("You already hold a seat at this table.")
             payload["account"] = c.account  # guests' events are as they always were
         return [E(EventKind.JOINED, payload)]
     if isinstance(c, AddBot):

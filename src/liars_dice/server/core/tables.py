@@ -470,7 +470,7 @@ def apply(t: Table, e: Event) -> Table:
         revoked = t.revoked + ((s.token_hash, k),) if for_good and s.token_hash is not None else t.revoked
         return replace(t, revoked=revoked, seats=_seat(
             t, s.index, kind=SeatKind.BOT, bot=p["bot"], replaced=True, returnable=not for_good,
-            token_hash=None if for_good else s.token_hash, account=None if for_good else s.account,
+            token_hash=None if for_good else s.token_hash,
         ))
     if k is EventKind.RETURNED:
         return replace(t, seats=_seat(t, p["seat"], kind=SeatKind.HUMAN, bot=None, replaced=False, returnable=False))

@@ -61,7 +61,7 @@ T = TypeVar("T")
 
 #: Threads that hash passwords (each Argon2id hash holds 64 MiB while it runs).
 HASH_THREADS = 2
-#: The Redis channel of revoked sessions (JSON list of token hashes).
+#: The Redis channel of revoked sessions: JSON ``{"sessions": [token hashes], "tables": [codes renamed]}``.
 REVOKED_CHANNEL = "liars:sessions:revoked"
 
 
@@ -102,6 +102,8 @@ class Revocations:
         self._redis_url = redis_url
         self._redis: Any = None
         self._task: asyncio.Task[None] | None = None
+        #: what forgets the rooms of tables whose names changed (the service's ``forget_tables``)
+        self.forget: Callable[[Sequence[str]], None] | None = None
 
     async def start(self) -> None:
         """Listen for the other workers' revocations (with Redis only)."""
@@ -118,7 +120,10 @@ class Revocations:
                 try:
                     msg = await pubsub.get_message(timeout=1.0)
                     if msg is not None:
-                        self._close_here(json.loads(msg["data"]))
+                        data = json.loads(msg["data"])
+                        self._close_here(data.get("sessions", ()))
+                        if data.get("tables") and self.forget is not None:
+                            self.forget(data["tables"])
                 except asyncio.CancelledError:
                     await pubsub.aclose()
                     raise
@@ -156,14 +161,15 @@ class Revocations:
             for close in list(self._sockets.pop(th, ())):
                 close()
 
-    async def revoked(self, hashes: Sequence[str]) -> None:
-        """Sessions ``hashes`` were revoked: close their sockets here and on the other workers."""
-        if not hashes:
+    async def revoked(self, hashes: Sequence[str], tables: Sequence[str] = ()) -> None:
+        """Sessions ``hashes`` were revoked: close their sockets here and on the
+        other workers (who also forget their rooms of ``tables``, whose names changed)."""
+        if not hashes and not tables:
             return
         self._close_here(hashes)
         if self._redis is not None:
             try:
-                await self._redis.publish(REVOKED_CHANNEL, json.dumps(list(hashes)))
+                await self._redis.publish(REVOKED_CHANNEL, json.dumps({"sessions": list(hashes), "tables": list(tables)}))
             except Exception:  # noqa: BLE001 - the sockets elsewhere close at their next check
                 log.warning("session revocations: could not tell the other workers")
 
@@ -186,6 +192,7 @@ class Accounts:
         self.store: Store = service.store
         self.hasher = hasher or PasswordHasher()
         self.revocations = revocations or Revocations()
+        self.revocations.forget = service.forget_tables
         self._hash_pool = ThreadPoolExecutor(HASH_THREADS, thread_name_prefix="liars-dice-argon2")
         #: a hash of a random password, verified when a name is unknown (the same time as a
         #: known one); made on the hashing pool, so the app's start does not wait for it
@@ -462,12 +469,15 @@ class Accounts:
             accounts_t.c.id == acct.id)).scalar_one_or_none())
         if not await self._verify(stored, normal_password(password)):
             raise SignInFailed("That is not your password.")
-        for room in list(self.service.rooms.values()):
-            t = room.table
+        live = await self._db(lambda c: [r[0] for r in c.execute(
+            select(tables_t.c.code).join(seats_t, seats_t.c.table_id == tables_t.c.id).where(
+                seats_t.c.account_id == acct.id, tables_t.c.status.in_(("open", "playing"))))])
+        for code in live:  # a seat given up before the start does not count; a game on does
+            t = (await self.service.get_room(code)).table
             if t.is_live and any(s.account == acct.id for s in t.seats):
-                raise AccountBusy(f"You hold a seat at table {t.code}, not finished: leave it first.")
+                raise AccountBusy(f"You have a seat at table {t.code}, whose game is not over: finish it first.")
 
-        def tx(conn: Connection) -> tuple[list[str], str] | None:
+        def tx(conn: Connection) -> tuple[list[str], str, list[str]]:
             n = (conn.execute(select(func.max(accounts_t.c.deleted_number))).scalar() or 0) + 1
             new_name = deleted_name(n)
             old_name = conn.execute(select(accounts_t.c.name).where(accounts_t.c.id == acct.id)).scalar_one()
@@ -491,18 +501,20 @@ class Accounts:
                     values["winner"] = new_name
                 if values:
                     conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(**values))
-            return hashes, new_name
+            codes = [r[0] for r in conn.execute(select(tables_t.c.code).where(
+                tables_t.c.id.in_(sorted({r[0] for r in rows}))))]
+            return hashes, new_name, codes
 
         for _ in range(5):  # two deletions at once may pick the same number: the unique column says which
             try:
-                hashes, new_name = await self._db(tx)  # type: ignore[misc]
+                hashes, new_name, codes = await self._db(tx)
                 break
             except Exception as e:  # noqa: BLE001
                 if not isinstance(e.__cause__, IntegrityError):
                     raise
         else:  # pragma: no cover
             raise AccountBusy("The account could not be deleted just now: try again.")
-        self.service.forget_account(acct.id)
-        await self.revocations.revoked(hashes)
+        self.service.forget_tables(codes)
+        await self.revocations.revoked(hashes, codes)
         log.info("account %d deleted (now %s)", acct.id, new_name)
         return new_name

@@ -385,16 +385,16 @@ class TableService:
             self.scheduler.cancel(old, "evict")
             del self.rooms[old.code]
 
-    def forget_account(self, account: int) -> None:
-        """Account ``account`` was deleted: drop this worker's rooms of finished
-        or closed tables where it sat and no client is connected, so that they
-        are loaded again with its new name ("deleted player N")."""
-        for code, room in list(self.rooms.items()):
-            t = room.table
-            if not t.is_live and not room.conns and any(s.account == account for s in t.seats):
+    def forget_tables(self, codes: Sequence[str]) -> None:
+        """The names shown at tables ``codes`` changed (an account was deleted):
+        drop this worker's rooms of those that are finished or closed and have
+        no client, so that they are loaded again with the names as shown now
+        ("deleted player N"; :meth:`.store.Store.events`)."""
+        for code in codes:
+            room = self.rooms.get(code)
+            if room is not None and not room.table.is_live and not room.conns:
                 self.scheduler.cancel(room, "evict")
                 del self.rooms[code]
-        for code in [c for c, r in list(self._gone.items()) if any(s.account == account for s in r.table.seats)]:
             self._gone.pop(code, None)
 
     def lobby(self) -> list[dict[str, Any]]:
