@@ -482,7 +482,7 @@ class Accounts:
             new_name = deleted_name(n)
             old_name = conn.execute(select(accounts_t.c.name).where(accounts_t.c.id == acct.id)).scalar_one()
             conn.execute(update(accounts_t).where(accounts_t.c.id == acct.id).values(
-                name=new_name, skeleton=f"\x00deleted:{n}", password_hash=None, recovery_hash=None,
+                name=new_name, skeleton=skeleton(new_name), password_hash=None, recovery_hash=None,
                 deleted_at=utcnow(), deleted_number=n))
             hashes = [r[0] for r in conn.execute(select(account_sessions_t.c.token_hash).where(
                 account_sessions_t.c.account_id == acct.id))]
