@@ -12,6 +12,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, AsyncIterator
 
+from argon2 import PasswordHasher
 from fastapi import FastAPI, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
@@ -91,7 +92,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.guard = RequestGuard(settings, service)
         revocations = Revocations(settings.redis_url)
         await revocations.start()
-        app.state.accounts = Accounts(service, None, revocations)
+        hasher = PasswordHasher(time_cost=settings.argon2_time_cost, memory_cost=settings.argon2_memory_kib,
+                                parallelism=settings.argon2_parallelism)
+        app.state.accounts = Accounts(service, hasher, revocations)
         app.state.health = HealthCheck(service, engine)
         # Several workers (Redis given): this one takes only the tables nobody runs.
         cluster = None
