@@ -239,10 +239,10 @@ def decide(t: Table, c: Command, dice: DiceSource) -> list[Event]:
         # Names differ by how they look (UTS #39 skeleton), not only by their code points.
         if (clash := confusable_with(c.name, t.names)) is not None:
             raise NameTaken(f"Someone at this table is already called {clash!r}, a name too like it.")
-        payload = {"seat": seat, "name": c.name, "token_hash": c.token_hash}
+        joined: dict[str, Any] = {"seat": seat, "name": c.name, "token_hash": c.token_hash}
         if c.account is not None:
-            payload["account"] = c.account  # guests' events are as they always were
-        return [E(EventKind.JOINED, payload)]
+            joined["account"] = c.account  # guests' events are as they always were
+        return [E(EventKind.JOINED, joined)]
     if isinstance(c, AddBot):
         _host_only(t, c.by)
         if c.bot not in REGISTRY:

@@ -231,6 +231,9 @@ class Accounts:
         token = new_token()
         now = utcnow()
         expires = now + timedelta(seconds=SESSION_SECONDS)
+        # the account's sessions that ended long ago go (their rows bound the table's size)
+        conn.execute(delete(account_sessions_t).where(
+            account_sessions_t.c.account_id == account_id, account_sessions_t.c.expires_at < now))
         conn.execute(insert(account_sessions_t).values(
             token_hash=hash_token(token), account_id=account_id, created_at=now, expires_at=expires))
         return token, expires
@@ -300,9 +303,11 @@ class Accounts:
                 return None
             try:
                 with conn.begin_nested():
-                    aid = conn.execute(insert(accounts_t).values(
+                    key = conn.execute(insert(accounts_t).values(
                         name=name, skeleton=sk, password_hash=pw_hash, recovery_hash=rc_hash,
-                        created_at=now, password_changed_at=now)).inserted_primary_key[0]
+                        created_at=now, password_changed_at=now)).inserted_primary_key
+                    assert key is not None
+                    aid = int(key[0])
             except IntegrityError:
                 return None  # taken meanwhile (the unique skeleton)
             token, expires = self._open_session(conn, aid)
@@ -333,7 +338,7 @@ class Accounts:
         pw = normal_password(password)
         stored = row.password_hash if row is not None else None
         ok = await self._verify(stored, pw)
-        if not ok or row is None or row.name != name and skeleton(row.name) != sk:
+        if not ok or row is None:
             raise SignInFailed("That name and password do not go together.")
         rehash = None
         if self.hasher.check_needs_rehash(stored):  # type: ignore[arg-type]
