@@ -15,13 +15,14 @@ function setSession(data) {
   renderNav();
 }
 
-/** Ask the server who this browser is signed in as (before the first page is shown). */
+/**
+ * Ask the server who this browser is signed in as (before the first page is
+ * shown). A server that does not answer within 3 s does not hold the page up:
+ * it is shown as a guest's, and the answer, when it comes, signs it in.
+ */
 export async function loadAccount() {
-  try {
-    setSession(await api.account());
-  } catch {
-    setSession(null);
-  }
+  const asked = api.account().then(setSession, () => setSession(null));
+  await Promise.race([asked, new Promise((resolve) => setTimeout(resolve, 3000))]);
 }
 
 /** The top bar's link: "Sign in", or the account's name. */
