@@ -248,3 +248,27 @@ def test_a_restart_shows_the_deleted_name_too(app_settings: Settings) -> None:
         assert app.post("/api/account/delete", json={"password": PASSWORD}, headers=csrf(s)).status_code == 200
     with running(app_settings) as app:
         assert "deleted player 1" in app.get(f"/api/tables/{t['code']}/record").json()["players"]
+
+
+def test_a_database_failure_is_a_clear_refusal_and_loses_nothing(tmp_path: Path) -> None:
+    """The store refuses account writes (a trigger, as a full disk would): sign-up
+    and sign-in answer ``server/unavailable`` (503) in one sentence, nothing is
+    half-made, and once the database is back both work."""
+    import sqlite3
+
+    db = tmp_path / "t.db"
+    with running(Settings(db_url=f"sqlite:///{db}", grace=60.0, bot_delay=0.0)) as c:
+        sign_up(c, "kai")
+        with sqlite3.connect(db) as conn:
+            conn.execute("CREATE TRIGGER refuse_accounts BEFORE INSERT ON accounts BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END")
+            conn.execute("CREATE TRIGGER refuse_sessions BEFORE INSERT ON account_sessions BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END")
+        for path, body in (("/api/account/sign-up", {"name": "lia", "password": PASSWORD}),
+                           ("/api/account/sign-in", {"name": "kai", "password": PASSWORD})):
+            r = other(c).post(path, json=body)
+            assert r.status_code == 503 and r.json()["error"]["code"] == "server/unavailable", r.text
+            assert "disk" not in r.text and PASSWORD not in r.text
+        with sqlite3.connect(db) as conn:
+            conn.execute("DROP TRIGGER refuse_accounts")
+            conn.execute("DROP TRIGGER refuse_sessions")
+        sign_up(other(c), "lia")
+        sign_in(other(c), "kai")
