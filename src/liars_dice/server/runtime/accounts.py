@@ -309,6 +309,8 @@ class Accounts:
                     assert key is not None
                     aid = int(key[0])
             except IntegrityError:
+                if conn.execute(select(accounts_t.c.id).where(accounts_t.c.skeleton == sk)).first() is None:
+                    raise  # not the name: the database failed
                 return None  # taken meanwhile (the unique skeleton)
             token, expires = self._open_session(conn, aid)
             return aid, token, expires
