@@ -24,7 +24,7 @@ from liars_dice.server.runtime.db import account_sessions_t, accounts_t, make_en
 from .conftest import POSTGRES_URL, reset_postgres
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=[pytest.mark.postgres, pytest.mark.xdist_group("postgres")])])
 def app_settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
     if request.param == "postgres":
         if not POSTGRES_URL:

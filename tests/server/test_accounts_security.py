@@ -219,6 +219,7 @@ def test_a_revoked_sessions_websocket_is_closed(tmp_path: Path) -> None:
 
 
 @pytest.mark.postgres
+@pytest.mark.xdist_group("postgres")
 @pytest.mark.skipif(not (POSTGRES_URL and REDIS_URL), reason="PostgreSQL and Redis are not set")
 def test_a_revocation_reaches_the_socket_on_another_worker() -> None:
     assert POSTGRES_URL and REDIS_URL

@@ -59,7 +59,7 @@ def _finished_game(settings: Settings) -> str:
     return str(t["code"])
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=[pytest.mark.postgres, pytest.mark.xdist_group("postgres")])])
 def urls(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[str, str]:
     """(where the game is played, the 0002 database to migrate)."""
     if request.param == "postgres":
