@@ -33,3 +33,28 @@ def hello_account(client: TestClient, code: str) -> tuple[Any, Any, dict[str, An
     ws = cm.__enter__()
     ws.send_text(json.dumps({"type": "hello", "account": True}))
     return cm, ws, json.loads(ws.receive_text())
+
+
+def own_postgres_database(url: str) -> tuple[str, Any]:
+    """A fresh PostgreSQL database on the test server for one test (the shared
+    test database is dropped and remade by other tests; the xdist group did
+    not keep these tests apart from them). Returns ``(its URL, drop())``."""
+    import uuid
+
+    import sqlalchemy as sa
+
+    from liars_dice.server.core.config import normalize_db_url
+
+    base = sa.engine.make_url(normalize_db_url(url))
+    name = f"liars_accounts_{uuid.uuid4().hex[:12]}"
+    admin = sa.create_engine(base, isolation_level="AUTOCOMMIT")
+    with admin.connect() as c:
+        c.execute(sa.text(f"CREATE DATABASE {name}"))
+    own = base.set(database=name).render_as_string(hide_password=False)
+
+    def drop() -> None:
+        with admin.connect() as c:
+            c.execute(sa.text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        admin.dispose()
+
+    return own, drop

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from argon2 import PasswordHasher
-from accounts_helpers import PASSWORD, csrf, hello_account, sign_in, sign_up
+from accounts_helpers import PASSWORD, csrf, hello_account, own_postgres_database, sign_in, sign_up
 from helpers import Player, is_state, running
 from sqlalchemy import select
 from starlette.testclient import TestClient
@@ -21,17 +21,21 @@ from liars_dice.server import Settings
 from liars_dice.server.core.accounts import check_password, common_passwords, PasswordInvalid
 from liars_dice.server.runtime.db import account_sessions_t, accounts_t, make_engine, seats_t
 
-from .conftest import POSTGRES_URL, reset_postgres
+from .conftest import POSTGRES_URL
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=[pytest.mark.postgres, pytest.mark.xdist_group("postgres")])])
-def app_settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
+def app_settings(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Settings]:
     if request.param == "postgres":
         if not POSTGRES_URL:
             pytest.skip("LIARS_DICE_TEST_POSTGRES_URL is not set")
-        reset_postgres(POSTGRES_URL)
-        return Settings(db_url=POSTGRES_URL, grace=60.0, bot_delay=0.0)
-    return Settings(db_url=f"sqlite:///{tmp_path / 't.db'}", grace=60.0, bot_delay=0.0)
+        url, drop = own_postgres_database(POSTGRES_URL)
+        try:
+            yield Settings(db_url=url, grace=60.0, bot_delay=0.0)
+        finally:
+            drop()
+        return
+    yield Settings(db_url=f"sqlite:///{tmp_path / 't.db'}", grace=60.0, bot_delay=0.0)
 
 
 @pytest.fixture

@@ -24,7 +24,7 @@ from typing import Any
 
 import httpx
 import pytest
-from accounts_helpers import PASSWORD, csrf, hello_account, sign_in, sign_up
+from accounts_helpers import PASSWORD, csrf, hello_account, own_postgres_database, sign_in, sign_up
 from helpers import Player, is_state, running
 from live import live_server
 from sqlalchemy import select
@@ -35,7 +35,7 @@ from liars_dice.server import Settings
 from liars_dice.server.edge.proxies import parse_proxies
 from liars_dice.server.runtime.db import accounts_t, make_engine
 
-from .conftest import POSTGRES_URL, REDIS_URL, reset_postgres, reset_redis
+from .conftest import POSTGRES_URL, REDIS_URL
 
 
 def _settings(tmp_path: Path, **kw: Any) -> Settings:
@@ -223,9 +223,8 @@ def test_a_revoked_sessions_websocket_is_closed(tmp_path: Path) -> None:
 @pytest.mark.skipif(not (POSTGRES_URL and REDIS_URL), reason="PostgreSQL and Redis are not set")
 def test_a_revocation_reaches_the_socket_on_another_worker() -> None:
     assert POSTGRES_URL and REDIS_URL
-    reset_postgres(POSTGRES_URL)
-    reset_redis(REDIS_URL)
-    s = Settings(db_url=POSTGRES_URL, redis_url=REDIS_URL, bot_delay=0.0, grace=600)
+    url, drop = own_postgres_database(POSTGRES_URL)  # the shared test database is remade by other tests
+    s = Settings(db_url=url, redis_url=REDIS_URL, bot_delay=0.0, grace=600)
     with running(s) as a, running(s) as b:
         sess = sign_up(a, "jo")
         t = a.post("/api/tables", json={"nickname": "jo", "seats": 2}, headers=csrf(sess)).json()
@@ -239,6 +238,7 @@ def test_a_revocation_reaches_the_socket_on_another_worker() -> None:
             cm.__exit__(None, None, None)
         assert close == 4401 and got[-1]["code"] == "auth/signed_out"
         assert not any(m["type"] == "state" for m in got)
+    drop()
 
 
 def test_no_secret_reaches_a_log_an_answer_or_a_record(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:

@@ -6,6 +6,7 @@ record (which still verifies), its replay and the player's listing."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,9 @@ from liars_dice.records import verify_record
 from liars_dice.server import Settings
 from liars_dice.server.runtime.db import MIGRATIONS, events_t, make_engine, migrate, seats_t, tables_t
 
-from .conftest import POSTGRES_URL, reset_postgres
+from accounts_helpers import own_postgres_database
+
+from .conftest import POSTGRES_URL
 
 _OLD = {
     "tables": ["id", "code", "created_at", "status", "private", "preset", "n_seats", "turn_timer", "players", "winner", "finished_at"],
@@ -60,14 +63,18 @@ def _finished_game(settings: Settings) -> str:
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=[pytest.mark.postgres, pytest.mark.xdist_group("postgres")])])
-def urls(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[str, str]:
+def urls(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, str]]:
     """(where the game is played, the 0002 database to migrate)."""
     if request.param == "postgres":
         if not POSTGRES_URL:
             pytest.skip("LIARS_DICE_TEST_POSTGRES_URL is not set")
-        reset_postgres(POSTGRES_URL)
-        return f"sqlite:///{tmp_path / 'source.db'}", POSTGRES_URL
-    return f"sqlite:///{tmp_path / 'source.db'}", f"sqlite:///{tmp_path / 'old.db'}"
+        url, drop = own_postgres_database(POSTGRES_URL)
+        try:
+            yield f"sqlite:///{tmp_path / 'source.db'}", url
+        finally:
+            drop()
+        return
+    yield f"sqlite:///{tmp_path / 'source.db'}", f"sqlite:///{tmp_path / 'old.db'}"
 
 
 def test_a_0002_database_with_a_finished_game_migrates_with_nothing_lost(urls: tuple[str, str]) -> None:
