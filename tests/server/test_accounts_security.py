@@ -227,7 +227,8 @@ def test_a_revocation_reaches_the_socket_on_another_worker() -> None:
     s = Settings(db_url=url, redis_url=REDIS_URL, bot_delay=0.0, grace=600)
     with running(s) as a, running(s) as b:
         sess = sign_up(a, "jo")
-        t = a.post("/api/tables", json={"nickname": "jo", "seats": 2}, headers=csrf(sess)).json()
+        # private: never in the lobby hash the other Redis tests compare meanwhile
+        t = a.post("/api/tables", json={"nickname": "jo", "seats": 2, "private": True}, headers=csrf(sess)).json()
         b.cookies.set("ld_session", a.cookies.get("ld_session") or "")
         cm, ws, welcome = hello_account(b, t["code"])  # the same session, on the other worker
         try:
