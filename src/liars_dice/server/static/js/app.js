@@ -3,6 +3,7 @@ import { h, fill } from "./util.js";
 import { lobbyPage } from "./lobby.js";
 import { tablePage } from "./table.js";
 import { replayPage } from "./replay.js";
+import { accountPage, loadAccount } from "./account.js";
 
 const app = document.getElementById("app");
 let current = null; // the page now shown: {destroy()}
@@ -28,9 +29,11 @@ function route() {
   window.scrollTo(0, 0);
   const ctx = { root: app, toast };
   if (parts[0] === "table" && parts[1]) current = tablePage(ctx, parts[1].toUpperCase());
+  else if (parts[0] === "account") current = accountPage(ctx);
   else if (parts[0] === "replay" && parts[1]) current = replayPage(ctx, parts[1].toUpperCase(), Number(parts[2]) || null);
   else current = lobbyPage(ctx);
 }
 
 window.addEventListener("hashchange", route);
-route();
+// Who is signed in, before the first page: a table's socket then takes the account's seat.
+loadAccount().finally(route);
