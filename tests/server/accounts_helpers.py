@@ -50,7 +50,7 @@ def own_postgres_database(url: str) -> tuple[str, Any]:
     admin = sa.create_engine(base, isolation_level="AUTOCOMMIT")
     with admin.connect() as c:
         c.execute(sa.text(f"CREATE DATABASE {name}"))
-    own = base.set(database=name).render_as_string(hide_password=False)
+    own = base.set(database=name, query={}).render_as_string(hide_password=False)  # its own public schema, not the worker's search_path
 
     def drop() -> None:
         with admin.connect() as c:
