@@ -100,6 +100,7 @@ def test_a_rated_game_then_the_leaderboard_and_the_profile(server, new_page) -> 
     other.goto(server.url + "/")
     other.fill("#nickname", "ann")
     other.wait_for_selector("#create-form")
+    other.select_option("#preset", "classic")
     other.click('#seats [data-seats="2"]')
     other.click('#timer [data-timer="60"]')
     other.check("#rated")
@@ -107,6 +108,8 @@ def test_a_rated_game_then_the_leaderboard_and_the_profile(server, new_page) -> 
     other.wait_for_selector(".seat-mine")
     code2 = other.inner_text("#table-code").strip()
     _tie(engine, code2, 0, ann)
+    (entry,) = [t for t in server.api("/api/tables")["tables"] if t["code"] == code2]
+    assert entry["seats"][0].get("rating", {}).get("games") == 1
     watcher = new_page()
     watcher.goto(server.url + "/")
     badge = watcher.locator(f'#open-tables [data-code="{code2}"] .rating-badge')
