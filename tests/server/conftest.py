@@ -38,10 +38,7 @@ def reset_postgres(url: str) -> None:
 
     engine = make_engine(url)
     with engine.begin() as conn:
-        conn.execute(text(
-            "DROP TABLE IF EXISTS rating_history, ratings, account_sessions, accounts, table_leases, events, seats, tables, "
-            "alembic_version CASCADE"
-        ))
+        conn.execute(text("DROP TABLE IF EXISTS rating_history, ratings, account_sessions, accounts, table_leases, events, seats, tables, alembic_version CASCADE"))
     engine.dispose()
 
 

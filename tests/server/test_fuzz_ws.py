@@ -47,6 +47,7 @@ message = st.fixed_dictionaries(
     optional={
         "id": json_value, "token": json_value, "quantity": json_value, "face": json_value, "show": json_value,
         "text": nasty_text, "bot": json_value, "seat": json_value, "extra": json_value,
+        "account": json_value,  # the signed-in hello (issue 18)
     },
 )
 
@@ -100,6 +101,7 @@ class World:
         _drain(self.bob, 0.5)
         self.before = self.snapshot()
         self.attacker: Any = None
+        self.attacker_headers: dict[str, str] = ATTACKER
         self.pings = 0
 
     def connect(self, token: str | None, headers: dict[str, str] | None = None) -> Any:
@@ -123,7 +125,7 @@ class World:
             socks = []
             for _ in range(arg):
                 try:
-                    socks.append(self.connect(None, ATTACKER))
+                    socks.append(self.connect(None, self.attacker_headers))
                 except Exception:  # noqa: BLE001 - refused by a cap: that is the point
                     break
             for s in socks:
@@ -132,7 +134,7 @@ class World:
         sends = [("text", arg[0])] * arg[1] if kind == "flood" else arg
         try:
             if self.attacker is None or self.attacker.state.name != "OPEN":
-                self.attacker = self.connect(None, ATTACKER)
+                self.attacker = self.connect(None, self.attacker_headers)
             for how, data in sends:
                 self.attacker.send(data if how == "text" else bytes(data))
         except Exception:  # noqa: BLE001 - the server may close an abusive socket
@@ -182,3 +184,38 @@ def test_hostile_websocket_frames_harm_no_one(world: World) -> None:
     run()
     print("websocket fuzz cases:", counts, "total", sum(counts.values()))
     assert all(n > 0 for n in counts.values()), counts
+
+
+def test_hostile_frames_from_a_signed_in_socket_harm_no_one(world: World) -> None:
+    """The same attacks from a socket signed in to an account (its session
+    cookie on the handshake, issue 18): hellos with and without ``account``,
+    then anything; the seated players and the table are unharmed."""
+    r = httpx.post(f"{world.url}/api/account/sign-up", json={"name": "mallory", "password": "a long enough secret"},
+                   headers=ATTACKER, timeout=30)
+    assert r.status_code == 201, r.text
+    cookie = r.cookies.get("ld_session")
+    assert cookie
+    world.attacker_headers = {**ATTACKER, "Cookie": f"ld_session={cookie}"}
+    if world.attacker is not None:
+        world.attacker.close()
+        world.attacker = None
+    probe = world.connect(None, world.attacker_headers)
+    probe.send(json.dumps({"type": "hello", "account": True}))
+    probe.close()
+    counts = {"frames": 0, "flood": 0, "sockets": 0}
+
+    @given(c=case)
+    @settings(max_examples=CASES // 2, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True,
+              database=None)
+    def run(c: tuple[str, Any]) -> None:
+        kind, arg = c
+        counts[kind] += 1
+        world.attack(kind, arg)
+        world.check_unharmed()
+
+    try:
+        run()
+    finally:
+        world.attacker_headers = ATTACKER
+    assert sum(counts.values()) == CASES // 2, counts
+    assert httpx.get(f"{world.url}/api/account", headers={"Cookie": f"ld_session={cookie}"}, timeout=10).json()["account"] == {"name": "mallory"}

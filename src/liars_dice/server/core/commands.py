@@ -54,6 +54,7 @@ class Create:
     payload: dict[str, Any]
     name: str
     token_hash: str
+    account: int | None = None  #: the host's account (issue 18), ``None`` for a guest
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +74,7 @@ class Join:
     name: str
     token_hash: str
     seat: int | None = None
+    account: int | None = None  #: the signed-in account taking the seat (issue 18), ``None`` for a guest
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +186,7 @@ def decide(t: Table, c: Command, dice: DiceSource) -> list[Event]:
         if t.seq != 0:
             raise TableStarted("This table already exists.")
         return [
-            E(EventKind.CREATED, c.payload), *decide(t, Join(c.name, c.token_hash, 0), dice),
+            E(EventKind.CREATED, c.payload), *decide(t, Join(c.name, c.token_hash, 0, c.account), dice),
             E(EventKind.COMMITTED, fairness.commit(dice)),
         ]
     if isinstance(c, Contribute):
@@ -232,10 +234,15 @@ def decide(t: Table, c: Command, dice: DiceSource) -> list[Event]:
             raise SeatTaken(f"This table has seats 0 to {t.n_seats - 1}.")
         if seat not in empty:
             raise SeatTaken(f"Seat {seat} is taken.")
+        if c.account is not None and t.seat_of_account(c.account) is not None:
+            raise SeatTaken("You already hold a seat at this table.")
         # Names differ by how they look (UTS #39 skeleton), not only by their code points.
         if (clash := confusable_with(c.name, t.names)) is not None:
             raise NameTaken(f"Someone at this table is already called {clash!r}, a name too like it.")
-        return [E(EventKind.JOINED, {"seat": seat, "name": c.name, "token_hash": c.token_hash})]
+        joined: dict[str, Any] = {"seat": seat, "name": c.name, "token_hash": c.token_hash}
+        if c.account is not None:
+            joined["account"] = c.account  # guests' events are as they always were
+        return [E(EventKind.JOINED, joined)]
     if isinstance(c, AddBot):
         _host_only(t, c.by)
         if c.bot not in REGISTRY:

@@ -131,6 +131,13 @@ class Settings:
     :ivar join_rate: seats taken with ``POST /api/tables/{code}/join``.
     :ivar miss_rate: requests naming a table code that does not exist (guessing codes).
     :ivar lookup_rate: requests (and websockets) naming a table or a player.
+    :ivar signin_rate_address: sign-ins, sign-ups and password resets per address (issue 18).
+    :ivar signin_rate_name: sign-ins and resets per account name, counted by the
+        name's confusable skeleton, from any number of addresses (issue 18).
+    :ivar argon2_time_cost: Argon2id passes (argon2-cffi's default, RFC 9106's low-memory profile: 3).
+    :ivar argon2_memory_kib: Argon2id memory per hash, KiB (default 65536 = 64 MiB).
+    :ivar argon2_parallelism: Argon2id lanes (default 4). A stored hash made with
+        other parameters is made again at the next sign-in.
 
     Caps:
 
@@ -206,6 +213,11 @@ class Settings:
     join_rate: str = "30/minute"
     miss_rate: str = "20/minute"
     lookup_rate: str = "600/minute"
+    signin_rate_address: str = "10/minute"
+    signin_rate_name: str = "20/hour"
+    argon2_time_cost: int = 3
+    argon2_memory_kib: int = 65536
+    argon2_parallelism: int = 4
     open_tables_per_address: int = 8
     open_tables_total: int = 2000
     connections_per_address: int = 64

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, StringConstraints, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, StringConstraints, TypeAdapter, ValidationError
 
 from .errors import MessageInvalid, MessageTooDeep
 from .explain import explain
@@ -46,6 +46,8 @@ class _Msg(BaseModel):
 class Hello(_Msg):
     type: Literal["hello"]
     token: Token | None = None
+    #: claim the seat the signed-in account holds at this table (issue 18), when there is no token
+    account: StrictBool = False
 
 
 class BidMsg(_Msg):

@@ -17,7 +17,7 @@ first version of the server):
 
 ==============  ==============================================================
 ``created``     ``id, code, preset, rules (every option), n_seats, turn_timer, private, created_at`` (``bots_learn``, ``rated``: true when set)
-``joined``      ``seat, name, token_hash``
+``joined``      ``seat, name, token_hash`` (and ``account``, the account id, for a signed-in player: issue 18)
 ``bot_added``   ``seat, bot, name``
 ``seat_freed``  ``seat`` (a leave, a removal by the host, or a seat not claimed in time, before the start)
 ``host``        ``seat`` (the host left before the start)
@@ -117,6 +117,7 @@ class Seat:
     token_hash: str | None = None
     replaced: bool = False
     returnable: bool = False
+    account: int | None = None  #: the account the seat was taken under (issue 18), ``None`` for a guest
 
     def summary(self, connected: bool) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -125,6 +126,8 @@ class Seat:
         }
         if self.replaced:
             out["replaced"] = True
+        if self.account is not None:
+            out["registered"] = True  # a registered player (issue 18); guests' seats are as they were
         if self.bot is not None:
             out["level"] = bot_level(self.bot)  # "Easy", "Medium", "Hard" (bots.names.LEVELS)
         return out
@@ -225,6 +228,13 @@ class Table:
     def seat_of_token(self, token_hash: str) -> int | None:
         for s in self.seats:
             if s.token_hash is not None and s.token_hash == token_hash:
+                return s.index
+        return None
+
+    def seat_of_account(self, account: int) -> int | None:
+        """The seat account ``account`` holds here (its token not revoked), or ``None`` (issue 18)."""
+        for s in self.seats:
+            if s.account == account and s.token_hash is not None:
                 return s.index
         return None
 
@@ -444,10 +454,11 @@ def apply(t: Table, e: Event) -> Table:
         return replace(created(p, t.chat_kept), seq=t.seq)
     if k is EventKind.JOINED:
         return replace(t, seats=_seat(t, p["seat"], kind=SeatKind.HUMAN, name=p["name"], bot=None,
-                                       token_hash=p["token_hash"], replaced=False, returnable=False))
+                                       token_hash=p["token_hash"], replaced=False, returnable=False,
+                                       account=p.get("account")))
     if k is EventKind.BOT_ADDED:
         return replace(t, seats=_seat(t, p["seat"], kind=SeatKind.BOT, name=p["name"], bot=p["bot"],
-                                       token_hash=None, replaced=False, returnable=False))
+                                       token_hash=None, replaced=False, returnable=False, account=None))
     if k is EventKind.SEAT_FREED:
         th = t.seats[p["seat"]].token_hash
         revoked = t.revoked + ((th, k),) if th is not None else t.revoked

@@ -12,6 +12,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, AsyncIterator
 
+from argon2 import PasswordHasher
 from fastapi import FastAPI, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
@@ -38,6 +39,8 @@ from ..runtime.service import TableService
 from ..core.rules_check import summary_of, summary_of_file
 from .client_config import config_json
 from .session import TableSession
+from .accounts_api import router as accounts_router, signed_in
+from ..runtime.accounts import Account, Accounts, Revocations
 from ..runtime.store import Store
 from ..runtime.timers import Scheduler
 
@@ -59,7 +62,8 @@ class ErrorBody(BaseModel):
 #: The refusals any API request may get (documented in the OpenAPI schema).
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorBody, "description": "A refused request (bad text, a rule broken, too deep)."},
-    403: {"model": ErrorBody, "description": "Not allowed to this client."},
+    401: {"model": ErrorBody, "description": "Not signed in, or a sign-in refused (accounts)."},
+    403: {"model": ErrorBody, "description": "Not allowed to this client (or a missing CSRF token)."},
     404: {"model": ErrorBody, "description": "No such table."},
     409: {"model": ErrorBody, "description": "Refused in the table's state (full, started, name taken)."},
     413: {"model": ErrorBody, "description": "The request body is too large."},
@@ -86,6 +90,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         service = TableService(settings, store, Scheduler(), Broadcaster(settings.presence_interval, settings.presence_fanout))
         app.state.service = service
         app.state.guard = RequestGuard(settings, service)
+        revocations = Revocations(settings.redis_url)
+        await revocations.start()
+        hasher = PasswordHasher(time_cost=settings.argon2_time_cost, memory_cost=settings.argon2_memory_kib,
+                                parallelism=settings.argon2_parallelism)
+        app.state.accounts = Accounts(service, hasher, revocations)
         app.state.health = HealthCheck(service, engine)
         # Several workers (Redis given): this one takes only the tables nobody runs.
         cluster = None
@@ -100,6 +109,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             if cluster is not None:
                 await cluster.close()
+            await revocations.close()
+            app.state.accounts.close()
             await service.shutdown()
             await asyncio.to_thread(store.close)
             engine.dispose()
@@ -108,6 +119,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         title="Liar's Dice", lifespan=lifespan, docs_url="/api/docs", redoc_url=None,
         openapi_url="/api/openapi.json", responses=ERROR_RESPONSES,
     )
+    app.state.settings = settings
     # Bounded bodies, JSON depth and the security headers, before anything else.
     app.add_middleware(Guarded, settings=settings)
     if settings.trusted_proxies:
@@ -153,6 +165,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return _error(NameInvalid.code, f"Bad nickname: {msg}.", NameInvalid.status)
         return _error(MessageInvalid.code, f"Bad request ({where or 'body'}): {msg}.", 422)
 
+    async def seat_name(request: Request, nickname: str, acct: Account | None) -> str:
+        """The name a seat is taken under: a signed-in player's account name, or
+        a guest's nickname, refused if it is or looks like a registered name.
+
+        :raises NameRegistered: a guest's nickname like a registered name."""
+        if acct is not None:
+            return acct.name
+        await request.app.state.accounts.check_guest_name(nickname)
+        return nickname
+
     # -- HTTP API -------------------------------------------------------------
 
     @app.get("/healthz", response_model=Health, responses={503: {"model": Health, "description": "The database fails."}})
@@ -182,8 +204,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         g.before_create(request)
         body = g.clean_create(body)
         base = settings.public_url or str(request.base_url)
+        acct = await signed_in(request, csrf=True)
+        name = await seat_name(request, body.nickname, acct)
         with g.new_table(request) as slot:  # the caps checked and held in one step (fault 5)
-            out = await svc(request).create_table(body, body.nickname, base)
+            out = await svc(request).create_table(body, name, base, acct.id if acct else None)
             slot.created(out["code"])
         return out
 
@@ -204,7 +228,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         g.before_lookup(request)
         g.before_join(request)
         body = g.clean_join(body)
-        return await svc(request).join(code, body, body.nickname)
+        acct = await signed_in(request, csrf=True)
+        name = await seat_name(request, body.nickname, acct)
+        return await svc(request).join(code, body, name, acct.id if acct else None)
 
     @app.get("/api/tables/{code}/record")
     async def record(code: str, request: Request, game: Annotated[int, Query(ge=1, le=100_000)] | None = None) -> JSONResponse:
@@ -253,11 +279,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         code = normalize_code(code)
         return RedirectResponse(f"/#/table/{code}" if is_code(code) else "/#/")
 
+    app.include_router(accounts_router)
+
     # -- websocket ---------------------------------------------------------------
 
     @app.websocket("/ws/tables/{code}")
     async def table_socket(ws: WebSocket, code: str) -> None:
-        await TableSession(ws, code, svc(ws), guard(ws), settings).run()
+        await TableSession(ws, code, svc(ws), guard(ws), settings, ws.app.state.accounts).run()
 
     # -- static web UI -------------------------------------------------------------
 

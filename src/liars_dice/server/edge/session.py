@@ -47,6 +47,7 @@ from ..core.messages import (
     StartMsg,
     parse_client_message,
 )
+from ..core.accounts import SESSION_COOKIE, SignedOut
 from ..core.security import hash_token
 from ..core.tables import Departure
 from ..core.views import state_message_text
@@ -54,6 +55,7 @@ from ..runtime.conn import CLIENT_FAULT, SERVER_FAULT, Conn
 from ..runtime.room import Room
 from ..runtime.service import TableService
 from ..runtime.store import utcnow
+from ..runtime.accounts import Account, Accounts
 from .guard import RequestGuard
 from .headers import origin_allowed
 
@@ -61,6 +63,8 @@ log = logging.getLogger(__name__)
 
 #: Close codes of a refused socket (docs/server-protocol.md, "Close codes").
 NOT_FOUND, REFUSED, TOO_MANY = 4404, 4400, 4429
+#: The socket's session was revoked or expired (issue 18): a page does not reconnect with it.
+SIGNED_OUT = 4401
 
 
 def refusal_code(e: LiarsDiceError) -> int:
@@ -82,8 +86,12 @@ SAY_HELLO = "Say hello first: {\"type\": \"hello\", \"token\": ...}."
 class TableSession:
     """The session of one websocket at table ``code``: :meth:`run` it once."""
 
-    def __init__(self, ws: WebSocket, code: str, service: TableService, gate: RequestGuard, settings: Settings) -> None:
+    def __init__(self, ws: WebSocket, code: str, service: TableService, gate: RequestGuard, settings: Settings,
+                 accounts: "Accounts | None" = None) -> None:
         self.ws = ws
+        self.accounts = accounts
+        self._unregister: Any = None  #: stops the session's revocation from closing this socket
+        self._expiry: asyncio.TimerHandle | None = None
         self.code = code
         self.service = service
         self.gate = gate
@@ -123,6 +131,10 @@ class TableSession:
             log.exception("websocket failure at table %s", self.code)
             code = SERVER_FAULT
         finally:
+            if self._unregister is not None:
+                self._unregister()
+            if self._expiry is not None:
+                self._expiry.cancel()
             g.guard.close_socket(self.address, room.code)
             if self.seat_hash is not None:
                 g.guard.release_seat(self.seat_hash)
@@ -197,11 +209,18 @@ class TableSession:
         the chat and the view. The table's caps are applied here, after the
         ``hello`` says who it is, so visitors never take a player's room."""
         g = self.gate
-        if msg.token is not None:
-            th = hash_token(msg.token)
+        acct = await self._signed_in(conn)
+        account = acct.id if acct is not None else None
+        by_account = msg.token is None and msg.account and account is not None
+        if msg.account and msg.token is None and account is None:
+            raise SignedOut("Sign in to take your account's seat here (or say hello without \"account\" to watch).")
+        if by_account and room.table.seat_of_account(account) is None:  # type: ignore[arg-type]
+            by_account = False  # no seat here: watching
+        if msg.token is not None or by_account:
+            th = hash_token(msg.token) if msg.token is not None else f"account:{account}"
             g.guard.claim_seat(th)
             try:
-                seat = await self.service.claim(room, conn, msg.token)
+                seat = await self.service.claim(room, conn, msg.token, account, by_account=bool(by_account))
             except BaseException:
                 g.guard.release_seat(th)
                 raise
@@ -225,6 +244,30 @@ class TableSession:
         if t.state is not None:
             conn.send_text(state_message_text(room, seat, sync=True))
         self.service.tell.presence(room)
+
+    async def _signed_in(self, conn: Conn) -> "Account | None":
+        """The account of the socket's session cookie (``None``: a guest, or a
+        session that ended). The socket is closed (4401) when that session is
+        revoked, on any worker, or when it expires: nothing private reaches it after."""
+        token = self.ws.cookies.get(SESSION_COOKIE)
+        if self.accounts is None or not token:
+            return None
+        acct = await self.accounts.session(token)
+        if acct is None:
+            return None
+        if self._unregister is not None:  # a hello said again after a refusal
+            self._unregister()
+        if self._expiry is not None:
+            self._expiry.cancel()
+
+        def close() -> None:
+            conn.error(SignedOut.code, "Your session ended (signed out, or the password changed): sign in again.")
+            conn.close(SIGNED_OUT)
+
+        self._unregister = self.accounts.revocations.register(acct.token_hash, close)
+        delay = max(0.0, (acct.expires_at - utcnow()).total_seconds())
+        self._expiry = asyncio.get_running_loop().call_later(delay, close)
+        return acct
 
     # -- the messages --------------------------------------------------------------------
 

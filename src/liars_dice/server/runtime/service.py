@@ -83,7 +83,7 @@ def _ops(table_id: str, first_seq: int, events: Sequence[Event], table: Table | 
     for e in events:
         p = e.payload
         if e.kind is EventKind.JOINED:
-            ops.append(Store.op_seat(table_id, p["seat"], p["name"], p["token_hash"]))
+            ops.append(Store.op_seat(table_id, p["seat"], p["name"], p["token_hash"], p.get("account")))
         elif e.kind is EventKind.STARTED:
             ops.append(Store.op_update_table(table_id, status=TableStatus.PLAYING.value, players=p["players"]))
         elif e.kind is EventKind.NEW_GAME:  # "Play again": the row describes the game in play
@@ -392,6 +392,18 @@ class TableService:
             self.scheduler.cancel(old, "evict")
             del self.rooms[old.code]
 
+    def forget_tables(self, codes: Sequence[str]) -> None:
+        """The names shown at tables ``codes`` changed (an account was deleted):
+        drop this worker's rooms of those that are finished or closed and have
+        no client, so that they are loaded again with the names as shown now
+        ("deleted player N"; :meth:`.store.Store.events`)."""
+        for code in codes:
+            room = self.rooms.get(code)
+            if room is not None and not room.table.is_live and not room.conns:
+                self.scheduler.cancel(room, "evict")
+                del self.rooms[code]
+            self._gone.pop(code, None)
+
     def lobby(self) -> list[dict[str, Any]]:
         """Open public tables with an empty seat, newest first."""
         rooms = [
@@ -405,9 +417,10 @@ class TableService:
             return self.cluster.lobby(here, self.settings.lobby_max)
         return here
 
-    async def create_table(self, req: CreateTable, name: str, base_url: str) -> dict[str, Any]:
+    async def create_table(self, req: CreateTable, name: str, base_url: str, account: int | None = None) -> dict[str, Any]:
         """``POST /api/tables``: a new open table with its creator, ``name``
-        (cleaned at the edge), in seat 0 (the host), through the change path.
+        (cleaned at the edge), in seat 0 (the host), through the change path;
+        ``account``: the signed-in creator's account id (``None``: a guest).
 
         :raises ServerError: on a bad request (nothing is stored).
         """
@@ -428,37 +441,52 @@ class TableService:
         }
         token = new_token()
         room = Room(unopened(payload, self.settings.chat_history))
-        await self.run(room, Create(payload, name, hash_token(token)))
+        await self.run(room, Create(payload, name, hash_token(token), account))
         self.rooms[code] = room
         return {
             "code": code, "share_url": f"{base_url.rstrip('/')}/#/table/{code}", "seat": 0, "token": token,
             "table": room.summary(),
         }
 
-    async def join(self, code: str, req: JoinTable, name: str) -> dict[str, Any]:
+    async def join(self, code: str, req: JoinTable, name: str, account: int | None = None) -> dict[str, Any]:
         """``POST /api/tables/{code}/join``: a seat for ``name`` (cleaned at the
-        edge), claimed by connecting within the grace period.
+        edge), claimed by connecting within the grace period; ``account``: the
+        signed-in player's account id (``None``: a guest).
 
         :raises ServerError: on a refusal."""
         room = await self.get_room(code)
         token = new_token()
-        events = await self.run(room, Join(name, hash_token(token), req.seat))
+        events = await self.run(room, Join(name, hash_token(token), req.seat, account))
         return {"code": room.code, "seat": events[0].payload["seat"], "token": token, "table": room.summary()}
 
     # -- connections --------------------------------------------------------------
 
-    async def claim(self, room: Room, conn: Conn, token: str | None) -> int | None:
+    async def claim(self, room: Room, conn: Conn, token: str | None, account: int | None = None,
+                    by_account: bool = False) -> int | None:
         """Attach ``conn`` to its token's seat (claiming it, a returning person
         taking the seat back from the stand-in bot), or as a spectator
         (``token`` is ``None``). Returns the seat.
 
-        :raises BadToken: the token never held a seat here.
+        A seat taken under an account is the account's (issue 18): its token
+        works only with ``account``, that account's id (the socket's session);
+        with ``by_account`` and no token, the seat ``account`` holds at the
+        table is claimed (signing in on another device), if it holds one.
+
+        :raises BadToken: the token never held a seat here, or its seat is
+            another account's (or a signed-in player's, and ``account`` is ``None``).
         :raises TokenRevoked: the token's seat was given up.
         """
         seat: int | None = None
+        if token is None and by_account and account is not None:
+            seat = room.table.seat_of_account(account)
+            if seat is not None:
+                token = ""  # claimed below as a token's seat is
         if token is not None:
-            th = hash_token(token)
-            seat = room.table.seat_of_token(th)
+            th = hash_token(token) if token else ""
+            if token:
+                seat = room.table.seat_of_token(th)
+                if seat is not None and room.table.seats[seat].account not in (None, account):
+                    raise BadToken("That seat belongs to a registered player: sign in as them to play it.")
             if seat is None:
                 how = room.table.revoked_by(th)
                 if how is EventKind.REPLACED:

@@ -32,8 +32,9 @@ READ_THREADS = 6
 
 from sqlalchemy import Connection, Engine, insert, select, update
 
+from ..core.accounts import accounts_in, deleted_name, rename_players
 from ..core.errors import ServerUnavailable
-from .db import events_t, seats_t, tables_t
+from .db import accounts_t, events_t, seats_t, tables_t
 
 log = logging.getLogger(__name__)
 
@@ -220,9 +221,9 @@ class Store:
         return Op("update", values, table_id)
 
     @staticmethod
-    def op_seat(table_id: str, seat: int, name: str, token_hash: str) -> Op:
+    def op_seat(table_id: str, seat: int, name: str, token_hash: str, account_id: int | None = None) -> Op:
         return Op("seat", {"table_id": table_id, "seat": seat, "name": name, "token_hash": token_hash,
-                           "created_at": utcnow()})
+                           "created_at": utcnow(), "account_id": account_id})
 
     # -- reading (call from a worker thread) -----------------------------------
 
@@ -236,13 +237,25 @@ class Store:
             return conn.execute(select(tables_t.c.id).where(tables_t.c.code == code)).scalar_one_or_none()
 
     def events(self, table_id: str) -> list[tuple[int, str, dict[str, Any]]]:
+        """The table's events in order, ``(seq, kind, payload)``, with the names
+        of deleted accounts as every view shows them ("deleted player N":
+        :func:`~..core.accounts.rename_players`; the stored rows keep theirs)."""
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(events_t.c.seq, events_t.c.kind, events_t.c.payload)
                 .where(events_t.c.table_id == table_id)
                 .order_by(events_t.c.seq)
             )
-            return [(r[0], r[1], r[2]) for r in rows]
+            out = [(r[0], r[1], r[2]) for r in rows]
+            ids = accounts_in(out)
+            if not ids:
+                return out
+            deleted = {
+                r[0]: deleted_name(r[1]) for r in conn.execute(
+                    select(accounts_t.c.id, accounts_t.c.deleted_number)
+                    .where(accounts_t.c.id.in_(sorted(ids)), accounts_t.c.deleted_at.is_not(None)))
+            }
+            return rename_players(out, deleted)
 
     def created_of(self, codes: Sequence[str]) -> dict[str, tuple[str, dict[str, Any]]]:
         """The tables of join codes ``codes``: ``{code: (table id, the created

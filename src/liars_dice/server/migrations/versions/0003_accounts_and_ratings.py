@@ -49,11 +49,14 @@ def upgrade() -> None:
         sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False, index=True),
         sa.Column("revoked_at", sa.DateTime(timezone=True), nullable=True),
     )
-    with op.batch_alter_table("seats") as batch:
-        batch.add_column(sa.Column("account_id", _BigId, nullable=True))
-        batch.create_index("ix_seats_account_id", ["account_id"])
-    with op.batch_alter_table("tables") as batch:
-        batch.add_column(sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false()))
+    # Plain ALTER TABLE ADD COLUMN, not a batch: on SQLite a batch with a
+    # server default rebuilds the table (copy, DROP, rename), and the DROP of
+    # ``tables`` fails on a database holding games (events and seats refer to
+    # it, and the engine turns foreign keys on). Both dialects add these
+    # columns in place.
+    op.add_column("seats", sa.Column("account_id", _BigId, nullable=True))
+    op.create_index("ix_seats_account_id", "seats", ["account_id"])
+    op.add_column("tables", sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false()))
     op.create_table(
         "ratings",
         sa.Column("account_id", _BigId, sa.ForeignKey("accounts.id"), primary_key=True),

@@ -8,12 +8,20 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The signed-in session as this page knows it (account.js keeps it): the CSRF
+ * token every POST carries while signed in (docs/server-protocol.md, "Accounts").
+ */
+export const session = { name: null, csrf: null };
+
 async function request(method, path, body) {
   let response;
+  const headers = body === undefined ? {} : { "Content-Type": "application/json" };
+  if (method !== "GET" && session.csrf) headers["X-CSRF-Token"] = session.csrf;
   try {
     response = await fetch(path, {
       method,
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      headers,
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
@@ -49,6 +57,15 @@ export const api = {
   profile: (name) => request("GET", `/api/players/${encodeURIComponent(name)}/profile`),
   // game: the table's game number ("Play again"); none: its last game
   replay: (code, game) => request("GET", `/api/tables/${encodeURIComponent(code)}/replay${game ? `?game=${game}` : ""}`),
+  account: () => request("GET", "/api/account"),
+  signUp: (name, password) => request("POST", "/api/account/sign-up", { name, password }),
+  signIn: (name, password) => request("POST", "/api/account/sign-in", { name, password }),
+  signOut: () => request("POST", "/api/account/sign-out"),
+  changePassword: (oldPassword, newPassword) =>
+    request("POST", "/api/account/password", { old_password: oldPassword, new_password: newPassword }),
+  resetPassword: (name, recoveryCode, newPassword) =>
+    request("POST", "/api/account/reset", { name, recovery_code: recoveryCode, new_password: newPassword }),
+  deleteAccount: (password) => request("POST", "/api/account/delete", { password }),
   recordUrl: (code, game) => `/api/tables/${encodeURIComponent(code)}/record${game ? `?game=${game}` : ""}`,
 };
 
@@ -58,7 +75,7 @@ export const api = {
  * protocol (1008), sent a frame too big (1009), or was refused for good (a bad
  * request, another origin, no such table).
  */
-export const FINAL_CLOSE_CODES = new Set([1008, 1009, 4400, 4403, 4404]);
+export const FINAL_CLOSE_CODES = new Set([1008, 1009, 4400, 4401, 4403, 4404]);
 /** Too many connections (4429): try again, but not soon. */
 const BUSY_CLOSE_CODE = 4429;
 
@@ -104,7 +121,10 @@ export class TableSocket {
     this.ws = ws;
     this.onStatus("connecting");
     ws.onopen = () => {
-      ws.send(JSON.stringify({ type: "hello", token: this.token || null }));
+      // Signed in and no seat token on this device: take the account's seat, if it holds one here.
+      const hello = { type: "hello", token: this.token || null };
+      if (!this.token && session.name) hello.account = true;
+      ws.send(JSON.stringify(hello));
       this.onStatus("open");
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.send({ type: "ping" }), 25000);

@@ -4,6 +4,7 @@ import { lobbyPage } from "./lobby.js";
 import { tablePage } from "./table.js";
 import { replayPage } from "./replay.js";
 import { leaderboardPage, profilePage } from "./ratings.js";
+import { accountPage, loadAccount } from "./account.js";
 
 const app = document.getElementById("app");
 let current = null; // the page now shown: {destroy()}
@@ -29,6 +30,7 @@ function route() {
   window.scrollTo(0, 0);
   const ctx = { root: app, toast };
   if (parts[0] === "table" && parts[1]) current = tablePage(ctx, parts[1].toUpperCase());
+  else if (parts[0] === "account") current = accountPage(ctx);
   else if (parts[0] === "replay" && parts[1]) current = replayPage(ctx, parts[1].toUpperCase(), Number(parts[2]) || null);
   else if (parts[0] === "leaderboard") current = leaderboardPage(ctx, parts[1] || null);
   else if (parts[0] === "player" && parts[1]) current = profilePage(ctx, parts[1]);
@@ -36,4 +38,5 @@ function route() {
 }
 
 window.addEventListener("hashchange", route);
-route();
+// Who is signed in, before the first page: a table's socket then takes the account's seat.
+loadAccount().finally(route);

@@ -427,6 +427,8 @@ export function tablePage({ root, toast }, code) {
       const badges = [];
       if (i === t.host) badges.push(h("span", { class: "badge" }, "host"));
       if (mine) badges.push(h("span", { class: "badge badge-you" }, "you"));
+      // a registered player (issue 18): the mark is a word, read as it is shown
+      if (info.registered && info.kind === "human") badges.push(h("span", { class: "badge badge-registered", title: "a registered player" }, "✓ registered"));
       if (info.kind === "bot") badges.push(h("span", { class: "badge badge-bot" }, info.replaced ? `stand-in bot · ${info.bot}` : `bot · ${info.bot}`));
       if (info.kind === "human" && !info.connected && v) badges.push(h("span", { class: "badge badge-off", title: "not connected" }, "away"));
       let body;

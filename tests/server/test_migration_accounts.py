@@ -1,0 +1,118 @@
+"""A database made by today's main (alembic revision 0002) with a finished
+game migrates to the head (0003: accounts, sessions, ratings) with nothing
+lost, on SQLite and on PostgreSQL: every row of ``tables``, ``events`` and
+``seats`` is the same after, and the migrated server serves the game's
+record (which still verifies), its replay and the player's listing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from alembic import command
+from alembic.config import Config
+from helpers import Player, is_state, running
+from sqlalchemy import Engine, inspect, select, text
+
+from liars_dice.records import verify_record
+from liars_dice.server import Settings
+from liars_dice.server.runtime.db import MIGRATIONS, events_t, make_engine, migrate, seats_t, tables_t
+
+from .conftest import POSTGRES_URL, reset_postgres
+
+_OLD = {
+    "tables": ["id", "code", "created_at", "status", "private", "preset", "n_seats", "turn_timer", "players", "winner", "finished_at"],
+    "events": ["id", "table_id", "seq", "kind", "payload", "created_at"],
+    "seats": ["id", "table_id", "seat", "name", "token_hash", "created_at"],
+}
+
+
+def _to(engine: Engine, revision: str) -> None:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, revision)
+
+
+def _rows(engine: Engine) -> dict[str, list[tuple[Any, ...]]]:
+    out = {}
+    with engine.connect() as conn:
+        for table, cols in _OLD.items():
+            q = f"SELECT {', '.join(cols)} FROM {table} ORDER BY id"
+            out[table] = [tuple(r) for r in conn.execute(text(q))]
+    return out
+
+
+def _finished_game(settings: Settings) -> str:
+    """A finished game between a guest and a bot, played by today's server; its code."""
+    with running(settings) as c:
+        t = c.post("/api/tables", json={"nickname": "ann", "seats": 2, "options": {"dice_per_player": 2}}).json()
+        ann = Player(c, t["code"], t["token"])
+        ann.send({"type": "chat", "text": "good luck", "id": "c"})
+        ann.send({"type": "add_bot", "bot": "random"})
+        ann.send({"type": "start", "id": "s"})
+        ann.send({"type": "leave", "id": "l"})
+        ann.wait(lambda m: is_state(m) and m["view"]["phase"] == "over")
+        ann.close()
+    return str(t["code"])
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=[pytest.mark.postgres, pytest.mark.xdist_group("postgres")])])
+def urls(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[str, str]:
+    """(where the game is played, the 0002 database to migrate)."""
+    if request.param == "postgres":
+        if not POSTGRES_URL:
+            pytest.skip("LIARS_DICE_TEST_POSTGRES_URL is not set")
+        reset_postgres(POSTGRES_URL)
+        return f"sqlite:///{tmp_path / 'source.db'}", POSTGRES_URL
+    return f"sqlite:///{tmp_path / 'source.db'}", f"sqlite:///{tmp_path / 'old.db'}"
+
+
+def test_a_0002_database_with_a_finished_game_migrates_with_nothing_lost(urls: tuple[str, str]) -> None:
+    source_url, old_url = urls
+    code = _finished_game(Settings(db_url=source_url, bot_delay=0.0, grace=60.0))
+    source = make_engine(source_url)
+    rows = _rows(source)
+    source.dispose()
+    assert rows["events"] and rows["seats"] and rows["tables"][0][3] == "finished"
+
+    old = make_engine(old_url)
+    _to(old, "0002")
+    names = set(inspect(old).get_table_names())
+    assert "accounts" not in names and "account_id" not in {c["name"] for c in inspect(old).get_columns("seats")}
+    with old.begin() as conn:  # the rows as main's server wrote them (0002's columns only)
+        for table, cols in _OLD.items():
+            typed = {"tables": tables_t, "events": events_t, "seats": seats_t}[table]
+            src = make_engine(source_url)
+            with src.connect() as s:
+                data = [dict(r._mapping) for r in s.execute(select(*[typed.c[c] for c in cols]).order_by(typed.c.id))]
+            src.dispose()
+            from sqlalchemy import MetaData, Table
+
+            t = Table(table, MetaData(), autoload_with=conn)
+            conn.execute(t.insert(), data)
+        if old.dialect.name == "postgresql":
+            for table in ("events", "seats"):
+                conn.execute(text(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT max(id) FROM {table}))"))
+    before = _rows(old)
+    migrate(old)  # to the head
+    after = _rows(old)
+    with old.connect() as conn:
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0003"
+        assert conn.execute(text("SELECT count(*) FROM seats WHERE account_id IS NOT NULL")).scalar() == 0
+        assert conn.execute(text("SELECT count(*) FROM tables WHERE rated")).scalar() == 0
+    old.dispose()
+    assert before == after
+
+    with running(Settings(db_url=old_url, bot_delay=0.0, grace=60.0)) as c:
+        rec = c.get(f"/api/tables/{code}/record")
+        assert rec.status_code == 200
+        report = verify_record(rec.content)
+        assert set(report.players) == set(rec.json()["players"]) and "ann" in rec.json()["players"]
+        assert c.get(f"/api/tables/{code}/replay").status_code == 200
+        assert [g["code"] for g in c.get("/api/players/ann/games").json()["games"]] == [code]
+        # and the migrated database takes accounts
+        r = c.post("/api/account/sign-up", json={"name": "zed", "password": "a long enough secret"})
+        assert r.status_code == 201
