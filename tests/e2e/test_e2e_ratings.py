@@ -3,8 +3,9 @@ table made from the lobby form, a rated game played through the page, the
 lobby's rating badges, the leaderboard and the profile with its plot and replay links.
 
 The accounts are rows inserted in the server's database and the seat is tied
-to its account there (``seats.account_id``): sign-up and sign-in in the page
-are the accounts change of issue 18.
+to its account there (``seats.account_id``; the row's skeleton is not its
+name's, so the page may take the name as a nickname): the flow through sign-up
+and sign-in in the page is the accounts change's.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ def _db(server: Any) -> Any:
 def _register(engine: Any, name: str) -> int:
     with engine.begin() as conn:
         return int(conn.execute(insert(accounts_t).values(
-            name=name, skeleton=name.lower(), created_at=datetime.now(timezone.utc)).returning(accounts_t.c.id)).scalar_one())
+            name=name, skeleton=f"row:{name.lower()}", created_at=datetime.now(timezone.utc)).returning(accounts_t.c.id)).scalar_one())
 
 
 def _tie(engine: Any, code: str, seat: int, account: int) -> None:

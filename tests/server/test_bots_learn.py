@@ -27,7 +27,7 @@ def _account(client: TestClient, name: str, *, tables: list[str] | None = None) 
         aid = conn.execute(select(accounts_t.c.id).where(accounts_t.c.name == name)).scalar_one_or_none()
         if aid is None:
             aid = conn.execute(insert(accounts_t).values(
-                name=name, skeleton=name.lower(), created_at=datetime.now(timezone.utc)).returning(accounts_t.c.id)).scalar_one()
+                name=name, skeleton=f"row:{name.lower()}", created_at=datetime.now(timezone.utc)).returning(accounts_t.c.id)).scalar_one()
         q = update(seats_t).where(seats_t.c.name == name)
         if tables is not None:
             ids = select(tables_t.c.id).where(tables_t.c.code.in_(tables)).scalar_subquery()

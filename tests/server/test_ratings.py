@@ -2,7 +2,8 @@
 leaderboard"), through the real app on SQLite and PostgreSQL.
 
 Accounts are made here by inserting ``accounts`` rows and tying seats with
-``seats.account_id`` (the accounts' sign-up and sign-in are another change of issue 18).
+``seats.account_id``; each row's skeleton is not its name's, so the test can
+seat the name itself and tie the seat (a signed-in join does both at once).
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ def register(client: TestClient, name: str) -> int:
     """An account row for ``name`` (what sign-up makes)."""
     with engine_of(client).begin() as conn:
         return int(conn.execute(insert(accounts_t).values(
-            name=name, skeleton=name.lower(), created_at=datetime.now(timezone.utc),
+            name=name, skeleton=f"row:{name.lower()}", created_at=datetime.now(timezone.utc),
         ).returning(accounts_t.c.id)).scalar_one())
 
 

@@ -253,13 +253,13 @@ def seat_ratings(conn: Connection, wanted: Sequence[tuple[str, str | None, Seque
         return {}
     pairs = {(aid, want[code][0]) for (code, _), aid in held.items()}
     got: dict[tuple[int, str], Any] = {}
-    for r in conn.execute(select(ratings_t).where(ratings_t.c.account_id.in_({a for a, _ in pairs}))):
-        got[(r.account_id, r.rule_set)] = r
+    for row in conn.execute(select(ratings_t).where(ratings_t.c.account_id.in_({a for a, _ in pairs}))):
+        got[(row.account_id, row.rule_set)] = row
     out: dict[str, dict[int, dict[str, Any]]] = {}
     for (code, seat), aid in held.items():
-        r = got.get((aid, want[code][0]))  # type: ignore[arg-type]
-        if r is not None:
-            out.setdefault(code, {})[seat] = rating_json(r.mu, r.sigma, r.games)
+        have = got.get((aid, str(want[code][0])))
+        if have is not None:
+            out.setdefault(code, {})[seat] = rating_json(have.mu, have.sigma, have.games)
     return out
 
 
