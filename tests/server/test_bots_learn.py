@@ -1,6 +1,8 @@
 """The table option "bots learn from this player's past games" (issue 11,
 "Online"), through the real app: a bot that takes opponent models gets one per
-seated person, fitted on their finished public games; without the option, none."""
+person seated under their account, fitted on that account's finished public
+games; without the option, none; a guest, none (issue 18). Accounts are rows
+inserted here, seats tied with ``seats.account_id`` (what a signed-in join makes)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,29 @@ import time
 from fastapi.testclient import TestClient
 
 from .helpers import Player, create, is_state, run_in_thread
+
+
+def _account(client: TestClient, name: str, *, tables: list[str] | None = None) -> int:
+    """``name``'s account (made if need be), tied to every seat taken under that
+    name (or only those of join codes ``tables``)."""
+    from datetime import datetime, timezone
+
+    from sqlalchemy import insert, select, update
+
+    from liars_dice.server.runtime.db import accounts_t, seats_t, tables_t
+
+    engine = client.app.state.service.store.engine  # type: ignore[attr-defined]
+    with engine.begin() as conn:
+        aid = conn.execute(select(accounts_t.c.id).where(accounts_t.c.name == name)).scalar_one_or_none()
+        if aid is None:
+            aid = conn.execute(insert(accounts_t).values(
+                name=name, skeleton=f"row:{name.lower()}", created_at=datetime.now(timezone.utc)).returning(accounts_t.c.id)).scalar_one()
+        q = update(seats_t).where(seats_t.c.name == name)
+        if tables is not None:
+            ids = select(tables_t.c.id).where(tables_t.c.code.in_(tables)).scalar_subquery()
+            q = q.where(seats_t.c.table_id.in_(ids))
+        conn.execute(q.values(account_id=aid))
+    return int(aid)
 
 
 def _finished_game(client: TestClient, name: str, dice: int = 2) -> str:
@@ -23,9 +48,15 @@ def _finished_game(client: TestClient, name: str, dice: int = 2) -> str:
     return str(t["code"])
 
 
-def _table_with_strong(client: TestClient, learn: bool, name: str = "ann") -> tuple[str, Player]:
+def _table_with_strong(
+    client: TestClient, learn: bool, name: str = "ann", account: bool = True, past: list[str] | None = None,
+) -> tuple[str, Player]:
+    """A table of ``name`` and a strong bot, ``name`` seated under their account
+    (tied to the seats of ``past`` only, if given) unless ``account`` is false."""
     t = create(client, name, seats=2, options={"dice_per_player": 2}, bots_learn=learn)
     assert client.get(f"/api/tables/{t['code']}").json().get("bots_learn", False) is learn
+    if account:
+        _account(client, name, tables=None if past is None else [*past, t["code"]])
     p = Player(client, t["code"], t["token"])
     p.send({"type": "add_bot", "bot": "strong"})
     p.send({"type": "start", "id": "s"})
@@ -53,6 +84,28 @@ def test_bots_learn_fits_the_seated_persons_past_games(client: TestClient) -> No
     assert bot.model_of("ann") is not None and bot.model_of("ann").records == 1
     # names are not identities: the plans against these models wait for in-game evidence
     assert bot.models_trusted is False
+    p.close()
+
+
+def test_a_guest_gets_no_learned_model(client: TestClient) -> None:
+    """Issue 18: "A guest gets no learned model, so nobody can shape someone else's"."""
+    _finished_game(client, "ann")
+    code, p = _table_with_strong(client, True, account=False)
+    room = client.app.state.service.rooms[code]  # type: ignore[attr-defined]
+    assert room.models_given == {1} and room.learned == {}
+    assert room.bot(1).model_of("ann") is None
+    p.close()
+
+
+def test_a_model_learns_only_from_the_accounts_own_games(client: TestClient) -> None:
+    """Issue 18: "a bot learns from a registered player's own games only when
+    that player is seated under their account": games a guest played under the
+    name (here the first) are not the account's."""
+    _finished_game(client, "ann")
+    mine = _finished_game(client, "ann")
+    code, p = _table_with_strong(client, True, past=[mine])
+    room = client.app.state.service.rooms[code]  # type: ignore[attr-defined]
+    assert room.learned["ann"].records == 1
     p.close()
 
 
@@ -194,7 +247,7 @@ def test_a_cached_model_never_waits_behind_a_queued_fit(client: TestClient) -> N
         return real(names, *args)
 
     learner.fit = held  # type: ignore[method-assign]
-    learner.cache[("ann", "classic", rules)] = (time.monotonic() + 600, "ann's model")
+    learner.cache[("ann", "classic", rules, None)] = (time.monotonic() + 600, "ann's model")
 
     async def go() -> dict[str, object]:
         slow = asyncio.ensure_future(learner.models(["zed"], "AAAAAA", "classic", rules))

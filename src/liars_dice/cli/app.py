@@ -56,6 +56,7 @@ from . import serve as _serve  # noqa: E402,F401
 from . import rules as _rules  # noqa: E402,F401
 from . import verify as _verify  # noqa: E402,F401
 from . import model as _model  # noqa: E402,F401
+from . import ratings as _ratings  # noqa: E402,F401
 
 __all__ = ["Command", "Group", "app", "main"]
 

@@ -75,6 +75,13 @@ class TableNotFound(ServerError):
     status = 404
 
 
+class PlayerNotFound(ServerError):
+    """No registered player has that name (a profile, issue 18)."""
+
+    code = "player/not_found"
+    status = 404
+
+
 class TableDamaged(ServerError):
     """A table whose stored events do not rebuild (a gap in their numbers, or
     an event the table cannot apply): set aside (status ``damaged``), never

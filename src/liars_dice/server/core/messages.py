@@ -214,6 +214,9 @@ class CreateTable(BaseModel):
     #: "bots learn from this player's past games" (docs/opponent-models.md): the
     #: table's bots get opponent models fitted on the seated people's finished public games.
     bots_learn: bool = False
+    #: the table's games count for the ratings (issue 18): needs a turn timer
+    #: and a standard rule set (a preset unchanged, or a rules file)
+    rated: bool = False
 
 
 class RulesQuery(BaseModel):

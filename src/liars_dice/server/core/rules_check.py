@@ -23,7 +23,8 @@ def rules_for(settings: Settings, req: CreateTable) -> Rules:
     """The rules of a create request, within ``settings``' limits.
 
     :raises TableInvalid: naming what does not fit (the rules file's own
-        sentence, the preset or option, the seats or the turn timer).
+        sentence, the preset or option, the seats or the turn timer; a rated
+        table without a turn timer, or with a preset's options changed).
     """
     st = settings
     if req.rules_text is not None:  # an uploaded or pasted rules file (issue 9)
@@ -37,6 +38,15 @@ def rules_for(settings: Settings, req: CreateTable) -> Rules:
         raise TableInvalid(
             f"A turn timer runs {st.turn_timer_min} to {st.turn_timer_max} seconds, not {echo(req.turn_timer)}."
         )
+    if req.rated:
+        if req.turn_timer is None:
+            raise TableInvalid(
+                f"A rated table has a turn timer: choose {st.turn_timer_min} to {st.turn_timer_max} seconds a turn."
+            )
+        if req.rules_text is None and PRESETS[req.preset] != rules:
+            raise TableInvalid(
+                f"A rated table plays a standard rule set: {req.preset} unchanged, or a rules file of its own name."
+            )
     return rules
 
 

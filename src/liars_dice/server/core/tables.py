@@ -16,7 +16,7 @@ Event kinds and payloads (stored as JSON in ``events``; unchanged since the
 first version of the server):
 
 ==============  ==============================================================
-``created``     ``id, code, preset, rules (every option), n_seats, turn_timer, private, created_at``
+``created``     ``id, code, preset, rules (every option), n_seats, turn_timer, private, created_at`` (``bots_learn``, ``rated``: true when set)
 ``joined``      ``seat, name, token_hash`` (and ``account``, the account id, for a signed-in player: issue 18)
 ``bot_added``   ``seat, bot, name``
 ``seat_freed``  ``seat`` (a leave, a removal by the host, or a seat not claimed in time, before the start)
@@ -200,6 +200,11 @@ class Table:
     bots_learn: bool = False  #: the table option "bots learn from this player's past games"
     #: the table's games before the one in ``state``, oldest first ("Play again")
     past_games: tuple[PastGame, ...] = field(default=(), repr=False)
+    rated: bool = False  #: the table's games count for the ratings (issue 18, :mod:`.ratings`)
+    #: ``(seat, rounds finished then)`` of each person who left the game in
+    #: play (``replaced``; or a seat still a stand-in's when the game began):
+    #: they lose it for rating purposes (:func:`~.ratings.standings`)
+    departed: tuple[tuple[int, int], ...] = ()
 
     # -- facts -------------------------------------------------------------------
 
@@ -312,6 +317,7 @@ class Table:
             "turn_timer": self.turn_timer,
             "private": self.private,
             **({"bots_learn": True} if self.bots_learn else {}),
+            **({"rated": True} if self.rated else {}),
             "host": self.host,
             "seats": [s.summary(s.kind is SeatKind.BOT or s.index in connected) for s in self.seats],
             "visitors": visitors,
@@ -367,7 +373,7 @@ def created(payload: dict[str, Any], chat_kept: int = 50) -> Table:
         n_seats=payload["n_seats"], turn_timer=payload["turn_timer"], private=payload["private"],
         created_at=datetime.fromisoformat(payload["created_at"]), rules_dict=rules_dict,
         chat_kept=chat_kept, seats=tuple(Seat(i) for i in range(payload["n_seats"])), seq=1,
-        bots_learn=bool(payload.get("bots_learn", False)),
+        bots_learn=bool(payload.get("bots_learn", False)), rated=bool(payload.get("rated", False)),
     )
 
 
@@ -478,7 +484,10 @@ def apply(t: Table, e: Event) -> Table:
         s = t.seats[p["seat"]]
         for_good = p.get("reason") != Departure.GRACE
         revoked = t.revoked + ((s.token_hash, k),) if for_good and s.token_hash is not None else t.revoked
-        return replace(t, revoked=revoked, seats=_seat(
+        departed = t.departed
+        if t.state is not None and all(seat != s.index for seat, _ in departed):
+            departed = (*departed, (s.index, len(t.state.results)))
+        return replace(t, revoked=revoked, departed=departed, seats=_seat(
             t, s.index, kind=SeatKind.BOT, bot=p["bot"], replaced=True, returnable=not for_good,
             token_hash=None if for_good else s.token_hash,
         ))
@@ -496,8 +505,9 @@ def apply(t: Table, e: Event) -> Table:
             seats[seat] = Seat(seat, kind=SeatKind.BOT, name=name, bot=bot)
         past = PastGame(t.state, t.start, t.seeds, winner_stand_in=t.winner_stand_in)
         state = Game.create(t.rules, p["players"]).initial_state(p["start"])
+        departed = tuple((s.index, 0) for s in seats if s.kind is SeatKind.BOT and s.replaced)
         return replace(
             t, past_games=(*t.past_games, past), seats=tuple(seats), state=state, start=p["start"],
-            seeds=(), status=TableStatus.PLAYING, last_event={"kind": "start", "game": p["game"]},
+            seeds=(), departed=departed, status=TableStatus.PLAYING, last_event={"kind": "start", "game": p["game"]},
         )
     raise ValueError(f"A table cannot apply a {k.value!r} event.")  # ``created`` starts a table

@@ -34,7 +34,7 @@ from ..runtime.hub import Broadcaster
 from ..core.listing import safe_entries
 from ..core.explain import bounded, explain
 from ..core.messages import BODY_FIELDS, RULE_FIELDS, CreateTable, JoinTable, MyGames, RulesQuery
-from .schemas import Created, Games, Health, Lobby, Seated, TableSummary
+from .schemas import Created, Games, Health, Leaderboard, Lobby, Profile, Seated, TableSummary
 from ..core.security import is_code, normalize_code
 from ..runtime.service import TableService
 from ..core.rules_check import summary_of, summary_of_file
@@ -221,7 +221,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/tables", response_model=Lobby)
     async def lobby(request: Request) -> dict[str, Any]:
         guard(request).before_lobby(request)
-        return {"tables": svc(request).lobby()}
+        # each open table's players' ratings in its rule set (issue 18)
+        return {"tables": await svc(request).queries.with_ratings(svc(request).lobby())}
 
     @app.get("/api/tables/{code}", response_model=TableSummary)
     async def get_table(code: str, request: Request) -> dict[str, Any]:
@@ -259,6 +260,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         guard(request).before_lookup(request)
         name = guard(request).clean_name(nickname)
         return {"games": safe_entries(await svc(request).queries.games_of_name(name))}
+
+    @app.get("/api/leaderboard", response_model=Leaderboard)
+    async def leaderboard(
+        request: Request, rule_set: Annotated[str, Query(min_length=1, max_length=80)] | None = None,
+    ) -> dict[str, Any]:
+        """The top players of a rule set by conservative rating, mu - 3 sigma (issue 18)."""
+        guard(request).before_lookup(request)
+        return await svc(request).queries.leaderboard(rule_set)
+
+    @app.get("/api/players/{nickname}/profile", response_model=Profile)
+    async def player_profile(nickname: str, request: Request) -> dict[str, Any]:
+        """A registered player's ratings with their history, and their public games (issue 18)."""
+        guard(request).before_lookup(request)
+        name = guard(request).clean_name(nickname)
+        return await svc(request).queries.profile(name)
 
     @app.post("/api/my-games", response_model=Games)
     async def my_games(body: MyGames, request: Request) -> dict[str, Any]:

@@ -62,6 +62,23 @@ class Games(_Open):
     games: list[dict[str, Any]]
 
 
+class Leaderboard(_Open):
+    """``GET /api/leaderboard`` (issue 18)."""
+
+    rule_sets: list[str]
+    rule_set: str | None
+    min_games: int
+    players: list[dict[str, Any]]
+
+
+class Profile(_Open):
+    """``GET /api/players/{name}/profile`` (issue 18)."""
+
+    name: str
+    ratings: list[dict[str, Any]]
+    games: list[dict[str, Any]]
+
+
 class Health(_Open):
     ok: bool
     database: str

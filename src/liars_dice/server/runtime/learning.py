@@ -30,7 +30,7 @@ import functools
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -51,7 +51,8 @@ LEARN_CACHE_SIZE = 512
 #: The most fits waiting or running at once (each one name under one rule set).
 LEARN_QUEUE_MAX = 32
 
-Key = tuple[str, str, Any]
+#: (name, preset, rules, account id or None: a fit on every game under the name)
+Key = tuple[str, str, Any, int | None]
 
 
 class Learner:
@@ -70,18 +71,28 @@ class Learner:
         self._fitting: dict[Key, asyncio.Future[Any]] = {}
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="liars-dice-learn")
 
-    async def models(self, names: Sequence[str], code: str, preset: str, rules: Any) -> dict[str, Any]:
+    async def models(
+        self, names: Sequence[str], code: str, preset: str, rules: Any, accounts: Mapping[str, int] | None = None,
+    ) -> dict[str, Any]:
         """The models of ``names`` by name (none for a person without one), each
         fitted on the person's last :data:`LEARN_GAMES` finished public games
         of ``preset`` under ``rules`` other than table ``code``. A person's
         games finished meanwhile count from the next fit. The models are
-        shared: bots copy what they are given."""
+        shared: bots copy what they are given.
+
+        :param accounts: the account each name is seated under (issue 18):
+            when given, only those names get a model, fitted on the games
+            played under that account only (a guest gets none, so nobody can
+            shape someone else's model); ``None``: every game under each name."""
         loop = asyncio.get_running_loop()
         now = time.monotonic()
         learned: dict[str, Any] = {}
         waiting: dict[str, asyncio.Future[Any]] = {}
         for name in dict.fromkeys(names):
-            key = (name, preset, rules)
+            account = None if accounts is None else accounts.get(name)
+            if accounts is not None and account is None:
+                continue  # a guest: no learned model (issue 18)
+            key = (name, preset, rules, account)
             hit = self.cache.get(key)
             if hit is not None and hit[0] > now:
                 self.cache.move_to_end(key)
@@ -94,7 +105,8 @@ class Learner:
                     log.warning("bots_learn: %d fits are waiting; table %s plays %r without a model",
                                 len(self._fitting), code, name)
                     continue
-                fut = self._fitting[key] = loop.run_in_executor(self._pool, self._fit_one, name, code, preset, rules)
+                fut = self._fitting[key] = loop.run_in_executor(
+                    self._pool, self._fit_one, name, code, preset, rules, account)
                 fut.add_done_callback(functools.partial(self._fitted, key))
             waiting[name] = fut
         for name, fut in waiting.items():
@@ -116,24 +128,33 @@ class Learner:
         while len(self.cache) > LEARN_CACHE_SIZE:
             self.cache.popitem(last=False)
 
-    def _fit_one(self, name: str, code: str, preset: str, rules: Any) -> Any:
-        return self.fit([name], code, preset, rules).get(name)
+    def _fit_one(self, name: str, code: str, preset: str, rules: Any, account: int | None = None) -> Any:
+        return self.fit([name], code, preset, rules, None if account is None else {name: account}).get(name)
 
-    def fit(self, names: Sequence[str], code: str, preset: str, rules: Any) -> dict[str, Any]:
+    def fit(
+        self, names: Sequence[str], code: str, preset: str, rules: Any, accounts: Mapping[str, int] | None = None,
+    ) -> dict[str, Any]:
         """Models of ``names`` by name, fitted now (blocking: database and CPU,
         for a worker thread); see :meth:`models`. Only the games under
         ``rules`` are rebuilt (their rules are read from their ``created``
-        events first)."""
+        events first). With ``accounts``, a name's games are those its account
+        played (under that name) only, and a name with no account gets none."""
         from ...bots.opponent_model import ModelError, fit
+        from .ratings_store import games_of_account, reading
 
         learned: dict[str, Any] = {}
         for name in names:
+            own: set[str] | None = None
+            if accounts is not None:
+                if name not in accounts:
+                    continue
+                own = set(reading(self.store.engine, games_of_account, accounts[name], name))
             codes = [g["code"] for g in self.store.games_of(name=name)
                      if g.get("code") != code and g.get("rules") == preset and not g.get("not_in_last_game")]
             created = self.store.created_of(codes)
             same: list[str] = []
             for c in codes:
-                if c in created and _rules_of(created[c][1]) == rules:
+                if c in created and (own is None or created[c][0] in own) and _rules_of(created[c][1]) == rules:
                     same.append(created[c][0])
                 if len(same) >= LEARN_GAMES:
                     break

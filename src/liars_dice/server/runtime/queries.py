@@ -152,3 +152,75 @@ class Queries:
             "winner": winner,
             "game": n,
         }
+
+    # -- ratings (issue 18) -------------------------------------------------------
+
+    async def leaderboard(self, rule_set: str | None) -> dict[str, Any]:
+        """``GET /api/leaderboard``: the rule sets with ratings, and the top
+        players of ``rule_set`` (default: the one with the most rated games) by
+        conservative rating, with at least :data:`~.ratings_store.LEADERBOARD_MIN_GAMES`
+        rated games: ``{"rule_sets", "rule_set", "min_games", "players": [{"rank",
+        "name", "mu", "sigma", "conservative", "games"}]}``."""
+        from . import ratings_store as rs
+
+        sets = await self.stored(self.store.read(rs.reading, self.store.engine, rs.rule_sets))
+        chosen = rule_set if rule_set is not None else (sets[0] if sets else None)
+        players = [] if chosen is None else await self.stored(
+            self.store.read(rs.reading, self.store.engine, rs.leaderboard, chosen))
+        return {"rule_sets": sets, "rule_set": chosen, "min_games": rs.LEADERBOARD_MIN_GAMES, "players": players}
+
+    async def profile(self, name: str) -> dict[str, Any]:
+        """``GET /api/players/{name}/profile``: a registered player's rating per
+        rule set with its history, and their public finished games played under
+        their account (newest first, as ``/api/players/{name}/games``).
+
+        :raises PlayerNotFound: no live account has that name.
+        """
+        from ..core.errors import PlayerNotFound
+        from . import ratings_store as rs
+
+        got = await self.stored(self.store.read(rs.reading, self.store.engine, rs.profile, name))
+        if got is None:
+            raise PlayerNotFound("No registered player has that name.")
+        account = await self.stored(self.store.read(rs.reading, self.store.engine, rs.account_id_of, name))
+        ids = set(await self.stored(self.store.read(rs.reading, self.store.engine, rs.games_of_account, account, name)))
+        codes = set((await self.stored(self.store.read(rs.reading, self.store.engine, _codes_of, sorted(ids)))))
+        games = [g for g in await self.games_of_name(name) if g["code"] in codes]
+        return {**got, "games": games}
+
+    async def with_ratings(self, tables: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The lobby's table summaries, each person's seat held under an
+        account with a rating in the table's rule set given ``"rating":
+        {"mu", "sigma", "conservative", "games"}`` (one read for the page)."""
+        from ..core.ratings import rule_set_name
+        from ..core.tables import shared_rules
+        from . import ratings_store as rs
+
+        wanted = []
+        for t in tables:
+            try:
+                rules = shared_rules(t["rules"])[0]
+            except Exception:  # noqa: BLE001 - a summary the engine cannot read gets no ratings
+                continue
+            seats = [(s["seat"], s["name"]) for s in t["seats"] if s.get("kind") == "human" and s.get("name")]
+            wanted.append((t["code"], rule_set_name(t["preset"], rules), seats))
+        found = await self.stored(self.store.read(rs.reading, self.store.engine, rs.seat_ratings, wanted))
+        if not found:
+            return tables
+        out = []
+        for t in tables:
+            have = found.get(t["code"])
+            if have:
+                t = {**t, "seats": [{**s, "rating": have[s["seat"]]} if s["seat"] in have else s for s in t["seats"]]}
+            out.append(t)
+        return out
+
+
+def _codes_of(conn: Any, ids: Sequence[str]) -> list[str]:
+    from sqlalchemy import select
+
+    from .db import tables_t
+
+    if not ids:
+        return []
+    return [r[0] for r in conn.execute(select(tables_t.c.code).where(tables_t.c.id.in_(list(ids))))]

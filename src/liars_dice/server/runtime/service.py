@@ -34,7 +34,8 @@ from ..core.listing import safe_entries
 from ..core.messages import CreateTable, JoinTable
 from ..core.rules_check import listed_name, rules_for
 from ..core.security import hash_token, is_code, new_code, new_token, normalize_code
-from ..core.tables import Departure, Event, EventKind, SeatKind, TableStatus, rebuild, unopened
+from ..core.ratings import outcome
+from ..core.tables import Departure, Event, EventKind, SeatKind, Table, TableStatus, rebuild, unopened
 from ..core.views import record_of
 from .conn import Conn
 from .hub import Broadcaster
@@ -64,9 +65,11 @@ _GAME_EVENTS = frozenset({
 })
 
 
-def _ops(table_id: str, first_seq: int, events: Sequence[Event]) -> list[Op]:
+def _ops(table_id: str, first_seq: int, events: Sequence[Event], table: Table | None = None) -> list[Op]:
     """The database writes for ``events`` numbered from ``first_seq``: the
-    events, plus the ``tables`` row, ``seats`` rows and row updates they imply."""
+    events, plus the ``tables`` row, ``seats`` rows and row updates they imply,
+    and, for a rated game's ``finished`` event, its rating (``table`` is the
+    table after the events; :mod:`.ratings_store`)."""
     ops: list[Op] = []
     for e in events:
         if e.kind is EventKind.CREATED:
@@ -74,6 +77,7 @@ def _ops(table_id: str, first_seq: int, events: Sequence[Event]) -> list[Op]:
             ops.append(Store.op_insert_table({
                 "id": p["id"], "code": p["code"], "created_at": datetime.fromisoformat(p["created_at"]), "status": TableStatus.OPEN.value,
                 "private": p["private"], "preset": p["preset"], "n_seats": p["n_seats"], "turn_timer": p["turn_timer"],
+                "rated": bool(p.get("rated", False)),
             }))
     ops += [Store.op_event(table_id, first_seq + i, e.kind.value, e.payload) for i, e in enumerate(events)]
     for e in events:
@@ -90,6 +94,9 @@ def _ops(table_id: str, first_seq: int, events: Sequence[Event]) -> list[Op]:
             ops.append(Store.op_update_table(
                 table_id, status=TableStatus.FINISHED.value, winner=p["winner"], finished_at=utcnow()
             ))
+            game = outcome(table) if table is not None else None
+            if game is not None:  # in the finish's transaction, by the table's owner (issue 18)
+                ops.append(Store.op_rate(game))
         elif e.kind is EventKind.CLOSED:
             ops.append(Store.op_update_table(table_id, status=TableStatus.CLOSED.value))
     return ops
@@ -194,7 +201,7 @@ class TableService:
             new, events = step(room.table, command, self.dice)
             if not events:
                 return events
-            ops = _ops(new.id, room.table.seq + 1, events)
+            ops = _ops(new.id, room.table.seq + 1, events, new)
             if self.cluster is not None:  # only the table's owner may store (.ownership)
                 ops.insert(0, self.cluster.fence(new.id))
             try:
@@ -452,6 +459,7 @@ class TableService:
             "n_seats": req.seats, "turn_timer": req.turn_timer, "private": req.private,
             "created_at": utcnow().isoformat(),
             **({"bots_learn": True} if req.bots_learn else {}),
+            **({"rated": True} if req.rated else {}),
         }
         token = new_token()
         room = Room(unopened(payload, self.settings.chat_history))

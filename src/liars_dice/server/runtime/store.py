@@ -10,6 +10,7 @@ move it has announced.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -35,6 +36,8 @@ from ..core.accounts import accounts_in, deleted_name, rename_players
 from ..core.errors import ServerUnavailable
 from .db import accounts_t, events_t, seats_t, tables_t
 
+log = logging.getLogger(__name__)
+
 
 class StoreFailed(ServerUnavailable):
     """A write to the store of record failed, or its commit is uncertain (the
@@ -48,8 +51,9 @@ class StoreFailed(ServerUnavailable):
 @dataclass(frozen=True, slots=True)
 class Op:
     """One write: ``kind`` is ``table`` (insert a table row), ``event``,
-    ``seat`` (insert rows), ``update`` (change a table row) or ``fence``
-    (check this worker's lease, :func:`.ownership.check_fence`)."""
+    ``seat`` (insert rows), ``update`` (change a table row), ``fence``
+    (check this worker's lease, :func:`.ownership.check_fence`) or ``rate``
+    (rate a finished game, :func:`.ratings_store.apply_outcome`)."""
 
     kind: str
     row: dict[str, Any]
@@ -204,6 +208,11 @@ class Store:
         return Op("event", {"table_id": table_id, "seq": seq, "kind": kind, "payload": payload, "created_at": utcnow()})
 
     @staticmethod
+    def op_rate(game: Any) -> Op:
+        """Rate ``game`` (a :class:`~liars_dice.server.core.ratings.Outcome`) in the write's transaction."""
+        return Op("rate", {"game": game, "at": utcnow()}, game.table_id)
+
+    @staticmethod
     def op_insert_table(row: dict[str, Any]) -> Op:
         return Op("table", row)
 
@@ -352,6 +361,11 @@ def _execute(conn: Connection, ops: Sequence[Op]) -> None:
     tables = [op.row for op in ops if op.kind == "table"]
     events = [op.row for op in ops if op.kind == "event"]
     seats = [op.row for op in ops if op.kind == "seat"]
+    rates = [op.row for op in ops if op.kind == "rate"]
+    if rates:
+        from .ratings_store import lock  # ratings build on this module's Op
+
+        lock(conn)  # before the events: their ids follow the order of the ratings
     if tables:
         conn.execute(insert(tables_t), tables)
     if events:
@@ -361,6 +375,20 @@ def _execute(conn: Connection, ops: Sequence[Op]) -> None:
     for op in ops:
         if op.kind == "update":
             conn.execute(update(tables_t).where(tables_t.c.id == op.table_id).values(**op.row))
+    for row in rates:
+        _rate(conn, row)
+
+
+def _rate(conn: Connection, row: dict[str, Any]) -> None:
+    """One game's rating, in a savepoint: a rating that fails is logged and
+    left to ``liars-dice ratings rebuild``; the game's events are stored anyway."""
+    from .ratings_store import apply_outcome
+
+    try:
+        with conn.begin_nested():
+            apply_outcome(conn, row["game"], row["at"])
+    except Exception:  # noqa: BLE001 - the finish must not fail for its rating
+        log.exception("the rating of table %s game %s failed", row["game"].table_id, row["game"].game_no)
 
 
 def _settle(fut: asyncio.Future[None], err: BaseException | None) -> None:

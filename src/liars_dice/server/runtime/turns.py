@@ -154,8 +154,8 @@ class Turns:
 
     async def _give_models(self, room: Room, seat: int, bot: Any) -> None:
         """The table option "bots learn from this player's past games": a bot that
-        takes opponent models (``set_models``) gets one per seated person, fitted
-        on their last finished public games under the table's rules (a model is
+        takes opponent models (``set_models``) gets one per person seated under
+        their account (issue 18; a guest gets none), fitted on that account's last finished public games under the table's rules (a model is
         of one rule set), once per seat (:class:`~.learning.Learner`). The models
         are given as untrusted (``trusted=False``): names are not identities."""
         room.models_given.add(seat)
@@ -164,8 +164,17 @@ class Turns:
             return
         if room.learned is None:
             t = room.table
-            names = [s.name for s in t.seats if s.kind is SeatKind.HUMAN and s.name is not None]
-            room.learned = await self.learner.models(names, t.code, t.preset, t.rules)
-        # fitted on games played under a name, which anyone can take: the
-        # plans against these models wait for in-game evidence (bots/strong.py, step 4)
+            people = {s.index: s.name for s in t.seats if s.kind is SeatKind.HUMAN and s.name is not None}
+            # only a person seated under their account is learned from, on that account's own
+            # games; a guest gets no model (issue 18): nobody can shape someone else's
+            from .ratings_store import reading, seat_accounts
+
+            store = self.learner.store
+            try:
+                held = await store.read(reading, store.engine, seat_accounts, t.id, people)
+            except Exception:  # noqa: BLE001 - the database failed: the bots play without models
+                held = {}
+            accounts = {people[seat]: aid for seat, aid in held.items()}
+            room.learned = await self.learner.models(list(people.values()), t.code, t.preset, t.rules, accounts)
+        # the plans against these models still wait for in-game evidence (bots/strong.py, step 4)
         set_models(room.learned, trusted=False)

@@ -52,6 +52,9 @@ export const api = {
   join: (code, nickname) => request("POST", `/api/tables/${encodeURIComponent(code)}/join`, { nickname }),
   playerGames: (nickname) => request("GET", `/api/players/${encodeURIComponent(nickname)}/games`),
   myGames: (tokens) => request("POST", "/api/my-games", { tokens }),
+  // ratings (issue 18): ruleSet null for the rule set with the most rated games
+  leaderboard: (ruleSet) => request("GET", `/api/leaderboard${ruleSet ? `?rule_set=${encodeURIComponent(ruleSet)}` : ""}`),
+  profile: (name) => request("GET", `/api/players/${encodeURIComponent(name)}/profile`),
   // game: the table's game number ("Play again"); none: its last game
   replay: (code, game) => request("GET", `/api/tables/${encodeURIComponent(code)}/replay${game ? `?game=${game}` : ""}`),
   account: () => request("GET", "/api/account"),

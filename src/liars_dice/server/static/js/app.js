@@ -3,6 +3,7 @@ import { h, fill } from "./util.js";
 import { lobbyPage } from "./lobby.js";
 import { tablePage } from "./table.js";
 import { replayPage } from "./replay.js";
+import { leaderboardPage, profilePage } from "./ratings.js";
 import { accountPage, loadAccount } from "./account.js";
 
 const app = document.getElementById("app");
@@ -31,6 +32,8 @@ function route() {
   if (parts[0] === "table" && parts[1]) current = tablePage(ctx, parts[1].toUpperCase());
   else if (parts[0] === "account") current = accountPage(ctx);
   else if (parts[0] === "replay" && parts[1]) current = replayPage(ctx, parts[1].toUpperCase(), Number(parts[2]) || null);
+  else if (parts[0] === "leaderboard") current = leaderboardPage(ctx, parts[1] || null);
+  else if (parts[0] === "player" && parts[1]) current = profilePage(ctx, parts[1]);
   else current = lobbyPage(ctx);
 }
 

@@ -3,6 +3,7 @@ import { api } from "./api.js";
 import { summaryItems } from "./rules-text.js";
 import { h, fill, nickname, saveNickname, saveSeatToken, allSeatTokens, dateTime, store } from "./util.js";
 import { die } from "./dice.js";
+import { ratingBadge } from "./ratings.js";
 
 const CODE_RE = /^[A-Za-z0-9]{4,12}$/;
 
@@ -79,6 +80,7 @@ export function lobbyPage({ root, toast }) {
   const seatsBox = h("div", { class: "segmented", id: "seats", role: "radiogroup", "aria-label": "Seats" });
   const timerBox = h("div", { class: "segmented", id: "timer", role: "radiogroup", "aria-label": "Turn timer" });
   const privateBox = h("input", { type: "checkbox", id: "private", name: "private" });
+  const ratedBox = h("input", { type: "checkbox", id: "rated", name: "rated" });  // issue 18: needs a turn timer
   // A rules file (TOML or JSON, as `liars-dice rules --schema` describes), uploaded or pasted;
   // the server reads it and answers a bad one with one sentence naming the option.
   const RULES_MAX = 8 * 1024;
@@ -187,6 +189,7 @@ export function lobbyPage({ root, toast }) {
     const button = createForm.querySelector("#create-btn");
     button.disabled = true;
     const body = { nickname: name, preset, options: changed, seats, turn_timer: timer, private: privateBox.checked };
+    if (ratedBox.checked) body.rated = true;
     if (rulesText.value.trim()) body.rules_text = rulesText.value;  // a rules file replaces preset and options
     try {
       const res = await api.createTable(body);
@@ -213,6 +216,7 @@ export function lobbyPage({ root, toast }) {
     h("div", { class: "field" }, h("span", { id: "seats-label" }, "Seats"), seatsBox),
     h("div", { class: "field" }, h("span", {}, "Turn timer"), timerBox),
     h("label", { class: "opt opt-check", for: "private" }, privateBox, h("span", {}, "Private: not listed in the lobby, join by code only")),
+    h("label", { class: "opt opt-check", for: "rated" }, ratedBox, h("span", {}, "Rated: the games count for the players' ratings (needs a turn timer)")),
     h("button", { type: "submit", class: "btn btn-primary btn-wide", id: "create-btn" }, "Create the table"),
   );
 
@@ -231,11 +235,19 @@ export function lobbyPage({ root, toast }) {
     const host = t.seats[t.host] && t.seats[t.host].name;
     return h("div", { class: "list-row", dataset: { code: t.code } },
       h("div", { class: "list-main" },
-        h("div", { class: "list-title" }, h("span", { class: "code" }, t.code), " ", presetShort(t.preset || t.rules.name)),
+        h("div", { class: "list-title" }, h("span", { class: "code" }, t.code), " ", presetShort(t.preset || t.rules.name), t.rated ? h("span", { class: "tag" }, " rated") : null),
+        seatRatings(t),
         h("div", { class: "muted small" }, `${filled}/${t.n_seats} seated · host ${host || "?"} · ${t.turn_timer ? `${t.turn_timer}s turns` : "no timer"}`)),
       h("div", { class: "list-actions" },
         h("button", { class: "btn btn-primary btn-small", onclick: () => joinCode(t.code, false) }, "Join"),
         h("a", { class: "btn btn-small", href: `#/table/${t.code}` }, "Watch")));
+  }
+
+  // each seated player's rating in the table's rule set, when they have one (issue 18)
+  function seatRatings(t) {
+    const rated = t.seats.filter((s) => s.rating);
+    if (!rated.length) return null;
+    return h("div", { class: "small seat-ratings" }, rated.map((s) => h("span", { class: "seat-rating" }, s.name, " ", ratingBadge(s), " ")));
   }
 
   async function loadTables() {
