@@ -105,8 +105,15 @@ def play(p: Player, name: str, rng: random.Random, leave_after: int | None = Non
         else:
             msg = {"type": "bid", "quantity": cur["bid"]["quantity"] + 1, "face": cur["bid"]["face"]}
         p.send({**msg, "id": f"m{n}"})
-        if p.wait(lambda m: m.get("id") == f"m{n}")["type"] == "ack":
-            seen.add(key)  # a stale state's move is refused: the state after it comes
+        answer = p.wait(lambda m: m.get("id") == f"m{n}")
+        if answer["type"] == "ack":
+            seen.add(key)
+        elif cur is not None and answer.get("code") != "turn/not_yours":
+            # a raise past the dice in play is refused and no new state comes: challenge instead
+            p.send({"type": "challenge", "id": f"c{n}"})
+            if p.wait(lambda m: m.get("id") == f"c{n}")["type"] == "ack":
+                seen.add(key)
+        # (a stale state's move is refused: the state after it comes)
 
 
 def rated_game(client: TestClient, accounts: dict[str, int], bots: list[str], rng: random.Random,
