@@ -236,7 +236,8 @@ def test_recorded_game_replays_to_the_same_winner(cli, tmp_path, rules) -> None:
 def test_bad_options_get_one_sentence(cli) -> None:
     for args, words in (
         (["--rules", "yahtzee"], "There is no rule set called 'yahtzee'"),
-        (["--bots", "probabilistic,genius"], "There is no bot called 'genius'"),
+        (["--bots", "probabilistic,genius"], "There is no bot called 'genius'; choose from probabilistic (Medium), random (Easy), strong (Hard)."),
+        (["--bots", "hard"], "'hard' is a level: the Hard bot is called 'strong' (--bots strong)."),
         (["--start", "zed", "--seed", "1"], "--start names nobody at the table"),
     ):
         proc = subprocess.run([cli, "play", *args], capture_output=True, text=True, timeout=60, input="")
