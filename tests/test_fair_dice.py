@@ -320,3 +320,28 @@ def test_rounds_past_the_end_are_not_all_checked(fair_record: dict[str, Any]) ->
     with pytest.raises(RecordError, match=re.escape(f"Round {n + 1}")) as e:
         verify_record(rec)
     assert e.value.round == n
+
+
+def test_the_documented_snippet_checks_a_browser_game(tmp_path: Path) -> None:
+    """The snippet on a served game's record with the players' own seeds (version 2;
+    tests/data/browser-game-v2.json, a 4-seat classic game from `liars-dice serve` in
+    Chromium, two persons, the last rounds with none left in): it passes, as
+    `verify_record` does, and names a player whose seed was edited. Before the
+    snippet mixed the seeds it told every browser game's first die was not the seed's."""
+    record = json.loads((Path(__file__).parent / "data" / "browser-game-v2.json").read_text(encoding="utf-8"))
+    assert any(r["contributions"] for r in record["rounds"]) and any(r["contributions"] == {} for r in record["rounds"])
+    verify_record(record)
+    script = tmp_path / "check.py"
+    script.write_text(_doc_snippet(), encoding="utf-8")
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(record), encoding="utf-8")
+    out = subprocess.run([sys.executable, "-I", str(script), str(good)], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == f"all {len(record['rounds'])} rounds check out"
+    rec = copy.deepcopy(record)
+    name = next(iter(rec["rounds"][0]["contributions"]))
+    rec["rounds"][0]["contributions"][name] = "00" * 32
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(rec), encoding="utf-8")
+    out = subprocess.run([sys.executable, "-I", str(script), str(bad)], capture_output=True, text=True, timeout=60)
+    assert out.returncode != 0 and f"round 1: {name}'s seed does not match its digest" in out.stderr

@@ -11,6 +11,7 @@ import io
 import json
 import os
 import re
+import shlex
 import signal
 import subprocess
 
@@ -168,6 +169,21 @@ def test_end_of_input_stops_cleanly_and_saves_the_record(cli, tmp_path) -> None:
     assert rep.returncode == 0 and json.loads(rep.stdout)["winner"] is None
 
 
+def test_the_replay_command_after_a_record_is_one_line_that_pastes_back(cli, tmp_path) -> None:
+    """The closing hint names the replay command whole on one line, whatever the
+    path's length and spaces (Rich broke it at 80 columns when piped, so a
+    copied command lost its path)."""
+    path = tmp_path / "a folder with a long name for the records of game night" / "game.json"
+    path.parent.mkdir()
+    proc = subprocess.run([cli, "play", "--seed", "4", "--start", "you", "--record", str(path)],
+                          input="3x4\n", capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    line = next(x for x in proc.stdout.splitlines() if x.startswith("Record saved to"))
+    command = line.split("replay it with: ", 1)[1]
+    assert shlex.split(command) == ["liars-dice", "replay", str(path)], line
+    assert subprocess.run([cli, *shlex.split(command)[1:]], capture_output=True, timeout=60).returncode == 0
+
+
 def test_ctrl_c_stops_cleanly(cli) -> None:
     child = _spawn(cli, "--seed", "1", "--start", "you")
     child.expect(BID_PROMPT)
@@ -220,7 +236,8 @@ def test_recorded_game_replays_to_the_same_winner(cli, tmp_path, rules) -> None:
 def test_bad_options_get_one_sentence(cli) -> None:
     for args, words in (
         (["--rules", "yahtzee"], "There is no rule set called 'yahtzee'"),
-        (["--bots", "probabilistic,genius"], "There is no bot called 'genius'"),
+        (["--bots", "probabilistic,genius"], "There is no bot called 'genius'; choose from probabilistic (Medium), random (Easy), strong (Hard)."),
+        (["--bots", "hard"], "'hard' is a level: the Hard bot is called 'strong' (--bots strong)."),
         (["--start", "zed", "--seed", "1"], "--start names nobody at the table"),
     ):
         proc = subprocess.run([cli, "play", *args], capture_output=True, text=True, timeout=60, input="")

@@ -142,3 +142,22 @@ def test_plain_coercion_answers_exactly_as_typer_does() -> None:
             for value in _INPUTS[plain.kind]:
                 assert outcome(plain, value, param, ctx) == outcome(typer_own, value, param, ctx), (name, param.name, value)
     assert kinds == set(_INPUTS), kinds
+
+
+def test_no_module_imports_click() -> None:
+    """The package depends on Typer, not Click: Typer 0.29 carries its own copy
+    (``typer._click``) and installs no ``click``, so ``import click`` anywhere in
+    ``liars_dice`` broke ``make play`` in a fresh clone (cli/serve.py imported it
+    at start-up: ModuleNotFoundError before the first move)."""
+    import ast
+    from pathlib import Path
+
+    import liars_dice
+
+    offenders = []
+    for path in Path(liars_dice.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
+                [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else [])
+            offenders += [f"{path.name}:{node.lineno}" for n in names if n == "click" or n.startswith("click.")]
+    assert not offenders, f"'click' is imported (not a dependency; use typer.Context): {offenders}"

@@ -62,8 +62,6 @@ def test_a_page_that_rebinds_its_name_to_the_server_is_refused(tmp_path) -> None
 
 
 def test_every_serve_option_reaches_the_workers() -> None:
-    import click
-
     from typer.main import get_command
 
     from liars_dice.cli import app
@@ -71,13 +69,14 @@ def test_every_serve_option_reaches_the_workers() -> None:
     serve = get_command(app).commands["serve"]  # type: ignore[attr-defined]
     values = {}
     for param in serve.params:
-        if isinstance(param, click.Option) and param.name not in ("workers", "port", "help"):
+        if param.param_type_name == "option" and param.name not in ("workers", "port", "help"):
             if param.is_flag:
                 values[param.name] = True
             elif param.multiple:
                 values[param.name] = ["x1", "x2"]
             else:
                 values[param.name] = "v-" + str(param.name)
+    assert len(values) >= 10, f"serve's options were not found (only {sorted(values)})"
     argv = worker_argv(serve, values)
     for name, value in values.items():
         flag = "--" + name.replace("_", "-")

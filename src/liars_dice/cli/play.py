@@ -117,7 +117,15 @@ def play_command(
         raise _fail(console, "--bots needs at least one bot name, such as probabilistic.")
     for k in kinds:
         if k not in REGISTRY:
-            raise _fail(console, f"There is no bot called {k!r}; choose from {', '.join(sorted(REGISTRY))}.")
+            from ..bots.names import LEVELS
+
+            # The table labels bots by level (Easy, Medium, Hard); a player may type one.
+            named = {lv.lower(): name for name, lv in LEVELS.items()}
+            if k.lower() in named:
+                wanted = named[k.lower()]
+                raise _fail(console, f"{k!r} is a level: the {LEVELS[wanted]} bot is called {wanted!r} (--bots {wanted}).")
+            choices = ", ".join(f"{b} ({LEVELS[b]})" if b in LEVELS else b for b in sorted(REGISTRY))
+            raise _fail(console, f"There is no bot called {k!r}; choose from {choices}.")
     if record is not None:
         problem = record_path_problem(record)
         if problem:

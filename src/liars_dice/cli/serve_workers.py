@@ -18,9 +18,7 @@ import sys
 import time
 from collections.abc import Mapping, Sequence
 from types import FrameType
-from typing import Any
-
-import click
+from typing import Any, Protocol
 
 #: Seconds before a dead worker is started again.
 RESTART_SECONDS = 1.0
@@ -41,11 +39,18 @@ def cluster_problem(workers: int, db: str, redis: str) -> str | None:
     return None
 
 
+class _Command(Protocol):
+    """A command with its parameters (``click.Command`` or Typer's copy of it)."""
+
+    @property
+    def params(self) -> Sequence[Any]: ...
+
+
 #: The options each worker gets from the supervisor itself, not from the command line.
 _OWN_OPTIONS = ("workers", "port")
 
 
-def worker_argv(command: click.Command, values: Mapping[str, Any]) -> list[str]:
+def worker_argv(command: _Command, values: Mapping[str, Any]) -> list[str]:
     """The command line (without ``--port``/``--workers``) that gives a worker
     every option of ``command`` as the supervisor received it.
 
@@ -54,10 +59,15 @@ def worker_argv(command: click.Command, values: Mapping[str, Any]) -> list[str]:
     silently ran without ``--trusted-proxy`` and ``--reveal-seconds``).
     Defaults are left out; a list option repeats its flag; a boolean flag
     appears only when set.
+
+    Options are told by ``param_type_name == "option"``, not by class: recent Typer
+    (0.29 here) carries its own copy of Click (``typer._click``), whose
+    options are no ``click.Option`` (an ``isinstance`` test here passed none
+    of them, and ``import click`` failed where Click was not installed).
     """
     argv: list[str] = []
     for param in command.params:
-        if not isinstance(param, click.Option) or param.name is None or param.name in _OWN_OPTIONS:
+        if getattr(param, "param_type_name", None) != "option" or param.name is None or param.name in _OWN_OPTIONS:
             continue
         value = values.get(param.name)
         if value is None or value == param.default or value == () or value == []:

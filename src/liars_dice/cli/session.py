@@ -10,6 +10,7 @@ refused entry gets the engine's one sentence and changes nothing.
 
 from __future__ import annotations
 
+import shlex
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -427,4 +428,7 @@ def save_record(console: Console, session: PlaySession, path: Path) -> None:
     except OSError as e:
         console.print(Text(f"Could not save the record to {path}: {e.strerror}.", style="red"))
         return
-    console.print(Text(f"Record saved to {path}; replay it with: liars-dice replay {path}", style="dim"))
+    # soft_wrap: Rich would otherwise break the line at 80 columns inside the
+    # command (piped output, a long path), and the command would not paste back.
+    command = f"liars-dice replay {shlex.quote(str(path))}"
+    console.print(Text(f"Record saved to {path}; replay it with: {command}", style="dim"), soft_wrap=True)

@@ -102,7 +102,7 @@ export function accountPage(ctx) {
     const [rsPwL, rsPw] = passwordField("reset-password", "New password", "new-password");
     fill(root, h("section", { class: "account-page" },
       h("h1", {}, "Your account"),
-      h("p", {}, "An account is optional: a guest plays with a nickname as before. Signed in, your name is yours alone, marked at the table, and your seat follows you to another device."),
+      h("p", {}, "An account is optional: a guest plays with just a nickname. Signed in, your name is yours alone, marked at the table, and your seat follows you to another device."),
       extra,
       h("div", { class: "account-grid" },
         form("signin-form", "Sign in", [inNameL, inPwL], "Sign in", async () => {
