@@ -73,7 +73,7 @@ def test_sign_up_sign_in_sign_out_and_the_session(app: TestClient) -> None:
     me = app.get("/api/account").json()
     assert me["account"] == {"name": "Ann"} and me["csrf"] == s["csrf"]
     # the same name, and a look-alike (Cyrillic А), cannot be registered again
-    for name in ("Ann", "ann", "\u0410nn"):
+    for name in ("Ann", "ann", "\u0410nn", "\u0410NN"):
         r = other(app).post("/api/account/sign-up", json={"name": name, "password": PASSWORD})
         assert r.status_code == 409 and r.json()["error"]["code"] == "name/registered", name
     r = other(app).post("/api/account/sign-up", json={"name": "deleted player 7", "password": PASSWORD})

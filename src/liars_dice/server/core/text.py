@@ -90,9 +90,14 @@ def skeleton(text: str) -> str:
     """The UTS #39 confusable skeleton of ``text``, case-folded: two names with
     the same skeleton look alike ("rn" and "m", Latin "o" and Cyrillic "о").
 
-    Case is folded too (ICU's skeleton keeps case), so "Bob" and "bob" clash.
+    Case is folded too (ICU's skeleton keeps case), so "Bob" and "bob" clash:
+    between two mappings, since folding first parts look-alike capitals
+    (Cyrillic "М" folds to "м", which maps to "ʍ", while Latin "M" folds to
+    "m", which maps to "rn"), so "Маrta" passed as a guest beside an account
+    "Marta".
     """
-    return str(_spoof_checker().getSkeleton(0, text.casefold()))
+    checker = _spoof_checker()
+    return str(checker.getSkeleton(0, str(checker.getSkeleton(0, text)).casefold()))
 
 
 def confusable_with(name: str, others: Iterable[str | None]) -> str | None:
