@@ -17,7 +17,7 @@ import pytest
 import websockets
 
 from liars_dice.cli.serve import default_hosts, serve_command
-from liars_dice.cli.serve_workers import worker_argv
+from liars_dice.cli.serve_workers import worker_argv, worker_env
 from liars_dice.server import Settings
 
 from .helpers import run_in_thread
@@ -78,8 +78,14 @@ def test_every_serve_option_reaches_the_workers() -> None:
                 values[param.name] = "v-" + str(param.name)
     assert len(values) >= 10, f"serve's options were not found (only {sorted(values)})"
     argv = worker_argv(serve, values)
+    env = worker_env(serve, values)
+    # the URLs that may hold passwords go by the environment, out of `ps` (the new user's find)
+    assert env == {"LIARS_DICE_DB": "v-db", "LIARS_DICE_REDIS": "v-redis"}, env
+    assert "v-db" not in argv and "v-redis" not in argv
     for name, value in values.items():
         flag = "--" + name.replace("_", "-")
+        if name in ("db", "redis"):
+            continue
         assert flag in argv, f"{flag} is not passed to the workers"
         if isinstance(value, list):
             assert argv.count(flag) == 2

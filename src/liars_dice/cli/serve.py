@@ -22,7 +22,9 @@ def serve_command(
     host: str = typer.Option("127.0.0.1", help="Address to listen on."),
     port: int = typer.Option(8000, help="TCP port to listen on."),
     db: str = typer.Option(
-        "sqlite:///liars-dice.db", help="Database URL: sqlite:///FILE or postgresql://USER:PASS@HOST/DB."
+        "sqlite:///liars-dice.db", envvar="LIARS_DICE_DB",
+        help="Database URL: sqlite:///FILE or postgresql://USER:PASS@HOST/DB (or the environment's "
+        "LIARS_DICE_DB, which keeps a password out of `ps`).",
     ),
     grace: float = typer.Option(120.0, help="Seconds a player may be gone mid-game before a bot takes the seat."),
     bot_delay: float = typer.Option(0.6, help="Seconds a bot waits before it moves."),
@@ -60,12 +62,12 @@ def serve_command(
         "--db postgresql://... and --redis; deploy/ has the nginx front)."
     ),
     redis: str = typer.Option(
-        "", "--redis", help="Redis URL (redis://HOST:PORT/DB) shared by the workers of every machine: "
-        "events, forwarded commands, presence and rate limits."
+        "", "--redis", envvar="LIARS_DICE_REDIS", help="Redis URL (redis://HOST:PORT/DB) shared by the workers "
+        "of every machine: events, forwarded commands, presence and rate limits (or LIARS_DICE_REDIS)."
     ),
 ) -> None:
     """Start the server and print the URL to open. Games survive a restart."""
-    from .serve_workers import cluster_problem, supervise, worker_argv
+    from .serve_workers import cluster_problem, supervise, worker_argv, worker_env
 
     problem = cluster_problem(workers, db, redis)
     if problem is not None:
@@ -75,7 +77,7 @@ def serve_command(
         argv = worker_argv(ctx.command, ctx.params)
         typer.echo(f"Liar's Dice server: {workers} workers on ports {port}-{port + workers - 1} (database: {_safe(db)}; Ctrl+C stops)")
         sys.stdout.flush()
-        raise typer.Exit(supervise(workers, port, argv))
+        raise typer.Exit(supervise(workers, port, argv, worker_env(ctx.command, ctx.params)))
     try:
         import uvicorn
 

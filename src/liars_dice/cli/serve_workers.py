@@ -12,6 +12,7 @@ one cluster.
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -69,6 +70,8 @@ def worker_argv(command: _Command, values: Mapping[str, Any]) -> list[str]:
     for param in command.params:
         if getattr(param, "param_type_name", None) != "option" or param.name is None or param.name in _OWN_OPTIONS:
             continue
+        if getattr(param, "envvar", None):
+            continue  # goes by the environment (worker_env): a database password stays out of `ps`
         value = values.get(param.name)
         if value is None or value == param.default or value == () or value == []:
             continue
@@ -84,14 +87,31 @@ def worker_argv(command: _Command, values: Mapping[str, Any]) -> list[str]:
     return argv
 
 
+def worker_env(command: _Command, values: Mapping[str, Any]) -> dict[str, str]:
+    """The options of ``command`` that have an environment variable (the
+    database and Redis URLs, which may hold passwords), as that environment
+    for the workers: ``{"LIARS_DICE_DB": url, ...}``. A command line is
+    readable by every user of the machine (``ps``); a process's environment
+    only by its owner."""
+    env: dict[str, str] = {}
+    for param in command.params:
+        name, var = getattr(param, "name", None), getattr(param, "envvar", None)
+        if getattr(param, "param_type_name", None) == "option" and name and isinstance(var, str):
+            value = values.get(name)
+            if value not in (None, ""):
+                env[var] = str(value)
+    return env
+
+
 def worker_command(i: int, port: int, argv: Sequence[str]) -> list[str]:
     """The command line of worker ``i``: ``liars-dice serve`` with ``argv``
     (every option but ``--workers`` and ``--port``) on port ``port + i``."""
     return [sys.executable, "-c", "from liars_dice.cli import main; main()", "serve", *argv, "--port", str(port + i), "--workers", "1"]
 
 
-def supervise(workers: int, port: int, argv: Sequence[str]) -> int:
-    """Run ``workers`` workers until SIGINT or SIGTERM; returns the exit code (0)."""
+def supervise(workers: int, port: int, argv: Sequence[str], env: Mapping[str, str] | None = None) -> int:
+    """Run ``workers`` workers until SIGINT or SIGTERM, each with ``env`` added
+    to this process's environment; returns the exit code (0)."""
     stopping = False
 
     def _stop(_sig: int, _frame: FrameType | None) -> None:
@@ -109,7 +129,7 @@ def supervise(workers: int, port: int, argv: Sequence[str]) -> int:
                 print(f"worker {i} (port {port + i}) exited with {p.returncode}; starting it again", file=sys.stderr, flush=True)
                 procs[i], died_at[i] = None, time.monotonic()
             if procs[i] is None and time.monotonic() - died_at[i] >= RESTART_SECONDS:
-                procs[i] = subprocess.Popen(worker_command(i, port, argv))
+                procs[i] = subprocess.Popen(worker_command(i, port, argv), env={**os.environ, **(env or {})})
         time.sleep(0.2)
     for p in procs:
         if p is not None and p.poll() is None:
