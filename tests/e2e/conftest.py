@@ -78,11 +78,13 @@ def cli_path() -> str:
     return str(exe) if exe.exists() else "liars-dice"
 
 
-def start_server(db: Path, bot_delay: float = 0.05, port: int = 0, reveal_seconds: float = 0.0) -> Server:
+def start_server(db: Path, bot_delay: float = 0.05, port: int = 0, reveal_seconds: float = 0.0,
+                 db_url: str | None = None) -> Server:
     """Start ``liars-dice serve`` on ``port`` (0: the OS picks one) and wait for its URL.
-    ``reveal_seconds``: how long a reveal holds the next turn (none by default, for speed)."""
+    ``reveal_seconds``: how long a reveal holds the next turn (none by default, for speed).
+    ``db_url``: another database than the SQLite file ``db`` (a PostgreSQL URL)."""
     proc = subprocess.Popen(
-        [cli_path(), "serve", "--host", "127.0.0.1", "--port", str(port), "--db", f"sqlite:///{db}",
+        [cli_path(), "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db_url or f"sqlite:///{db}",
          "--bot-delay", str(bot_delay), "--reveal-seconds", str(reveal_seconds), "--log-level", "warning",
          # Every test here creates its tables from one address.
          "--limit", "create_rate=600/minute", "--limit", "open_tables_per_address=100"],
