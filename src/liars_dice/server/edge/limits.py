@@ -102,7 +102,8 @@ class Guard:
         self.items: dict[str, RateLimitItem] = {
             name: parse(getattr(limits, name))
             for name in ("create_rate", "join_rate", "miss_rate", "lookup_rate", "message_rate",
-                         "chat_rate_seat", "chat_rate_address", "signin_rate_address", "signin_rate_name")
+                         "chat_rate_seat", "chat_rate_address", "signin_rate_address", "signin_rate_name",
+                         "signup_rate_address")
         }
         self._open_tables = open_tables or (lambda: set())
         self._tables_of: dict[str, set[str]] = {}

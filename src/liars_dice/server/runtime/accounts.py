@@ -36,6 +36,7 @@ from sqlalchemy.exc import IntegrityError
 from ..core.accounts import (
     SESSION_SECONDS,
     AccountBusy,
+    HashingBusy,
     NameRegistered,
     RecoveryFailed,
     SignedOut,
@@ -184,16 +185,21 @@ class Accounts:
     :param service: the tables service (its store and :meth:`~.service.TableService.stored`).
     :param hasher: the Argon2id hasher (argon2-cffi's defaults, RFC 9106's low-memory profile).
     :param revocations: where revoked sessions are told (a local one if ``None``).
+    :param hash_waiting_max: hashes (and verifications) that may wait for the
+        hashing threads at once; one more raises :class:`~..core.accounts.HashingBusy`.
     """
 
     def __init__(self, service: "TableService", hasher: PasswordHasher | None = None,
-                 revocations: Revocations | None = None) -> None:
+                 revocations: Revocations | None = None, hash_waiting_max: int = 16) -> None:
         self.service = service
         self.store: Store = service.store
         self.hasher = hasher or PasswordHasher()
         self.revocations = revocations or Revocations()
         self.revocations.forget = service.forget_tables
         self._hash_pool = ThreadPoolExecutor(HASH_THREADS, thread_name_prefix="liars-dice-argon2")
+        #: hashes given to the pool and not done (the pool's own queue has no bound)
+        self._hashing = 0
+        self._hashing_max = HASH_THREADS + max(0, hash_waiting_max)
         #: a hash of a random password, verified when a name is unknown (the same time as a
         #: known one); made on the hashing pool, so the app's start does not wait for it
         self._dummy = self._hash_pool.submit(self.hasher.hash, new_token())
@@ -211,9 +217,29 @@ class Accounts:
 
         return await self.service.stored(self.store.read(tx))
 
-    async def _hash(self, password: str) -> str:
+    async def _on_pool(self, fn: Callable[[], T]) -> T:
+        """``fn()`` on the hashing threads, if fewer than ``hash_waiting_max`` hashes
+        wait already. :raises HashingBusy: they do (nothing was started)."""
+        if self._hashing >= self._hashing_max:
+            raise HashingBusy("The server is busy checking passwords: try again in a few seconds.")
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._hash_pool, self.hasher.hash, password)
+        self._hashing += 1
+        job = self._hash_pool.submit(fn)
+
+        def done(_: object) -> None:  # on the hashing thread: count it off on the loop
+            try:
+                loop.call_soon_threadsafe(self._hashed)
+            except RuntimeError:  # the loop closed (shutdown)
+                pass
+
+        job.add_done_callback(done)  # counted off when the hash ends, even if its request went away
+        return await asyncio.wrap_future(job)
+
+    def _hashed(self) -> None:
+        self._hashing -= 1
+
+    async def _hash(self, password: str) -> str:
+        return await self._on_pool(lambda: self.hasher.hash(password))
 
     async def _verify(self, stored: str | None, password: str) -> bool:
         """Whether ``password`` matches ``stored`` (the dummy when ``None``: the same work, never a match)."""
@@ -223,8 +249,7 @@ class Accounts:
             except (VerifyMismatchError, VerificationError, InvalidHashError):
                 return False
 
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._hash_pool, verify)
+        return await self._on_pool(verify)
 
     @staticmethod
     def _open_session(conn: Connection, account_id: int) -> tuple[str, datetime]:

@@ -1,0 +1,75 @@
+"""Accounts attacked from outside (the attack session after issue 18).
+
+* one address may create only ``signup_rate_address`` accounts a day (at the
+  sign-in rate alone, 10 a minute, it created 14,400 a day);
+* a flood of sign-ins from many addresses, each under its own rate, cannot
+  queue password checks without bound: past ``hash_waiting_max`` waiting,
+  one more is refused ``server/busy`` (503) at once (200 sign-ins from 200
+  addresses made a real sign-in wait 13 s, and the wait grew with the flood).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+from pathlib import Path
+from typing import Any
+
+import httpx
+from accounts_helpers import PASSWORD
+from helpers import run_in_thread, running
+from live import live_server
+
+from liars_dice.server import Settings
+from liars_dice.server.edge.proxies import parse_proxies
+
+#: cheap hashes for the tests that only count answers
+CHEAP = {"argon2_time_cost": 1, "argon2_memory_kib": 8, "argon2_parallelism": 1}
+
+
+def _settings(tmp_path: Path, **kw: Any) -> Settings:
+    return Settings(db_url=f"sqlite:///{tmp_path / 't.db'}", grace=60.0, bot_delay=0.0, **kw)
+
+
+def test_one_address_creates_a_bounded_number_of_accounts(tmp_path: Path) -> None:
+    s = _settings(tmp_path, signin_rate_address="1000/minute", **CHEAP)
+    assert s.signup_rate_address == "20/day"
+    with running(s) as c:
+        codes = [c.post("/api/account/sign-up", json={"name": f"squat{i}", "password": PASSWORD}).status_code
+                 for i in range(22)]
+        assert codes == [201] * 20 + [429] * 2
+        r = c.post("/api/account/sign-up", json={"name": "one more", "password": PASSWORD})
+        assert r.status_code == 429 and r.json()["error"]["code"] == "rate/limited"
+        assert "accounts created from your address" in r.json()["error"]["message"]
+        # signing in (an account made before) is not held up by the sign-up rate
+        r = c.post("/api/account/sign-in", json={"name": "squat3", "password": PASSWORD})
+        assert r.status_code == 200
+        assert c.get("/api/config").json()["limits"]["signup_rate_address"] == "20/day"
+
+
+def test_a_flood_of_sign_ins_cannot_queue_password_checks_without_bound(tmp_path: Path) -> None:
+    s = _settings(tmp_path, hash_waiting_max=2, trusted_proxies=parse_proxies(["127.0.0.2"]),
+                  argon2_time_cost=3, argon2_memory_kib=32768, argon2_parallelism=1)
+    with live_server(s) as url:
+        with httpx.Client(base_url=url, timeout=60) as c:
+            assert c.post("/api/account/sign-up", json={"name": "real", "password": PASSWORD}).status_code == 201
+
+        async def flood() -> tuple[collections.Counter[int], set[str]]:
+            got: collections.Counter[int] = collections.Counter()
+            codes: set[str] = set()
+            transport = httpx.AsyncHTTPTransport(local_address="127.0.0.2")
+            async with httpx.AsyncClient(base_url=url, transport=transport, timeout=120) as p:
+                async def one(i: int) -> None:
+                    r = await p.post("/api/account/sign-in", json={"name": f"x{i}", "password": "wrong password!"},
+                                     headers={"X-Forwarded-For": f"198.51.100.{i + 1}"})
+                    got[r.status_code] += 1
+                    if r.status_code != 401:
+                        codes.add(r.json()["error"]["code"])
+                await asyncio.gather(*(one(i) for i in range(30)))
+            return got, codes
+
+        got, codes = run_in_thread(flood())
+        assert got[503] >= 10 and got[401] + got[503] == 30, got  # 30 at once: at most 4 hashed, the rest refused
+        assert codes == {"server/busy"}
+        with httpx.Client(base_url=url, timeout=60) as c:  # the flood over, the real player signs in
+            assert c.post("/api/account/sign-in", json={"name": "real", "password": PASSWORD}).status_code == 200
