@@ -73,3 +73,50 @@ def test_a_flood_of_sign_ins_cannot_queue_password_checks_without_bound(tmp_path
         assert codes == {"server/busy"}
         with httpx.Client(base_url=url, timeout=60) as c:  # the flood over, the real player signs in
             assert c.post("/api/account/sign-in", json={"name": "real", "password": PASSWORD}).status_code == 200
+
+
+def test_a_session_ended_without_word_still_closes_its_socket(tmp_path: Path) -> None:
+    """A revocation made on another worker reaches this one on Redis pub/sub,
+    which keeps nothing: here the session is revoked in the database and this
+    worker is never told (a publish lost while its subscription was down).
+    The socket must still close, at the next sweep; before, it stayed open and
+    kept playing as the account until the session's expiry, 30 days on."""
+    import json
+    import time
+
+    from accounts_helpers import csrf, hello_account, sign_up
+    from sqlalchemy import update
+    from starlette.websockets import WebSocketDisconnect
+
+    from liars_dice.server.runtime.db import account_sessions_t
+    from liars_dice.server.runtime.store import utcnow
+
+    with running(_settings(tmp_path, session_check_seconds=0.3, **CHEAP)) as c:
+        s = sign_up(c, "nadia")
+        t = c.post("/api/tables", json={"nickname": "nadia", "seats": 2}, headers=csrf(s)).json()
+        cm, ws, welcome = hello_account(c, t["code"])
+        try:
+            assert welcome["type"] == "welcome" and welcome["seat"] == 0
+            engine = c.app.state.accounts.store.engine
+            with engine.begin() as conn:  # revoked elsewhere; this worker is not told
+                conn.execute(update(account_sessions_t).values(revoked_at=utcnow()))
+            got: list[dict[str, Any]] = []
+            closed = None
+            deadline = time.monotonic() + 5
+            n = 0
+            try:
+                while time.monotonic() < deadline:
+                    n += 1
+                    ws.send_text(json.dumps({"type": "ping", "id": n}))
+                    while True:
+                        m = json.loads(ws.receive_text())
+                        got.append(m)
+                        if m.get("id") == n:
+                            break
+                    time.sleep(0.1)
+            except WebSocketDisconnect as e:
+                closed = e.code
+        finally:
+            cm.__exit__(None, None, None)
+        assert closed == 4401, "the revoked session's socket stayed open for 5 s"
+        assert any(m.get("code") == "auth/signed_out" for m in got)

@@ -174,6 +174,14 @@ class Revocations:
             except Exception:  # noqa: BLE001 - the sockets elsewhere close at their next check
                 log.warning("session revocations: could not tell the other workers")
 
+    def held(self) -> list[str]:
+        """The session hashes of the sockets open here."""
+        return list(self._sockets)
+
+    def close_sessions(self, hashes: Iterable[str]) -> None:
+        """Close the sockets of ``hashes`` here (sessions found ended by a sweep)."""
+        self._close_here(hashes)
+
     def open_sockets(self) -> int:
         """Sockets registered here (for tests)."""
         return sum(len(v) for v in self._sockets.values())
@@ -197,6 +205,7 @@ class Accounts:
         self.revocations = revocations or Revocations()
         self.revocations.forget = service.forget_tables
         self._hash_pool = ThreadPoolExecutor(HASH_THREADS, thread_name_prefix="liars-dice-argon2")
+        self._sweeper: asyncio.Task[None] | None = None
         #: hashes given to the pool and not done (the pool's own queue has no bound)
         self._hashing = 0
         self._hashing_max = HASH_THREADS + max(0, hash_waiting_max)
@@ -205,7 +214,56 @@ class Accounts:
         self._dummy = self._hash_pool.submit(self.hasher.hash, new_token())
 
     def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         self._hash_pool.shutdown(wait=False, cancel_futures=True)
+
+    def start_sweeps(self, every: float) -> None:
+        """Every ``every`` seconds, close the sockets here whose sessions ended
+        without this worker being told (a revocation published while Redis or
+        this worker's subscription was down is lost: pub/sub keeps nothing).
+        ``every <= 0``: no sweeps."""
+        if every <= 0:
+            return
+
+        async def sweeps() -> None:
+            while True:
+                await asyncio.sleep(every)
+                try:
+                    await self.sweep()
+                except asyncio.CancelledError:
+                    raise
+                except Exception:  # noqa: BLE001 - the database is down: the next sweep tries again
+                    log.warning("session sweep failed; trying again in %.0f s", every)
+
+        self._sweeper = asyncio.create_task(sweeps())
+
+    async def sweep(self) -> int:
+        """Close the sockets here whose sessions are no longer live (revoked,
+        expired, or the account deleted). Returns how many sessions were closed.
+
+        :raises StoreFailed: the database failed.
+        """
+        held = self.revocations.held()
+        if not held:
+            return 0
+        now = utcnow()
+
+        def q(conn: Connection) -> set[str]:
+            live: set[str] = set()
+            for i in range(0, len(held), 500):
+                live.update(r[0] for r in conn.execute(
+                    select(account_sessions_t.c.token_hash)
+                    .join(accounts_t, accounts_t.c.id == account_sessions_t.c.account_id)
+                    .where(account_sessions_t.c.token_hash.in_(held[i:i + 500]),
+                           account_sessions_t.c.revoked_at.is_(None), account_sessions_t.c.expires_at > now,
+                           accounts_t.c.deleted_at.is_(None))))
+            return live
+
+        live = await self._db(q)
+        ended = [h for h in held if h not in live]
+        self.revocations.close_sessions(ended)
+        return len(ended)
 
     # -- plumbing --------------------------------------------------------------------
 
