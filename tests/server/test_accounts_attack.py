@@ -35,8 +35,13 @@ def test_one_address_creates_a_bounded_number_of_accounts(tmp_path: Path) -> Non
     s = _settings(tmp_path, signin_rate_address="1000/minute", **CHEAP)
     assert s.signup_rate_address == "20/day"
     with running(s) as c:
+        # a taken name and a weak password are not accounts made: they do not count
+        assert c.post("/api/account/sign-up", json={"name": "squat0", "password": "password"}).status_code == 400
         codes = [c.post("/api/account/sign-up", json={"name": f"squat{i}", "password": PASSWORD}).status_code
-                 for i in range(22)]
+                 for i in range(10)]
+        assert c.post("/api/account/sign-up", json={"name": "Squat1", "password": PASSWORD}).status_code == 409
+        codes += [c.post("/api/account/sign-up", json={"name": f"squat{i}", "password": PASSWORD}).status_code
+                  for i in range(10, 22)]
         assert codes == [201] * 20 + [429] * 2
         r = c.post("/api/account/sign-up", json={"name": "one more", "password": PASSWORD})
         assert r.status_code == 429 and r.json()["error"]["code"] == "rate/limited"

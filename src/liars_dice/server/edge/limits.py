@@ -127,6 +127,16 @@ class Guard:
         if not self.limiter.hit(item, rate, *key):
             raise RateLimited(f"Too many {what}: at most {_per(item)}; try again later.")
 
+    def check(self, rate: str, *key: str, what: str = "requests") -> None:
+        """Whether one more event fits ``rate`` for ``key``, without counting it
+        (count it with :meth:`hit` once it happened).
+
+        :raises RateLimited: when it does not fit.
+        """
+        item = self.items[rate]
+        if not self.limiter.test(item, rate, *key):
+            raise RateLimited(f"Too many {what}: at most {_per(item)}; try again later.")
+
     def allows(self, rate: str, *key: str) -> bool:
         """Like :meth:`hit`, as a yes/no."""
         return bool(self.limiter.hit(self.items[rate], rate, *key))
