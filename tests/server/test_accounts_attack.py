@@ -125,3 +125,28 @@ def test_a_session_ended_without_word_still_closes_its_socket(tmp_path: Path) ->
             cm.__exit__(None, None, None)
         assert closed == 4401, "the revoked session's socket stayed open for 5 s"
         assert any(m.get("code") == "auth/signed_out" for m in got)
+
+
+def test_an_ipv6_client_counts_by_its_network() -> None:
+    from liars_dice.server.edge.proxies import address_key
+
+    assert address_key("2001:db8:1:2::1") == address_key("2001:db8:1:2:ffff:1:2:3") == "2001:db8:1:2::/64"
+    assert address_key("2001:db8:1:3::1") == "2001:db8:1:3::/64"
+    assert address_key("::ffff:198.51.100.7") == "198.51.100.7" and address_key("198.51.100.7") == "198.51.100.7"
+    assert address_key("testclient") == "testclient"
+
+
+def test_one_ipv6_network_is_one_address_for_the_sign_in_rate(tmp_path: Path) -> None:
+    """One host picks any address of its /64: counted one by one, ten sign-ins
+    from ten addresses of one network all went through a rate of five."""
+    s = _settings(tmp_path, signin_rate_address="5/minute", trusted_proxies=parse_proxies(["127.0.0.2"]), **CHEAP)
+    with live_server(s) as url:
+        transport = httpx.HTTPTransport(local_address="127.0.0.2")
+        with httpx.Client(base_url=url, transport=transport, timeout=30) as proxy:
+            def sign_in(client: str) -> int:
+                return proxy.post("/api/account/sign-in", json={"name": "x", "password": "wrong password"},
+                                  headers={"X-Forwarded-For": client}).status_code
+
+            codes = [sign_in(f"2001:db8:1:2::{i + 1:x}") for i in range(8)]
+            assert codes == [401] * 5 + [429] * 3
+            assert sign_in("2001:db8:1:3::1") == 401  # another network is another subscriber
