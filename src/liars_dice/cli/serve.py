@@ -11,7 +11,6 @@ import gc
 import socket
 import sys
 
-import click
 import typer
 
 from .app import Command, app
@@ -19,6 +18,7 @@ from .app import Command, app
 
 @app.command("serve", cls=Command)
 def serve_command(
+    ctx: typer.Context,
     host: str = typer.Option("127.0.0.1", help="Address to listen on."),
     port: int = typer.Option(8000, help="TCP port to listen on."),
     db: str = typer.Option(
@@ -72,7 +72,6 @@ def serve_command(
         typer.echo(problem, err=True)
         raise typer.Exit(2)
     if workers > 1:
-        ctx = click.get_current_context()
         argv = worker_argv(ctx.command, ctx.params)
         typer.echo(f"Liar's Dice server: {workers} workers on ports {port}-{port + workers - 1} (database: {_safe(db)}; Ctrl+C stops)")
         sys.stdout.flush()

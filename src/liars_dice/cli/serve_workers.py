@@ -20,7 +20,6 @@ from collections.abc import Mapping, Sequence
 from types import FrameType
 from typing import Any
 
-import click
 
 #: Seconds before a dead worker is started again.
 RESTART_SECONDS = 1.0
@@ -45,7 +44,7 @@ def cluster_problem(workers: int, db: str, redis: str) -> str | None:
 _OWN_OPTIONS = ("workers", "port")
 
 
-def worker_argv(command: click.Command, values: Mapping[str, Any]) -> list[str]:
+def worker_argv(command: Any, values: Mapping[str, Any]) -> list[str]:
     """The command line (without ``--port``/``--workers``) that gives a worker
     every option of ``command`` as the supervisor received it.
 
@@ -53,11 +52,15 @@ def worker_argv(command: click.Command, values: Mapping[str, Any]) -> list[str]:
     later reaches the workers without a change here (before this, the workers
     silently ran without ``--trusted-proxy`` and ``--reveal-seconds``).
     Defaults are left out; a list option repeats its flag; a boolean flag
-    appears only when set.
+    appears only when set. ``command`` is the click command of the context
+    (typer 0.29 brings its own copy of click, so options are told by their
+    kind, not their class: with ``click.get_current_context()`` and
+    ``isinstance(param, click.Option)``, ``serve --workers 2`` stopped with
+    "There is no active click context").
     """
     argv: list[str] = []
     for param in command.params:
-        if not isinstance(param, click.Option) or param.name is None or param.name in _OWN_OPTIONS:
+        if getattr(param, "param_type_name", None) != "option" or param.name is None or param.name in _OWN_OPTIONS:
             continue
         value = values.get(param.name)
         if value is None or value == param.default or value == () or value == []:
