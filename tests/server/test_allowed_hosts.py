@@ -25,8 +25,9 @@ from .live import live_server
 
 
 def test_a_loopback_server_answers_only_loopback_names() -> None:
-    assert default_hosts("127.0.0.1", "", []) == ("localhost", "127.0.0.1", "::1")
-    assert default_hosts("127.0.0.2", "https://dice.example/", []) == ("localhost", "127.0.0.1", "::1", "127.0.0.2", "dice.example")
+    assert default_hosts("127.0.0.1", "", []) == ("localhost", "127.0.0.1", "[::1]")
+    assert default_hosts("127.0.0.2", "https://dice.example/", []) == ("localhost", "127.0.0.1", "[::1]", "127.0.0.2", "dice.example")
+    assert default_hosts("::1", "", []) == ("localhost", "127.0.0.1", "[::1]")
     assert default_hosts("0.0.0.0", "", []) == ("*",), "a public bind answers any name unless told"
     assert default_hosts("127.0.0.1", "", ["dice.example"]) == ("dice.example",)
     assert default_hosts("127.0.0.1", "", [], proxied=True) == ("*",), "behind nginx, its server_name chooses"
@@ -38,6 +39,8 @@ def test_a_page_that_rebinds_its_name_to_the_server_is_refused(tmp_path) -> None
         port = url.rsplit(":", 1)[1]
         assert httpx.get(url + "/api/tables").status_code == 200
         assert httpx.get(url + "/api/tables", headers={"host": f"localhost:{port}"}).status_code == 200
+        # a browser at http://[::1]:PORT/ sends the literal in brackets (a bare "::1" in the list matched nothing)
+        assert httpx.get(url + "/api/tables", headers={"host": f"[::1]:{port}"}).status_code == 200
         evil = httpx.get(url + "/api/tables", headers={"host": f"evil.example:{port}"})
         assert evil.status_code == 400 and "host" in evil.text.lower()
         made = httpx.post(url + "/api/tables", json={"nickname": "ann", "preset": "classic", "seats": 2},

@@ -4,6 +4,8 @@ anything starts; one worker with no options is today's server."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from typer.testing import CliRunner
 
 from liars_dice.cli import app
@@ -32,3 +34,20 @@ def test_worker_i_listens_on_port_plus_i() -> None:
     cmd = worker_command(2, 8001, ["--db", "postgresql://u@h/db", "--redis", "redis://h/0"])
     assert cmd[cmd.index("--port") + 1] == "8003" and cmd[cmd.index("--workers") + 1] == "1"
     assert cmd[3:8] == ["serve", "--db", "postgresql://u@h/db", "--redis", "redis://h/0"]
+
+
+def test_the_workers_get_the_supervisors_options_from_the_real_command() -> None:
+    """The serve command as typer builds it (typer 0.29 brings its own copy of
+    click: its options are not ``click.Option``s, so every option was dropped,
+    and ``serve --workers 2`` stopped with "There is no active click context")."""
+    from typer.main import get_command
+
+    from liars_dice.cli.serve_workers import worker_argv
+
+    group: Any = get_command(app)
+    serve = group.commands["serve"]
+    argv = worker_argv(serve, {"trusted_proxy": ["127.0.0.1"], "allowed_host": ["dice.example"],
+                               "workers": 2, "port": 9000, "durable": True})
+    assert argv[argv.index("--trusted-proxy") + 1] == "127.0.0.1"
+    assert argv[argv.index("--allowed-host") + 1] == "dice.example"
+    assert "--durable" in argv and "--workers" not in argv and "--port" not in argv

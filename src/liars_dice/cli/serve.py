@@ -144,9 +144,12 @@ def default_hosts(bind: str, public_url: str, given: list[str], proxied: bool = 
         loopback = False
     if not loopback:
         return ("*",)
-    hosts = ["localhost", "127.0.0.1", "::1"]
-    if bind not in hosts:
-        hosts.append(bind)
+    # an IPv6 literal as the Host header has it, in brackets ("[::1]:8000"; starlette keeps
+    # them): a bare "::1" matched nothing, and a browser at http://[::1]:8000/ got 400
+    hosts = ["localhost", "127.0.0.1", "[::1]"]
+    own = f"[{bind}]" if ":" in bind else bind
+    if own not in hosts:
+        hosts.append(own)
     if public_url and urlsplit(public_url).hostname:
         hosts.append(str(urlsplit(public_url).hostname))
     return tuple(hosts)

@@ -90,6 +90,13 @@ class RecoveryFailed(ServerError):
     status = 401
 
 
+class HashingBusy(ServerError):
+    """Too many password checks waiting already (``hash_waiting_max``): try again in a few seconds."""
+
+    code = "server/busy"
+    status = 503
+
+
 class AccountBusy(ServerError):
     """An account that cannot be deleted now (it holds a seat at a table in play)."""
 

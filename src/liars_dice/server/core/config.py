@@ -138,6 +138,18 @@ class Settings:
     :ivar signin_rate_address: sign-ins, sign-ups and password resets per address (issue 18).
     :ivar signin_rate_name: sign-ins and resets per account name, counted by the
         name's confusable skeleton, from any number of addresses (issue 18).
+    :ivar signup_rate_address: accounts created per address (attack: at the sign-in
+        rate alone, 10/minute, one address created 14,400 accounts a day).
+    :ivar hash_waiting_max: password hashes (Argon2id) waiting for the two hashing
+        threads, over every client; one more is refused ``server/busy`` (503) at once
+        (attack: 200 sign-ins from 200 addresses, each under its rate, queued
+        without bound, and a real sign-in waited for all of them).
+    :ivar session_check_seconds: how often each worker re-reads the sessions of
+        its signed-in sockets and closes those that ended (0: never). A revocation
+        reaches the other workers on Redis pub/sub, which keeps nothing: one
+        published while a worker's subscription is down was lost, and the
+        revoked session's socket there stayed open until the session's expiry
+        (30 days).
     :ivar argon2_time_cost: Argon2id passes (argon2-cffi's default, RFC 9106's low-memory profile: 3).
     :ivar argon2_memory_kib: Argon2id memory per hash, KiB (default 65536 = 64 MiB).
     :ivar argon2_parallelism: Argon2id lanes (default 4). A stored hash made with
@@ -220,6 +232,9 @@ class Settings:
     lookup_rate: str = "600/minute"
     signin_rate_address: str = "10/minute"
     signin_rate_name: str = "20/hour"
+    signup_rate_address: str = "20/day"
+    hash_waiting_max: int = 16
+    session_check_seconds: float = 30.0
     argon2_time_cost: int = 3
     argon2_memory_kib: int = 65536
     argon2_parallelism: int = 4

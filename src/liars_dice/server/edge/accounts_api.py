@@ -204,8 +204,12 @@ async def sign_up(body: Credentials, request: Request, response: Response) -> di
     """A new account, signed in: the answer holds the one-time recovery code (shown once)."""
     _same_origin(request)
     _limit(request, None)
+    # accounts made are counted (a taken name or a weak password is not one; the sign-in rate bounds those)
+    g, address = request.app.state.guard, request.app.state.guard.address(request)
+    g.guard.check("signup_rate_address", address, what="accounts created from your address")
     name = _clean_name(request, body.name)
     session, code = await accounts_of(request).sign_up(name, body.password)
+    g.guard.hit("signup_rate_address", address)
     return {**_set_session(request, response, session), "recovery_code": code}
 
 

@@ -95,7 +95,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await revocations.start()
         hasher = PasswordHasher(time_cost=settings.argon2_time_cost, memory_cost=settings.argon2_memory_kib,
                                 parallelism=settings.argon2_parallelism)
-        app.state.accounts = Accounts(service, hasher, revocations)
+        app.state.accounts = Accounts(service, hasher, revocations, hash_waiting_max=settings.hash_waiting_max)
+        app.state.accounts.start_sweeps(settings.session_check_seconds)
         app.state.health = HealthCheck(service, engine)
         # Several workers (Redis given): this one takes only the tables nobody runs.
         cluster = None

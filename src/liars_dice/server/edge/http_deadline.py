@@ -41,7 +41,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from ..core.config import Settings
 from ..core.errors import TooManySockets
-from .proxies import TrustedProxies
+from .proxies import TrustedProxies, address_key
 
 #: Client states of an h11 connection in which the request is still arriving.
 _RECEIVING = (h11.IDLE, h11.SEND_BODY)
@@ -108,6 +108,7 @@ def deadline_protocol(
             self._opened = self.loop.time()
             peer = self.client[0] if self.client else None
             if per_address is not None and peer is not None and not (trusted and trusted.trusts(peer)):
+                peer = address_key(peer)  # an IPv6 peer counts by its /64
                 if open_of[peer] >= per_address:
                     transport.write(refusal)
                     transport.close()

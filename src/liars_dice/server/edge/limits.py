@@ -102,7 +102,8 @@ class Guard:
         self.items: dict[str, RateLimitItem] = {
             name: parse(getattr(limits, name))
             for name in ("create_rate", "join_rate", "miss_rate", "lookup_rate", "message_rate",
-                         "chat_rate_seat", "chat_rate_address", "signin_rate_address", "signin_rate_name")
+                         "chat_rate_seat", "chat_rate_address", "signin_rate_address", "signin_rate_name",
+                         "signup_rate_address")
         }
         self._open_tables = open_tables or (lambda: set())
         self._tables_of: dict[str, set[str]] = {}
@@ -124,6 +125,16 @@ class Guard:
         """
         item = self.items[rate]
         if not self.limiter.hit(item, rate, *key):
+            raise RateLimited(f"Too many {what}: at most {_per(item)}; try again later.")
+
+    def check(self, rate: str, *key: str, what: str = "requests") -> None:
+        """Whether one more event fits ``rate`` for ``key``, without counting it
+        (count it with :meth:`hit` once it happened).
+
+        :raises RateLimited: when it does not fit.
+        """
+        item = self.items[rate]
+        if not self.limiter.test(item, rate, *key):
             raise RateLimited(f"Too many {what}: at most {_per(item)}; try again later.")
 
     def allows(self, rate: str, *key: str) -> bool:

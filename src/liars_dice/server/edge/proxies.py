@@ -63,6 +63,24 @@ def _ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
     return ip
 
 
+#: The prefix length an IPv6 client counts by: one subscriber's network.
+IPV6_PREFIX = 64
+
+
+def address_key(address: str) -> str:
+    """The key a client address is counted by for every per-address rate and
+    cap: an IPv4 address (or an IPv4-mapped IPv6 one) itself, an IPv6 address
+    its ``/64`` network (``"2001:db8:1:2::/64"``), anything else as given.
+
+    One subscriber gets at least a /64 and its hosts pick any address in it at
+    will: counted address by address, one host sent sign-ins from
+    ``2001:db8:1:2::1``, ``::2``, ... and no per-address bound ever held."""
+    ip = _ip(address)
+    if isinstance(ip, ipaddress.IPv6Address):
+        return str(ipaddress.IPv6Network((ip, IPV6_PREFIX), strict=False))
+    return address if ip is None else str(ip)
+
+
 class TrustedProxies:
     """The proxies whose forwarding headers are believed.
 

@@ -36,6 +36,7 @@ from sqlalchemy.exc import IntegrityError
 from ..core.accounts import (
     SESSION_SECONDS,
     AccountBusy,
+    HashingBusy,
     NameRegistered,
     RecoveryFailed,
     SignedOut,
@@ -173,6 +174,14 @@ class Revocations:
             except Exception:  # noqa: BLE001 - the sockets elsewhere close at their next check
                 log.warning("session revocations: could not tell the other workers")
 
+    def held(self) -> list[str]:
+        """The session hashes of the sockets open here."""
+        return list(self._sockets)
+
+    def close_sessions(self, hashes: Iterable[str]) -> None:
+        """Close the sockets of ``hashes`` here (sessions found ended by a sweep)."""
+        self._close_here(hashes)
+
     def open_sockets(self) -> int:
         """Sockets registered here (for tests)."""
         return sum(len(v) for v in self._sockets.values())
@@ -184,22 +193,77 @@ class Accounts:
     :param service: the tables service (its store and :meth:`~.service.TableService.stored`).
     :param hasher: the Argon2id hasher (argon2-cffi's defaults, RFC 9106's low-memory profile).
     :param revocations: where revoked sessions are told (a local one if ``None``).
+    :param hash_waiting_max: hashes (and verifications) that may wait for the
+        hashing threads at once; one more raises :class:`~..core.accounts.HashingBusy`.
     """
 
     def __init__(self, service: "TableService", hasher: PasswordHasher | None = None,
-                 revocations: Revocations | None = None) -> None:
+                 revocations: Revocations | None = None, hash_waiting_max: int = 16) -> None:
         self.service = service
         self.store: Store = service.store
         self.hasher = hasher or PasswordHasher()
         self.revocations = revocations or Revocations()
         self.revocations.forget = service.forget_tables
         self._hash_pool = ThreadPoolExecutor(HASH_THREADS, thread_name_prefix="liars-dice-argon2")
+        self._sweeper: asyncio.Task[None] | None = None
+        #: hashes given to the pool and not done (the pool's own queue has no bound)
+        self._hashing = 0
+        self._hashing_max = HASH_THREADS + max(0, hash_waiting_max)
         #: a hash of a random password, verified when a name is unknown (the same time as a
         #: known one); made on the hashing pool, so the app's start does not wait for it
         self._dummy = self._hash_pool.submit(self.hasher.hash, new_token())
 
     def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         self._hash_pool.shutdown(wait=False, cancel_futures=True)
+
+    def start_sweeps(self, every: float) -> None:
+        """Every ``every`` seconds, close the sockets here whose sessions ended
+        without this worker being told (a revocation published while Redis or
+        this worker's subscription was down is lost: pub/sub keeps nothing).
+        ``every <= 0``: no sweeps."""
+        if every <= 0:
+            return
+
+        async def sweeps() -> None:
+            while True:
+                await asyncio.sleep(every)
+                try:
+                    await self.sweep()
+                except asyncio.CancelledError:
+                    raise
+                except Exception:  # noqa: BLE001 - the database is down: the next sweep tries again
+                    log.warning("session sweep failed; trying again in %.0f s", every)
+
+        self._sweeper = asyncio.create_task(sweeps())
+
+    async def sweep(self) -> int:
+        """Close the sockets here whose sessions are no longer live (revoked,
+        expired, or the account deleted). Returns how many sessions were closed.
+
+        :raises StoreFailed: the database failed.
+        """
+        held = self.revocations.held()
+        if not held:
+            return 0
+        now = utcnow()
+
+        def q(conn: Connection) -> set[str]:
+            live: set[str] = set()
+            for i in range(0, len(held), 500):
+                live.update(r[0] for r in conn.execute(
+                    select(account_sessions_t.c.token_hash)
+                    .join(accounts_t, accounts_t.c.id == account_sessions_t.c.account_id)
+                    .where(account_sessions_t.c.token_hash.in_(held[i:i + 500]),
+                           account_sessions_t.c.revoked_at.is_(None), account_sessions_t.c.expires_at > now,
+                           accounts_t.c.deleted_at.is_(None))))
+            return live
+
+        live = await self._db(q)
+        ended = [h for h in held if h not in live]
+        self.revocations.close_sessions(ended)
+        return len(ended)
 
     # -- plumbing --------------------------------------------------------------------
 
@@ -211,9 +275,29 @@ class Accounts:
 
         return await self.service.stored(self.store.read(tx))
 
-    async def _hash(self, password: str) -> str:
+    async def _on_pool(self, fn: Callable[[], T]) -> T:
+        """``fn()`` on the hashing threads, if fewer than ``hash_waiting_max`` hashes
+        wait already. :raises HashingBusy: they do (nothing was started)."""
+        if self._hashing >= self._hashing_max:
+            raise HashingBusy("The server is busy checking passwords: try again in a few seconds.")
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._hash_pool, self.hasher.hash, password)
+        self._hashing += 1
+        job = self._hash_pool.submit(fn)
+
+        def done(_: object) -> None:  # on the hashing thread: count it off on the loop
+            try:
+                loop.call_soon_threadsafe(self._hashed)
+            except RuntimeError:  # the loop closed (shutdown)
+                pass
+
+        job.add_done_callback(done)  # counted off when the hash ends, even if its request went away
+        return await asyncio.wrap_future(job)
+
+    def _hashed(self) -> None:
+        self._hashing -= 1
+
+    async def _hash(self, password: str) -> str:
+        return await self._on_pool(lambda: self.hasher.hash(password))
 
     async def _verify(self, stored: str | None, password: str) -> bool:
         """Whether ``password`` matches ``stored`` (the dummy when ``None``: the same work, never a match)."""
@@ -223,8 +307,7 @@ class Accounts:
             except (VerifyMismatchError, VerificationError, InvalidHashError):
                 return False
 
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._hash_pool, verify)
+        return await self._on_pool(verify)
 
     @staticmethod
     def _open_session(conn: Connection, account_id: int) -> tuple[str, datetime]:
