@@ -198,3 +198,23 @@ def test_the_visitor_cap_holds_across_the_workers(settings: Settings) -> None:
         second = Player(b, code, None)
         assert second.welcome["type"] == "error" and second.welcome["code"] == "socket/too_many", second.welcome
         assert "3 visitors" in second.welcome["message"]
+
+
+def test_the_per_address_socket_cap_holds_across_the_workers(settings: Settings) -> None:
+    """As the visitor cap (the attacker's find: one address held 99-110 sockets
+    on two workers against a cap of 64): sockets from one address on worker a
+    count against its cap on worker b."""
+    import dataclasses
+
+    capped = dataclasses.replace(settings, sockets_per_address=3)
+    with running(capped) as a, running(capped) as b:
+        t = create(a, "ann", seats=2)
+        code = t["code"]
+        on_a = [Player(a, code, None) for _ in range(2)]
+        assert all(p.welcome["type"] == "welcome" for p in on_a), [p.welcome for p in on_a]
+        guard_b = b.app.state.guard.guard  # type: ignore[attr-defined]
+        wait_until(lambda: guard_b.elsewhere_address, 10)
+        first = Player(b, code, None)
+        assert first.welcome["type"] == "welcome", first.welcome
+        second = Player(b, code, None)
+        assert second.welcome["type"] == "error" and second.welcome["code"] == "socket/too_many", second.welcome
