@@ -82,7 +82,7 @@ def test_two_accounts_and_a_bot_play_rated_games_then_the_leaderboard_and_the_pr
     rhea.wait_for_selector("#turn")
 
     for game in range(1, GAMES + 1):
-        play_until_over([rhea, sol], limit_s=120)
+        play_until_over([rhea, sol], limit_s=300)
         if game < GAMES:
             rhea.wait_for_selector("#play-again")
             while not try_click(rhea, "#play-again"):
