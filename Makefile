@@ -46,11 +46,15 @@ play: $(VENV)/.installed
 # mypy --strict over the modules listed in pyproject.toml [tool.mypy] (all of
 # src/ once clean), then the tests, the doctests of src/ and the README's
 # examples (pyproject.toml [tool.pytest.ini_options]): the whole suite, the
-# tests marked slow included (.ci/run runs this). ARGS passes options on, e.g.
-# make test ARGS=tests/test_openspiel_cfr_value.py.
+# tests marked slow included (.ci/run runs this), in two runs: the unit and
+# server tests on every core, then the browser tests and the slow ones (whole
+# clusters of servers, databases stopped, Chromium) one at a time, since on
+# two cores these time out when they share the machine with others.
+# ARGS passes options on to both, e.g. make test ARGS=-x.
 test: $(VENV)/.installed-dev
 	$(BIN)/python -m mypy
-	$(BIN)/python -m pytest $(ARGS)
+	$(BIN)/python -m pytest -m 'not slow and not browser' $(ARGS)
+	$(BIN)/python -m pytest -n 0 -m 'slow or browser' $(ARGS)
 
 # The suite but for the tests marked slow (databases stopped and disks filled
 # under a served game, OpenSpiel's CFR value, exports of the built-in game, the

@@ -158,14 +158,17 @@ def test_make_test_runs_mypy_strict() -> None:
 
 def test_ci_runs_make_test_the_whole_suite_with_the_rl_extra() -> None:
     """``make test`` (the README's command, which ``.ci/run`` calls) runs the whole
-    suite, the tests marked slow included; ``make test-fast`` leaves those out for
+    suite, the tests marked slow included (the two selections cover every test:
+    the unit and server tests in parallel, then the browser and slow ones one at
+    a time); ``make test-fast`` leaves the slow ones out for
     quick rounds. ``.ci/run`` installs the ``rl`` extra first, with PyTorch's CPU
     build pinned before it, and makes a missing sb3-contrib fail the example's
     tests (issue 19: CI runs them for real)."""
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     test = makefile.split("\ntest:", 1)[1].split("\n\n", 1)[0]
     fast = makefile.split("\ntest-fast:", 1)[1].split("\n\n", 1)[0]
-    assert "pytest $(ARGS)" in test and "-m 'not slow'" in fast
+    assert "-m 'not slow and not browser' $(ARGS)" in test and "-n 0 -m 'slow or browser' $(ARGS)" in test, test
+    assert "-m 'not slow'" in fast
     rl = makefile.split("\n$(VENV)/.installed-rl:", 1)[1].split("\n\n", 1)[0]
     assert rl.index("$(TORCH)") < rl.index(".[dev,rl]") and "TORCH ?= torch==" in makefile
     ci = [ln.strip() for ln in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()]

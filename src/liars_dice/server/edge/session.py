@@ -214,7 +214,7 @@ class TableSession:
         by_account = msg.token is None and msg.account and account is not None
         if msg.account and msg.token is None and account is None:
             raise SignedOut("Sign in to take your account's seat here (or say hello without \"account\" to watch).")
-        if by_account and room.table.seat_of_account(account) is None:  # type: ignore[arg-type]
+        if by_account and room.table.seat_of_account(account) is None:  # type: ignore[arg-type]  # account is set when by_account
             by_account = False  # no seat here: watching
         if msg.token is not None or by_account:
             th = hash_token(msg.token) if msg.token is not None else f"account:{account}"

@@ -426,7 +426,7 @@ class Accounts:
         if not ok or row is None:
             raise SignInFailed("That name and password do not go together.")
         rehash = None
-        if self.hasher.check_needs_rehash(stored):  # type: ignore[arg-type]
+        if self.hasher.check_needs_rehash(stored):  # type: ignore[arg-type]  # stored is the str hash read above
             rehash = await self._hash(pw)
 
         def tx(conn: Connection) -> tuple[str, datetime]:
