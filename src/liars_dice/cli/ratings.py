@@ -36,7 +36,7 @@ def rebuild_command(
         from ..server.runtime.db import make_engine, migrate
         from ..server.runtime.ratings_store import rebuild
     except ImportError:  # pragma: no cover - the server extra
-        sys.stderr.write("liars-dice ratings needs the server extra: pip install 'liars-dice[server]'.\n")
+        sys.stderr.write("liars-dice ratings needs the server extra: pip install 'liars-dice-game[server]'.\n")
         raise typer.Exit(2) from None
     try:
         engine = make_engine(db)
