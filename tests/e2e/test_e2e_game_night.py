@@ -345,7 +345,10 @@ def test_axe_finds_no_serious_violation_in_the_lobby_mid_round_and_at_the_reveal
     found["mid-round"] = axe_check(page, "table mid-round")
     page.click("#challenge-btn")
     page.wait_for_selector("#reveal-close")
-    page.wait_for_timeout(400)  # the pop-in has ended: axe reads the colours as drawn
+    # every finite animation (the pop-in, the dice's roll) has ended: axe reads the colours as drawn
+    page.wait_for_function("() => document.getAnimations().every((a) => a.playState !== 'running'"
+                           " || !a.effect || a.effect.getComputedTiming().iterations === Infinity)")
+    page.wait_for_timeout(100)
     found["reveal"] = axe_check(page, "reveal")
     print(f"axe (moderate and minor) {'phone' if size is None else f'{size[0]}x{size[1]}'}:", found)
 
