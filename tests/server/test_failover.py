@@ -157,7 +157,9 @@ def workers(n: int, tmp_path: Path) -> Iterator[list[str]]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     sup = subprocess.Popen(
         [sys.executable, "-c", "from liars_dice.cli import main; main()", "serve", "--workers", str(n), "--port", str(port),
-         "--db", POSTGRES_URL, "--redis", REDIS_URL, "--grace", "600", "--bot-delay", "0.05"],
+         "--db", POSTGRES_URL, "--redis", REDIS_URL, "--grace", "600", "--bot-delay", "0.05",
+         # as deploy/systemd runs them behind the nginx front (its X-Forwarded-For believed)
+         "--trusted-proxy", "127.0.0.1"],
         env=env, stdout=(tmp_path / "out.txt").open("w"), stderr=subprocess.STDOUT,
     )
     urls = [f"http://127.0.0.1:{port + i}" for i in range(n)]
