@@ -264,3 +264,54 @@ class TooManySockets(ServerError):
 def http_status(e: LiarsDiceError) -> int:
     """The HTTP status for ``e``: its own for a server error, 400 for an engine error."""
     return e.status if isinstance(e, ServerError) else 400
+
+
+# -- accounts (issue 18; server/core/accounts.py) ------------------------------------
+
+
+class PasswordInvalid(ServerError):
+    """A new password that breaks the password rules (too short, too long, too common)."""
+
+    code = "password/invalid"
+
+
+class SignInFailed(ServerError):
+    """A sign-in refused: no such name, or the wrong password (one answer for both)."""
+
+    code = "auth/sign_in_failed"
+    status = 401
+
+
+class SignedOut(ServerError):
+    """A request that needs a signed-in session, without one (none, expired or revoked)."""
+
+    code = "auth/signed_out"
+    status = 401
+
+
+class CsrfRefused(ServerError):
+    """A request carrying the session cookie without its CSRF token (or with another one)."""
+
+    code = "auth/csrf"
+    status = 403
+
+
+class NameRegistered(ServerError):
+    """A name that is, or looks like, a registered player's name."""
+
+    code = "name/registered"
+    status = 409
+
+
+class RecoveryFailed(ServerError):
+    """A password reset with a name and recovery code that do not go together."""
+
+    code = "auth/recovery_failed"
+    status = 401
+
+
+class AccountBusy(ServerError):
+    """An account that cannot be deleted now (it holds a seat at a table in play)."""
+
+    code = "account/busy"
+    status = 409
