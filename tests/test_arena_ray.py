@@ -19,6 +19,12 @@ from liars_dice.engine import Rules
 
 ray = pytest.importorskip("ray", reason="the ray extra is not installed")
 
+# One xdist worker runs the whole module, so one local Ray runs at a time: two
+# fixtures' clusters on other workers made `--address auto` join whichever
+# started last, and that worker's shutdown killed the CLI's driver (exit 1
+# after "Attempting to recover 1 lost objects", CI on 9bd70dd).
+pytestmark = pytest.mark.xdist_group("ray")
+
 
 @pytest.fixture(scope="module")
 def local_ray():
@@ -146,7 +152,11 @@ def test_the_cli_runs_on_an_existing_cluster(cli, local_ray) -> None:
     args = [cli, "arena", "--rules", "classic", "--bots", "random,random,random", "--games", "12", "--seed", "4", "--json"]
     # the module's Ray listens on loopback only: a driver joining it takes Ray's single-machine mode too
     env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0"}
-    on_ray = subprocess.run([*args, "--backend", "ray", "--address", "auto"], capture_output=True, text=True, timeout=300, env=env)
+    # the fixture's own cluster by its GCS address: `auto` means the machine's
+    # newest Ray, which need not be this module's
+    address = ray.get_runtime_context().gcs_address
+    assert is_loopback(address.rsplit(":", 1)[0])
+    on_ray = subprocess.run([*args, "--backend", "ray", "--address", address], capture_output=True, text=True, timeout=300, env=env)
     assert on_ray.returncode == 0, on_ray.stderr
     jobs = subprocess.run([*args, "--jobs", "2"], capture_output=True, text=True, timeout=300)
     assert json.loads(on_ray.stdout) == json.loads(jobs.stdout)
