@@ -200,6 +200,36 @@ def test_the_visitor_cap_holds_across_the_workers(settings: Settings) -> None:
         assert "3 visitors" in second.welcome["message"]
 
 
+def test_the_open_table_caps_hold_across_the_workers(settings: Settings) -> None:
+    """Issue 16, fault 5, by kind: each worker counted only the tables created
+    through it, so with 2 workers one address opened its cap of open tables on
+    each, and the total cap was one per worker. The workers share their open
+    tables (those they run, by creating address) at each heartbeat: tables
+    from one address on worker a count against its cap and the total on b."""
+    import dataclasses
+
+    from liars_dice.server.edge.limits import ALL_TABLES
+
+    capped = dataclasses.replace(settings, open_tables_per_address=2, open_tables_total=2)
+    with running(capped) as a, running(capped) as b:
+        codes = [create(a, name, seats=2)["code"] for name in ("ann", "bob")]
+        guard_b = b.app.state.guard.guard  # type: ignore[attr-defined]
+        wait_until(lambda: guard_b.elsewhere_tables.get(ALL_TABLES) == 2, 10)
+        assert guard_b.elsewhere_tables == {"testclient": 2, ALL_TABLES: 2}
+        r = b.post("/api/tables", json={"nickname": "cy", "preset": "classic", "seats": 2})
+        assert r.status_code == 429 and r.json()["error"]["code"] == "table/too_many", r.text
+        assert "2 open tables" in r.json()["error"]["message"]
+        # another address: under its own cap, and over the total of 2 across a and b
+        from liars_dice.server.core.errors import ServerBusy
+
+        with pytest.raises(ServerBusy, match="as many open tables as it takes"):
+            guard_b.check_new_table("198.51.100.9")
+        # a replica is its owner's to count: b holds one of a's tables, and counts none as its own
+        assert b.get(f"/api/tables/{codes[0]}").status_code == 200
+        assert codes[0] in b.app.state.service.rooms  # type: ignore[attr-defined]
+        assert b.app.state.guard._open_codes() == set()  # type: ignore[attr-defined]
+
+
 def test_the_per_address_socket_cap_holds_across_the_workers(settings: Settings) -> None:
     """As the visitor cap (the attacker's find: one address held 99-110 sockets
     on two workers against a cap of 64): sockets from one address on worker a

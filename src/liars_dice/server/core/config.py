@@ -158,7 +158,8 @@ class Settings:
     Caps:
 
     :ivar open_tables_per_address: open (not yet started) tables created from one address.
-    :ivar open_tables_total: open tables in all.
+    :ivar open_tables_total: open tables in all. Both count every worker's
+        tables, as of the last heartbeat (2 s) for the other workers'.
     :ivar connections_per_address: open HTTP connections from one peer address
         (not counting a trusted proxy; 0 = no cap), counted by the HTTP layer
         before a request is read: one more gets ``429`` and is closed.

@@ -41,7 +41,13 @@ class RequestGuard:
         self.guard = Guard(settings, self._open_codes)
 
     def _open_codes(self) -> set[str]:
-        return {code for code, room in self.service.rooms.items() if _is_open(room.table)}
+        """The open tables this worker runs: with several workers, a replica of
+        another worker's table is that worker's to count (:meth:`.limits.Guard.share`)."""
+        cluster = self.service.cluster
+        return {
+            code for code, room in self.service.rooms.items()
+            if _is_open(room.table) and (cluster is None or cluster.owns(room))
+        }
 
     @staticmethod
     def address(conn: HTTPConnection) -> str:

@@ -86,6 +86,11 @@ def _per(item: RateLimitItem) -> str:
     return f"{item.amount} per {'' if item.multiples == 1 else f'{item.multiples} '}{unit}{'' if item.multiples == 1 else 's'}"
 
 
+#: The key of the shared open-table counts that holds a worker's open tables
+#: in all (no address is written so: addresses are IPs or IPv6 /64 networks).
+ALL_TABLES = "*"
+
+
 class Guard:
     """The rate limits and caps of one app (one per :func:`create_app`).
 
@@ -115,6 +120,9 @@ class Guard:
         #: per table, as of the last heartbeat (:meth:`share`); a cap counts them too
         self.elsewhere_address: dict[str, int] = {}
         self.elsewhere_table: dict[str, int] = {}
+        #: the other workers' open tables per creating address, and in all
+        #: under :data:`ALL_TABLES` (as of the last heartbeat)
+        self.elsewhere_tables: dict[str, int] = {}
 
     # -- rates -------------------------------------------------------------------
 
@@ -162,13 +170,14 @@ class Guard:
             mine &= open_now
             if not mine:
                 del self._tables_of[address]
-        have = len(mine or ()) + self._creating[address]
+        elsewhere = self.elsewhere_tables
+        have = len(mine or ()) + self._creating[address] + elsewhere.get(address, 0)
         if have >= self.limits.open_tables_per_address:
             raise TooManyTables(
                 f"You already have {have} open tables (the most is {self.limits.open_tables_per_address}): "
                 "start or leave one first.",
             )
-        if len(open_now) + sum(self._creating.values()) >= self.limits.open_tables_total:
+        if len(open_now) + sum(self._creating.values()) + elsewhere.get(ALL_TABLES, 0) >= self.limits.open_tables_total:
             raise ServerBusy("The server has as many open tables as it takes: try again later.")
 
     @contextmanager
@@ -252,12 +261,21 @@ class Guard:
     async def share(self, share_counts: Callable[[str, dict[str, int]], Awaitable[dict[str, int]]]) -> None:
         """Several workers (issue 16 benchmarks: with 2 workers one address held
         97-128 visitor sockets on one table, past its cap of 100): publish this
-        worker's sockets per address and visitors per table, and take the other
-        workers' sums, through ``share_counts`` (the cluster's, over Redis), at
+        worker's sockets per address, visitors per table and open tables (per
+        creating address and in all), and take the other workers' sums, through ``share_counts`` (the cluster's, over Redis), at
         each heartbeat. A cap then holds across the workers, give or take what
         arrives within one heartbeat (2 s) on several workers at once."""
         self.elsewhere_address = await share_counts("sockets", {k: v for k, v in self.sockets_of_address.items() if v > 0})
         self.elsewhere_table = await share_counts("visitors", {k: v for k, v in self.sockets_of_table.items() if v > 0})
+        # The open-table caps too (with 2 workers an address opened 8 tables on
+        # each against its cap of 8, and the total cap was one per worker):
+        # this worker's open tables (those it runs: ``open_tables``) by the
+        # address that created them here, and their number under ALL_TABLES.
+        open_now = self._open_tables()
+        tables = {a: n for a, c in self._tables_of.items() if (n := len(c & open_now))}
+        if open_now:
+            tables[ALL_TABLES] = len(open_now)
+        self.elsewhere_tables = await share_counts("open_tables", tables)
 
     def stats(self) -> dict[str, Any]:
         """Live counts (for tests and benchmarks)."""
