@@ -37,17 +37,22 @@ SHIPPED_NGINX = ROOT / "deploy" / "nginx" / "liars-dice.conf"
 
 
 def free_ports(n: int) -> int:
-    """The first of ``n`` consecutive free loopback ports."""
+    """The first of ``n`` consecutive free loopback ports, below the kernel's
+    ephemeral range: a port the OS hands out for ``bind(0)`` is also taken by
+    outgoing connections, and a worker restarted on it found it in use."""
+    import random
+
+    low = 20000
+    try:
+        low = min(low, int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0]) - n - 1)
+    except (OSError, ValueError, IndexError):
+        pass
+    pick = random.Random()
     while True:
-        s = socket.socket()
-        s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
-        s.close()
-        if port + n >= 65000:
-            continue
+        port = pick.randrange(10000, low)
         held = []
         try:
-            for k in range(1, n):
+            for k in range(n):
                 t = socket.socket()
                 held.append(t)
                 t.bind(("127.0.0.1", port + k))
@@ -143,37 +148,62 @@ class Cluster:
         return [int(p) for p in raw.split()]
 
 
+@dataclass
+class Workers:
+    """A running ``liars-dice serve --workers N``: the workers' base URLs
+    (``http://127.0.0.1:PORT``, no slash) and the supervisor process."""
+
+    urls: list[str]
+    process: subprocess.Popen[bytes]
+
+
 @contextmanager
-def cluster(workers: int, db: str, redis_url: str, extra: list[str], log: Path) -> Iterator[Cluster]:
-    """``liars-dice serve --workers N --db DB --redis REDIS`` (plus ``extra``) on
-    consecutive free loopback ports, every worker answering ``/healthz``."""
-    port = free_ports(workers)
+def serve_workers(n: int, db: str, redis_url: str, options: list[str], log: Path, seconds: float = 90.0) -> Iterator[Workers]:
+    """``liars-dice serve --workers n --db DB --redis REDIS`` plus ``options``
+    on ``n`` consecutive free loopback ports (this interpreter, this
+    ``sys.path``), yielded once every worker's ``/healthz`` answers; SIGTERM
+    at the end (SIGKILL after 30 s). The tests of several workers
+    (tests/server/test_failover.py, tests/e2e/test_e2e_workers.py) start
+    theirs with it too.
+
+    :raises RuntimeError: when the supervisor exits, or a worker does not
+        answer within ``seconds`` (with the log's last lines).
+    """
+    port = free_ports(n)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p), "PYTHONUNBUFFERED": "1"}
     sup = subprocess.Popen(
-        [sys.executable, "-c", "from liars_dice.cli import main; main()", "serve", "--workers", str(workers),
-         "--port", str(port), "--db", db, "--redis", redis_url, *extra],
-        env=env, stdout=log.open("w"), stderr=subprocess.STDOUT,
+        [sys.executable, "-c", "from liars_dice.cli import main; main()", "serve", "--workers", str(n),
+         "--port", str(port), "--db", db, "--redis", redis_url, *options],
+        env=env, stdout=log.open("a"), stderr=subprocess.STDOUT,
     )
-    urls = [f"http://127.0.0.1:{port + i}/" for i in range(workers)]
+    urls = [f"http://127.0.0.1:{port + i}" for i in range(n)]
     try:
-        deadline = time.monotonic() + 90
+        deadline = time.monotonic() + seconds
         for u in urls:
             while True:
                 try:
-                    if httpx.get(u + "healthz", timeout=2).status_code == 200:
+                    if httpx.get(u + "/healthz", timeout=2).status_code == 200:
                         break
                 except httpx.HTTPError:
                     pass
                 if time.monotonic() > deadline or sup.poll() is not None:
-                    raise RuntimeError(f"the workers did not start: {log.read_text()[-2000:]}")
+                    raise RuntimeError(f"the workers did not start: {log.read_text()[-3000:]}")
                 time.sleep(0.2)
-        yield Cluster(urls, sup.pid)
+        yield Workers(urls, sup)
     finally:
         sup.send_signal(signal.SIGTERM)
         try:
             sup.wait(timeout=30)
         except subprocess.TimeoutExpired:
             sup.kill()
+
+
+@contextmanager
+def cluster(workers: int, db: str, redis_url: str, extra: list[str], log: Path) -> Iterator[Cluster]:
+    """:func:`serve_workers` for the benchmarks: URLs with a trailing slash."""
+    log.write_text("")
+    with serve_workers(workers, db, redis_url, extra, log) as w:
+        yield Cluster([u + "/" for u in w.urls], w.process.pid)
 
 
 @contextmanager

@@ -23,62 +23,31 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import signal
-import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
+from contextlib import ExitStack
 from pathlib import Path
 
 import httpx
 from sqlalchemy import create_engine, text
 
+from _cluster import serve_workers
 from liars_dice.server.core.config import normalize_db_url
 from liars_dice.server.runtime.ownership import LEASE_SECONDS
 
 
-def free_pair() -> int:
-    """A free loopback port and the next one, below the ephemeral range."""
-    pick = random.Random()
-    while True:
-        port = pick.randrange(10000, 30000)
-        a, b = socket.socket(), socket.socket()
-        try:
-            a.bind(("127.0.0.1", port))
-            b.bind(("127.0.0.1", port + 1))
-            return port
-        except OSError:
-            continue
-        finally:
-            a.close()
-            b.close()
-
-
 def one_run(db: str, redis_url: str, bot_delay: float, log: Path) -> float:
     """One failover: returns seconds from the SIGKILL to the new owner's first stored event."""
-    port = free_pair()
-    sup = subprocess.Popen(
-        [sys.executable, "-c", "from liars_dice.cli import main; main()", "serve", "--workers", "2", "--port", str(port),
-         "--db", db, "--redis", redis_url, "--bot-delay", str(bot_delay), "--reveal-seconds", "0", "--log-level", "error"],
-        stdout=log.open("a"), stderr=subprocess.STDOUT,
-    )
-    urls = [f"http://127.0.0.1:{port + i}" for i in range(2)]
+    options = ["--bot-delay", str(bot_delay), "--reveal-seconds", "0", "--log-level", "error"]
     engine = create_engine(normalize_db_url(db))
+    stack = ExitStack()
     try:
-        deadline = time.monotonic() + 60
-        for u in urls:
-            while True:
-                try:
-                    if httpx.get(u + "/healthz", timeout=2).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    pass
-                if time.monotonic() > deadline:
-                    raise SystemExit(f"the workers did not start; see {log}")
-                time.sleep(0.2)
+        try:
+            urls = stack.enter_context(serve_workers(2, db, redis_url, options, log, seconds=60)).urls
+        except RuntimeError:
+            raise SystemExit(f"the workers did not start; see {log}") from None
         t = httpx.post(urls[0] + "/api/tables", json={"nickname": "ann", "preset": "classic", "seats": 4}, timeout=10).json()
         from websockets.sync.client import connect
 
@@ -125,11 +94,7 @@ def one_run(db: str, redis_url: str, bot_delay: float, log: Path) -> float:
         return took
     finally:
         engine.dispose()
-        sup.send_signal(signal.SIGTERM)
-        try:
-            sup.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            sup.kill()
+        stack.close()
 
 
 def main() -> None:

@@ -28,7 +28,6 @@ import json
 import multiprocessing as mp
 import os
 import re
-import statistics
 import subprocess
 import sys
 import tempfile

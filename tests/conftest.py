@@ -13,9 +13,15 @@ cluster of their own (tests/server/pg_cluster.py).
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from replay_helpers import ROOT, SCENARIOS, SHARED, cli_path
+
+# benchmarks/_cluster.py starts `liars-dice serve --workers N` for the
+# benchmarks and for the tests of several workers alike (one copy of it)
+sys.path.append(str(ROOT / "benchmarks"))
 
 __all__ = ["ROOT", "SCENARIOS", "SHARED", "cli_path"]
 

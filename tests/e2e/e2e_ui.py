@@ -25,20 +25,24 @@ def shot(page: Any, name: str) -> None:
         page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
 
 
-def create_table(page: Any, base: str, nickname: str, *, preset: str, seats: int, dice: int,
-                 timer: str = "none", private: bool = False) -> str:
-    """Create a table from the lobby form; returns its join code (the page is then on the table)."""
+def create_table(page: Any, base: str, nickname: str, *, preset: str, seats: int, dice: int | None = None,
+                 timer: str = "none", private: bool = False, rated: bool = False) -> str:
+    """Create a table from the lobby form; returns its join code (the page is then on the table).
+    ``dice``: dice per player (``None``: the preset's, the options left closed)."""
     page.goto(base + "/")
     page.fill("#nickname", nickname)
     page.wait_for_selector("#create-form")
     page.select_option("#preset", preset)
-    page.click("#create-card summary")  # "Change the options": every option of the preset
-    page.fill("#opt-dice_per_player", str(dice))
-    page.press("#opt-dice_per_player", "Tab")
+    if dice is not None:
+        page.click("#create-card summary")  # "Change the options": every option of the preset
+        page.fill("#opt-dice_per_player", str(dice))
+        page.press("#opt-dice_per_player", "Tab")
     page.click(f'#seats [data-seats="{seats}"]')
     page.click(f'#timer [data-timer="{timer}"]')
     if private:
         page.check("#private")
+    if rated:
+        page.check("#rated")
     page.click("#create-btn")
     page.wait_for_selector("#table-code")
     page.wait_for_selector(".seat-mine")

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from e2e_ui import join_by_code, play_until_over, shot, try_click
+from e2e_ui import create_table, join_by_code, play_until_over, shot, try_click
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
 
@@ -62,16 +62,7 @@ def test_two_accounts_and_a_bot_play_rated_games_then_the_leaderboard_and_the_pr
     _sign_up(rhea, server.url, "Rhea")
     _sign_up(sol, server.url, "Sol")
 
-    rhea.goto(server.url + "/")
-    rhea.fill("#nickname", "Rhea")
-    rhea.wait_for_selector("#create-form")
-    rhea.select_option("#preset", "classic")
-    rhea.click('#seats [data-seats="3"]')
-    rhea.click('#timer [data-timer="60"]')
-    rhea.check("#rated")
-    rhea.click("#create-btn")
-    rhea.wait_for_selector(".seat-mine")
-    code = rhea.inner_text("#table-code").strip()
+    code = create_table(rhea, server.url, "Rhea", preset="classic", seats=3, timer="60", rated=True)
     assert server.api(f"/api/tables/{code}")["rated"] is True
     join_by_code(sol, server.url, "Sol", code)
     assert "registered" in sol.inner_text(".seat-mine")

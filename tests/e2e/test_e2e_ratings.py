@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlalchemy import create_engine, insert, select, update
 
-from e2e_ui import play_until_over, shot
+from e2e_ui import create_table, play_until_over, shot
 from liars_dice.server.runtime.db import accounts_t, ratings_t, seats_t, tables_t
 
 
@@ -98,16 +98,7 @@ def test_a_rated_game_then_the_leaderboard_and_the_profile(server, new_page) -> 
 
     # the lobby: an open table shows its seated player's rating
     other = new_page()
-    other.goto(server.url + "/")
-    other.fill("#nickname", "ann")
-    other.wait_for_selector("#create-form")
-    other.select_option("#preset", "classic")
-    other.click('#seats [data-seats="2"]')
-    other.click('#timer [data-timer="60"]')
-    other.check("#rated")
-    other.click("#create-btn")
-    other.wait_for_selector(".seat-mine")
-    code2 = other.inner_text("#table-code").strip()
+    code2 = create_table(other, server.url, "ann", preset="classic", seats=2, timer="60", rated=True)
     _tie(engine, code2, 0, ann)
     (entry,) = [t for t in server.api("/api/tables")["tables"] if t["code"] == code2]
     assert entry["seats"][0].get("rating", {}).get("games") == 1

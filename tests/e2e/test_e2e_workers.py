@@ -16,9 +16,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -29,6 +26,7 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, text
 
+from _cluster import serve_workers  # benchmarks/_cluster.py (tests/conftest.py puts benchmarks/ on the path)
 from e2e_ui import add_bots_and_start, create_table, join_by_code, play_until_over, try_click
 
 POSTGRES_URL = os.environ.get("LIARS_DICE_TEST_POSTGRES_URL")
@@ -42,26 +40,6 @@ pytestmark = [
     pytest.mark.timeout(420),
     pytest.mark.skipif(not (POSTGRES_URL and REDIS_URL), reason="LIARS_DICE_TEST_POSTGRES_URL or LIARS_DICE_TEST_REDIS_URL is not set"),
 ]
-
-
-def _free_pair() -> int:
-    """A free loopback port whose next port is free too, below the kernel's
-    ephemeral range (whose ports outgoing connections take too)."""
-    import random
-
-    pick = random.Random()
-    while True:
-        port = pick.randrange(10000, 30000)
-        a, b = socket.socket(), socket.socket()
-        try:
-            a.bind(("127.0.0.1", port))
-            b.bind(("127.0.0.1", port + 1))
-            return port
-        except OSError:
-            continue
-        finally:
-            a.close()
-            b.close()
 
 
 def _reset() -> None:
@@ -87,33 +65,10 @@ def two_workers(tmp_path: Path) -> Iterator[list[str]]:
     """``liars-dice serve --workers 2`` on fresh PostgreSQL and Redis; yields both workers' URLs."""
     assert POSTGRES_URL is not None and REDIS_URL is not None
     _reset()
-    port = _free_pair()
-    log = tmp_path / "serve.txt"
-    sup = subprocess.Popen(
-        [sys.executable, "-c", "from liars_dice.cli import main; main()", "serve", "--workers", "2", "--port", str(port),
-         "--db", POSTGRES_URL, "--redis", REDIS_URL, "--bot-delay", "0.05", "--reveal-seconds", "0",
-         "--limit", "create_rate=600/minute", "--limit", "open_tables_per_address=100"],
-        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}, stdout=log.open("w"), stderr=subprocess.STDOUT,
-    )
-    urls = [f"http://127.0.0.1:{port + i}" for i in range(2)]
-    try:
-        deadline = time.monotonic() + 60
-        for u in urls:
-            while True:
-                try:
-                    if httpx.get(u + "/healthz", timeout=2).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    pass
-                assert time.monotonic() < deadline, log.read_text()[-3000:]
-                time.sleep(0.2)
-        yield urls
-    finally:
-        sup.send_signal(signal.SIGTERM)
-        try:
-            sup.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            sup.kill()
+    options = ["--bot-delay", "0.05", "--reveal-seconds", "0",
+               "--limit", "create_rate=600/minute", "--limit", "open_tables_per_address=100"]
+    with serve_workers(2, POSTGRES_URL, REDIS_URL, options, tmp_path / "serve.txt", seconds=60) as w:
+        yield w.urls
 
 
 def _owner_pid(table_code: str) -> int:

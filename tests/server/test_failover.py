@@ -13,9 +13,6 @@ import json
 import os
 import random
 import signal
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -31,6 +28,7 @@ from liars_dice.server.core.errors import RateLimited
 from liars_dice.server.core.config import normalize_db_url
 
 from .conftest import POSTGRES_URL, REDIS_URL, reset_postgres, reset_redis
+from _cluster import serve_workers  # benchmarks/_cluster.py (tests/conftest.py puts benchmarks/ on the path)
 
 pytestmark = [
     pytest.mark.postgres,
@@ -38,34 +36,6 @@ pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(not (POSTGRES_URL and REDIS_URL), reason="LIARS_DICE_TEST_POSTGRES_URL or LIARS_DICE_TEST_REDIS_URL is not set"),
 ]
-
-
-def free_ports(n: int) -> int:
-    """The first of ``n`` consecutive free loopback ports, below the kernel's
-    ephemeral range: a port the OS hands out for ``bind(0)`` is also taken by
-    outgoing connections, and a worker restarted on it found it in use."""
-    import random as _random
-
-    low = 20000
-    try:
-        low = min(low, int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0]) - n - 1)
-    except (OSError, ValueError, IndexError):
-        pass
-    pick = _random.Random()
-    while True:
-        port = pick.randrange(10000, low)
-        held = []
-        try:
-            for k in range(n):
-                t = socket.socket()
-                held.append(t)
-                t.bind(("127.0.0.1", port + k))
-            return port
-        except OSError:
-            continue
-        finally:
-            for t in held:
-                t.close()
 
 
 class Person:
@@ -153,34 +123,10 @@ def workers(n: int, tmp_path: Path) -> Iterator[list[str]]:
     assert POSTGRES_URL is not None and REDIS_URL is not None
     reset_postgres(POSTGRES_URL)
     reset_redis(REDIS_URL)
-    port = free_ports(n)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    sup = subprocess.Popen(
-        [sys.executable, "-c", "from liars_dice.cli import main; main()", "serve", "--workers", str(n), "--port", str(port),
-         "--db", POSTGRES_URL, "--redis", REDIS_URL, "--grace", "600", "--bot-delay", "0.05",
-         # as deploy/systemd runs them behind the nginx front (its X-Forwarded-For believed)
-         "--trusted-proxy", "127.0.0.1"],
-        env=env, stdout=(tmp_path / "out.txt").open("w"), stderr=subprocess.STDOUT,
-    )
-    urls = [f"http://127.0.0.1:{port + i}" for i in range(n)]
-    try:
-        deadline = time.monotonic() + 60
-        for u in urls:
-            while True:
-                try:
-                    if httpx.get(u + "/healthz", timeout=2).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    pass
-                assert time.monotonic() < deadline, (tmp_path / "out.txt").read_text()
-                time.sleep(0.2)
-        yield urls
-    finally:
-        sup.send_signal(signal.SIGTERM)
-        try:
-            sup.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            sup.kill()
+    # as deploy/systemd runs them behind the nginx front (its X-Forwarded-For believed)
+    options = ["--grace", "600", "--bot-delay", "0.05", "--trusted-proxy", "127.0.0.1"]
+    with serve_workers(n, POSTGRES_URL, REDIS_URL, options, tmp_path / "out.txt", seconds=60) as w:
+        yield w.urls
 
 
 def play_killing_the_owner(create_url: str, join_url: str, ws_urls: list[list[str]], tmp_path: Path) -> float:
