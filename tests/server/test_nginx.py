@@ -15,7 +15,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from .test_failover import free_ports, play_killing_the_owner, workers
+from _cluster import free_ports  # benchmarks/_cluster.py (tests/conftest.py puts benchmarks/ on the path)
+
+from .test_failover import play_killing_the_owner, workers
 from .conftest import POSTGRES_URL, REDIS_URL
 
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)

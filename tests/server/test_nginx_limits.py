@@ -26,7 +26,7 @@ import pytest
 from liars_dice.server import Settings
 
 from .live import live_server
-from .test_failover import free_ports
+from _cluster import free_ports  # benchmarks/_cluster.py (tests/conftest.py puts benchmarks/ on the path)
 from .test_nginx import NGINX, nginx_conf
 
 pytestmark = pytest.mark.skipif(NGINX is None, reason="nginx is not installed (.ci/run installs it)")

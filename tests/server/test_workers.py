@@ -200,6 +200,38 @@ def test_the_visitor_cap_holds_across_the_workers(settings: Settings) -> None:
         assert "3 visitors" in second.welcome["message"]
 
 
+def test_a_rate_holds_across_the_workers_and_a_socket_s_rate_stays_on_its_worker(settings: Settings) -> None:
+    """The rates are counted in Redis, through limits' asyncio storage on
+    redis-py's asyncio client: new tables on worker a count against the
+    address's creation rate on worker b. A websocket's own message rate is
+    counted in its worker's memory (one socket lives on one worker: in Redis
+    each frame of each socket was a round trip): no Redis key holds it."""
+    import dataclasses
+
+    import redis
+
+    rated = dataclasses.replace(settings, create_rate="2 per minute")
+    with running(rated) as a, running(rated) as b:
+        t = create(a, "ann", seats=2)
+        create(a, "bob", seats=2)
+        r = b.post("/api/tables", json={"nickname": "cy", "preset": "classic", "seats": 2})
+        assert r.status_code == 429 and r.json()["error"]["code"] == "rate/limited", r.text
+        assert r.json()["error"]["message"] == "Too many new tables: at most 2 per minute; try again later."
+        ann = Player(a, t["code"], t["token"])
+        assert ann.welcome["type"] == "welcome", ann.welcome
+        for k in range(5):
+            ann.send({"type": "ping", "id": f"p{k}"})
+        ann.wait(lambda m: m.get("id") == "p4")
+        assert REDIS_URL is not None
+        r_ = redis.Redis.from_url(REDIS_URL)
+        try:
+            keys = [k.decode() for k in r_.keys("LIMITS*")]
+        finally:
+            r_.close()
+        assert any("create_rate" in k for k in keys), keys
+        assert not any("message_rate" in k for k in keys), keys
+
+
 def test_the_open_table_caps_hold_across_the_workers(settings: Settings) -> None:
     """Issue 16, fault 5, by kind: each worker counted only the tables created
     through it, so with 2 workers one address opened its cap of open tables on

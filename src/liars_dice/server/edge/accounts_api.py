@@ -169,15 +169,15 @@ async def require(request: Request) -> tuple[Account, str]:
     return acct, token
 
 
-def _limit(request: Request, name: str | None) -> None:
+async def _limit(request: Request, name: str | None) -> None:
     """One sign-in attempt (or sign-up, or reset) against the address's and the name's rates.
 
     :raises RateLimited: over either.
     """
     g = request.app.state.guard
-    g.guard.hit("signin_rate_address", g.address(request), what="sign-in attempts from your address")
+    await g.guard.hit("signin_rate_address", g.address(request), what="sign-in attempts from your address")
     if name is not None:
-        g.guard.hit("signin_rate_name", skeleton(name), what="sign-in attempts for this name")
+        await g.guard.hit("signin_rate_name", skeleton(name), what="sign-in attempts for this name")
 
 
 def _clean_name(request: Request, raw: str) -> str:
@@ -191,7 +191,7 @@ router = APIRouter(prefix="/api")
 @router.get("/account", response_model=Whoami)
 async def whoami(request: Request) -> dict[str, Any]:
     """Who the session cookie belongs to (``account: null`` for a guest), with the CSRF token."""
-    request.app.state.guard.before_lookup(request)
+    await request.app.state.guard.before_lookup(request)
     token = request.cookies.get(SESSION_COOKIE)
     acct = await accounts_of(request).session(token)
     if acct is None or token is None:
@@ -203,13 +203,13 @@ async def whoami(request: Request) -> dict[str, Any]:
 async def sign_up(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
     """A new account, signed in: the answer holds the one-time recovery code (shown once)."""
     _same_origin(request)
-    _limit(request, None)
+    await _limit(request, None)
     # accounts made are counted (a taken name or a weak password is not one; the sign-in rate bounds those)
     g, address = request.app.state.guard, request.app.state.guard.address(request)
-    g.guard.check("signup_rate_address", address, what="accounts created from your address")
+    await g.guard.check("signup_rate_address", address, what="accounts created from your address")
     name = _clean_name(request, body.name)
     session, code = await accounts_of(request).sign_up(name, body.password)
-    g.guard.hit("signup_rate_address", address)
+    await g.guard.hit("signup_rate_address", address)
     return {**_set_session(request, response, session), "recovery_code": code}
 
 
@@ -221,7 +221,7 @@ async def sign_in(body: Credentials, request: Request, response: Response) -> di
         name = _clean_name(request, body.name)
     except NameInvalid:
         name = body.name[:200]
-    _limit(request, name)
+    await _limit(request, name)
     session = await accounts_of(request).sign_in(name, body.password)
     return _set_session(request, response, session)
 
@@ -239,7 +239,7 @@ async def sign_out(request: Request, response: Response) -> dict[str, Any]:
 async def change_password(body: PasswordChange, request: Request) -> dict[str, Any]:
     """A new password (the old one checked); every other session is revoked."""
     acct, _ = await require(request)
-    _limit(request, acct.name)
+    await _limit(request, acct.name)
     await accounts_of(request).change_password(acct, body.old_password, body.new_password)
     return {"ok": True}
 
@@ -253,7 +253,7 @@ async def reset(body: PasswordReset, request: Request, response: Response) -> di
         name = _clean_name(request, body.name)
     except NameInvalid:
         name = body.name[:200]
-    _limit(request, name)
+    await _limit(request, name)
     session, code = await accounts_of(request).reset(name, body.recovery_code, body.new_password)
     return {**_set_session(request, response, session), "recovery_code": code}
 
@@ -262,7 +262,7 @@ async def reset(body: PasswordReset, request: Request, response: Response) -> di
 async def delete_account(body: Deletion, request: Request, response: Response) -> dict[str, Any]:
     """Delete the account (password checked): past games show "deleted player N"."""
     acct, _ = await require(request)
-    _limit(request, acct.name)
+    await _limit(request, acct.name)
     shown = await accounts_of(request).delete(acct, body.password)
     _clear_session(request, response)
     return {"ok": True, "shown_as": shown}
@@ -275,7 +275,7 @@ async def my_seat(code: str, request: Request) -> dict[str, Any]:
     over the table's websocket to take it (docs/server-protocol.md).
 
     :raises SignedOut: not signed in. :raises TableNotFound: no such table."""
-    request.app.state.guard.before_lookup(request)
+    await request.app.state.guard.before_lookup(request)
     acct = await accounts_of(request).require(request.cookies.get(SESSION_COOKIE))
     room = await request.app.state.service.get_room(code)
     return {"seat": room.table.seat_of_account(acct.id)}

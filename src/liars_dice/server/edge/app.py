@@ -145,7 +145,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(LiarsDiceError)
     async def _refused(request: Request, e: LiarsDiceError) -> JSONResponse:
         if isinstance(e, TableNotFound):
-            guard(request).missed(request)
+            await guard(request).missed(request)
         return _error(e.code, e.message, http_status(e))
 
     @app.exception_handler(SQLAlchemyError)
@@ -199,7 +199,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def summarize_rules(body: RulesQuery, request: Request) -> dict[str, Any]:
         """A preset with options, or a rules file's text, in the engine's words, for the create form."""
         g = guard(request)
-        g.before_summary(request)
+        await g.before_summary(request)
         body = body.model_copy(update={"options": g.clean_options(body.options)})
         if body.rules_text is not None:
             g.check_rules_text(body)
@@ -209,7 +209,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/tables", status_code=201, response_model=Created)
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
         g = guard(request)
-        g.before_create(request)
+        await g.before_create(request)
         body = g.clean_create(body)
         base = settings.public_url or str(request.base_url)
         acct = await signed_in(request, csrf=True)
@@ -221,20 +221,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/tables", response_model=Lobby)
     async def lobby(request: Request) -> dict[str, Any]:
-        guard(request).before_lobby(request)
+        await guard(request).before_lobby(request)
         # each open table's players' ratings in its rule set (issue 18)
         return {"tables": await svc(request).queries.with_ratings(svc(request).lobby())}
 
     @app.get("/api/tables/{code}", response_model=TableSummary)
     async def get_table(code: str, request: Request) -> dict[str, Any]:
-        guard(request).before_lookup(request)
+        await guard(request).before_lookup(request)
         return (await svc(request).get_room(code)).summary()
 
     @app.post("/api/tables/{code}/join", response_model=Seated)
     async def join(code: str, body: JoinTable, request: Request) -> dict[str, Any]:
         g = guard(request)
-        g.before_lookup(request)
-        g.before_join(request)
+        await g.before_lookup(request)
+        await g.before_join(request)
         body = g.clean_join(body)
         acct = await signed_in(request, csrf=True)
         name = await seat_name(request, body.nickname, acct)
@@ -243,7 +243,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/tables/{code}/record")
     async def record(code: str, request: Request, game: Annotated[int, Query(ge=1, le=100_000)] | None = None) -> JSONResponse:
         """The record of game ``game`` of the table (1, 2, ...: "Play again"; default the last)."""
-        guard(request).before_lookup(request)
+        await guard(request).before_lookup(request)
         rec = await svc(request).queries.record(code, game)
         code = code.strip().upper()
         name = f"liars-dice-{code}" + (f"-game{game}" if game is not None else "")
@@ -253,12 +253,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/tables/{code}/replay")
     async def replay(code: str, request: Request, game: Annotated[int, Query(ge=1, le=100_000)] | None = None) -> dict[str, Any]:
-        guard(request).before_lookup(request)
+        await guard(request).before_lookup(request)
         return await svc(request).queries.replay(code, game)
 
     @app.get("/api/players/{nickname}/games", response_model=Games)
     async def player_games(nickname: str, request: Request) -> dict[str, Any]:
-        guard(request).before_lookup(request)
+        await guard(request).before_lookup(request)
         name = guard(request).clean_name(nickname)
         return {"games": safe_entries(await svc(request).queries.games_of_name(name))}
 
@@ -267,19 +267,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         request: Request, rule_set: Annotated[str, Query(min_length=1, max_length=80)] | None = None,
     ) -> dict[str, Any]:
         """The top players of a rule set by conservative rating, mu - 3 sigma (issue 18)."""
-        guard(request).before_lookup(request)
+        await guard(request).before_lookup(request)
         return await svc(request).queries.leaderboard(rule_set)
 
     @app.get("/api/players/{nickname}/profile", response_model=Profile)
     async def player_profile(nickname: str, request: Request) -> dict[str, Any]:
         """A registered player's ratings with their history, and their public games (issue 18)."""
-        guard(request).before_lookup(request)
+        await guard(request).before_lookup(request)
         name = guard(request).clean_name(nickname)
         return await svc(request).queries.profile(name)
 
     @app.post("/api/my-games", response_model=Games)
     async def my_games(body: MyGames, request: Request) -> dict[str, Any]:
-        guard(request).before_lookup(request)
+        await guard(request).before_lookup(request)
         return {"games": safe_entries(await svc(request).queries.games_of_tokens(body.tokens))}
 
     @app.get("/t/{code}", include_in_schema=False)

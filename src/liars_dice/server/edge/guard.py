@@ -59,9 +59,9 @@ class RequestGuard:
 
     # -- HTTP --------------------------------------------------------------------
 
-    def before_create(self, request: HTTPConnection) -> None:
+    async def before_create(self, request: HTTPConnection) -> None:
         """:raises RateLimited: over :attr:`Settings.create_rate`."""
-        self.guard.hit("create_rate", self.address(request), what="new tables")
+        await self.guard.hit("create_rate", self.address(request), what="new tables")
 
     def new_table(self, request: HTTPConnection) -> AbstractContextManager[TableSlot]:
         """A place under the open-table caps for the request's table, held while
@@ -71,44 +71,44 @@ class RequestGuard:
         """
         return self.guard.new_table(self.address(request))
 
-    def before_join(self, request: HTTPConnection) -> None:
+    async def before_join(self, request: HTTPConnection) -> None:
         """:raises RateLimited: over :attr:`Settings.join_rate`."""
-        self.guard.hit("join_rate", self.address(request), what="joins")
+        await self.guard.hit("join_rate", self.address(request), what="joins")
 
-    def before_lookup(self, request: HTTPConnection) -> None:
+    async def before_lookup(self, request: HTTPConnection) -> None:
         """Before a request that names a table or a player.
 
         :raises RateLimited: the address named too many tables that do not exist
             (:attr:`Settings.miss_rate`: guessing codes), or made too many lookups.
         """
         addr = self.address(request)
-        if not self.guard.limiter.test(self.guard.items["miss_rate"], "miss_rate", addr):
+        if not await self.guard.fits("miss_rate", addr):
             raise RateLimited("Too many requests for tables that do not exist: try again later.")
-        self.guard.hit("lookup_rate", addr)
+        await self.guard.hit("lookup_rate", addr)
 
-    def before_summary(self, request: HTTPConnection) -> None:
+    async def before_summary(self, request: HTTPConnection) -> None:
         """Before ``POST /api/rules/summary`` (the create form asks on every change).
 
         :raises RateLimited: over :attr:`Settings.lookup_rate`.
         """
-        self.guard.hit("lookup_rate", self.address(request))
+        await self.guard.hit("lookup_rate", self.address(request))
 
-    def before_lobby(self, request: HTTPConnection) -> None:
+    async def before_lobby(self, request: HTTPConnection) -> None:
         """Before ``GET /api/tables`` (a page polls it every 5 s; 200 tables make
         430 KB and 8.5 ms of the event loop, so unbounded, one client had it
         answer 122 times a second).
 
         :raises RateLimited: over :attr:`Settings.lookup_rate`.
         """
-        self.guard.hit("lookup_rate", self.address(request))
+        await self.guard.hit("lookup_rate", self.address(request))
 
-    def missed(self, conn: HTTPConnection) -> None:
+    async def missed(self, conn: HTTPConnection) -> None:
         """Count one request for a table code that does not exist."""
-        self.guard.allows("miss_rate", self.address(conn))
+        await self.guard.allows("miss_rate", self.address(conn))
 
-    def before_socket(self, ws: HTTPConnection) -> None:
+    async def before_socket(self, ws: HTTPConnection) -> None:
         """Before a websocket looks up its table (the same rates as HTTP lookups)."""
-        self.before_lookup(ws)
+        await self.before_lookup(ws)
 
     # -- text --------------------------------------------------------------------
 
@@ -165,7 +165,7 @@ class RequestGuard:
 
     # -- websocket ---------------------------------------------------------------
 
-    def check_chat(self, msg: ChatMsg, address: str, seat_hash: str | None) -> ChatMsg:
+    async def check_chat(self, msg: ChatMsg, address: str, seat_hash: str | None) -> ChatMsg:
         """A chat line cleaned and counted against the seat's and the address's rates.
 
         :raises ChatInvalid: the line breaks the text rules.
@@ -174,8 +174,8 @@ class RequestGuard:
         lim = self.limits
         text = clean_text(msg.text, "A chat line", lim.chat_max, error=ChatInvalid, combining_run=lim.combining_run)
         if seat_hash is not None:
-            self.guard.hit("chat_rate_seat", seat_hash, what="chat lines from this seat")
-        self.guard.hit("chat_rate_address", address, what="chat lines from this address")
+            await self.guard.hit("chat_rate_seat", seat_hash, what="chat lines from this seat")
+        await self.guard.hit("chat_rate_address", address, what="chat lines from this address")
         return msg.model_copy(update={"text": text})
 
 

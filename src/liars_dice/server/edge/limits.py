@@ -1,7 +1,10 @@
 """Rate limits and caps per client address: the abuse guard of one app.
 
-Rates are counted by the :mod:`limits` library (moving windows in memory);
-caps (open tables, sockets) are live counts kept here. Every number comes from
+Rates are counted by the :mod:`limits` library (moving windows: in memory
+with one worker; with several, in Redis through ``limits.aio`` on redis-py's
+asyncio client, and a websocket's own message rate in its worker's memory);
+caps (open tables, sockets) are live counts kept here, shared between the
+workers at each heartbeat (:meth:`Guard.share`). Every number comes from
 the :class:`~liars_dice.server.core.config.Settings`. A refusal is one of the
 server's errors (:mod:`.errors`), with a stable code and one sentence:
 
@@ -23,7 +26,9 @@ from contextlib import contextmanager
 from typing import Any
 
 from limits import RateLimitItem, parse
-from limits.storage import MemoryStorage, RedisStorage, Storage
+from limits.aio.storage import RedisStorage as AsyncRedisStorage
+from limits.aio.strategies import MovingWindowRateLimiter as AsyncMovingWindowRateLimiter
+from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
 from ..core.config import Settings
@@ -101,9 +106,20 @@ class Guard:
 
     def __init__(self, limits: Settings, open_tables: Callable[[], set[str]] | None = None) -> None:
         self.limits = limits
-        # Several workers: one limit across them all, kept in Redis (limits' Redis storage).
-        self.storage: Storage = RedisStorage(limits.redis_url) if limits.redis_url else SweptMemoryStorage()
-        self.limiter = MovingWindowRateLimiter(self.storage)
+        #: one worker: the rates in this process's memory
+        self.limiter = MovingWindowRateLimiter(SweptMemoryStorage())
+        #: several workers: one limit across them all, kept in Redis through
+        #: limits' asyncio storage on redis-py's asyncio client (the event loop
+        #: never waits on Redis); ``None`` with one worker
+        self.shared: AsyncMovingWindowRateLimiter | None = None
+        if limits.redis_url:
+            self.shared = AsyncMovingWindowRateLimiter(
+                AsyncRedisStorage("async+" + limits.redis_url, implementation="redispy"),
+            )
+        #: a websocket's own message rate: one connection lives on one worker, so
+        #: its count stays in this process even with several workers (in Redis
+        #: it cost every frame of every socket a round trip)
+        self.local_limiter = self.limiter
         self.items: dict[str, RateLimitItem] = {
             name: parse(getattr(limits, name))
             for name in ("create_rate", "join_rate", "miss_rate", "lookup_rate", "message_rate",
@@ -126,28 +142,42 @@ class Guard:
 
     # -- rates -------------------------------------------------------------------
 
-    def hit(self, rate: str, *key: str, what: str = "requests") -> None:
+    async def _hit(self, item: RateLimitItem, *key: str) -> bool:
+        if self.shared is not None:
+            return bool(await self.shared.hit(item, *key))
+        return bool(self.limiter.hit(item, *key))
+
+    async def _test(self, item: RateLimitItem, *key: str) -> bool:
+        if self.shared is not None:
+            return bool(await self.shared.test(item, *key))
+        return bool(self.limiter.test(item, *key))
+
+    async def hit(self, rate: str, *key: str, what: str = "requests") -> None:
         """Count one event against ``rate`` (a rate field of :class:`Settings`) for ``key``.
 
         :raises RateLimited: when over the rate (not counted then).
         """
         item = self.items[rate]
-        if not self.limiter.hit(item, rate, *key):
+        if not await self._hit(item, rate, *key):
             raise RateLimited(f"Too many {what}: at most {_per(item)}; try again later.")
 
-    def check(self, rate: str, *key: str, what: str = "requests") -> None:
+    async def check(self, rate: str, *key: str, what: str = "requests") -> None:
         """Whether one more event fits ``rate`` for ``key``, without counting it
         (count it with :meth:`hit` once it happened).
 
         :raises RateLimited: when it does not fit.
         """
         item = self.items[rate]
-        if not self.limiter.test(item, rate, *key):
+        if not await self._test(item, rate, *key):
             raise RateLimited(f"Too many {what}: at most {_per(item)}; try again later.")
 
-    def allows(self, rate: str, *key: str) -> bool:
+    async def allows(self, rate: str, *key: str) -> bool:
         """Like :meth:`hit`, as a yes/no."""
-        return bool(self.limiter.hit(self.items[rate], rate, *key))
+        return await self._hit(self.items[rate], rate, *key)
+
+    async def fits(self, rate: str, *key: str) -> bool:
+        """Like :meth:`check`, as a yes/no."""
+        return await self._test(self.items[rate], rate, *key)
 
     def message_limiter(self) -> "ConnLimiter":
         """A per-connection message limiter (:attr:`Settings.message_rate`)."""
@@ -301,7 +331,8 @@ class TableSlot:
 
 class ConnLimiter:
     """The message rate of one websocket connection, counted by the app's
-    :class:`Guard` (the :mod:`limits` library) under a key of its own."""
+    :class:`Guard` (the :mod:`limits` library, in this process's memory:
+    :attr:`Guard.local_limiter`) under a key of its own."""
 
     __slots__ = ("guard", "key")
 
@@ -311,10 +342,12 @@ class ConnLimiter:
 
     def allow(self) -> bool:
         """Whether one more message is allowed now (counted)."""
-        return self.guard.allows("message_rate", self.key)
+        g = self.guard
+        return bool(g.local_limiter.hit(g.items["message_rate"], "message_rate", self.key))
 
     def refuse(self) -> bool:
         """Count one message refused for the rate: ``False`` once the refusals
         reach the rate too (the connection keeps sending at twice its rate and
         is closed; a reply per refused message was an amplifier)."""
-        return self.guard.allows("message_rate", self.key, "refused")
+        g = self.guard
+        return bool(g.local_limiter.hit(g.items["message_rate"], "message_rate", self.key, "refused"))

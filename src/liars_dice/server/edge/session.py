@@ -110,11 +110,11 @@ class TableSession:
             return
         await ws.accept()
         try:
-            g.before_socket(ws)
+            await g.before_socket(ws)
             room = await self.service.get_room(self.code)
             g.guard.open_socket(self.address, room.code)
         except TableNotFound as e:
-            g.missed(ws)
+            await g.missed(ws)
             await self._refuse(e, NOT_FOUND)
             return
         except LiarsDiceError as e:
@@ -296,7 +296,7 @@ class TableSession:
             if room.table.chat_count >= settings.chat_table_max:
                 raise ChatFull(f"This table's chat is full ({settings.chat_table_max} lines): no more lines are kept.")
             # Chat is cleaned once and limited per seat token and per address, not per connection.
-            msg = self.gate.check_chat(msg, self.address, self.seat_hash)
+            msg = await self.gate.check_chat(msg, self.address, self.seat_hash)
             await svc.run(room, Chat(seat, msg.text, utcnow().isoformat()))
         elif isinstance(msg, SeedMsg):
             await svc.run(room, Contribute(seat, msg.commitment, msg.seed))
