@@ -148,6 +148,29 @@ def test_a_dead_workers_presence_stops_counting_within_a_lease(settings: Setting
     assert after == {}
 
 
+def test_many_forwarded_commands_waiting_at_once_do_not_exhaust_the_broker(settings: Settings) -> None:
+    """Each forwarded command waits for its reply on a Redis connection of its
+    own (BLPOP). redis-py 8's pool allowed 100 and then raised
+    MaxConnectionsError: 2 workers at 200+ tables failed 358 publishes so.
+    300 waits at once, and a publish meanwhile, now all succeed."""
+    import asyncio
+
+    from liars_dice.server.runtime.broker import Broker
+
+    async def scenario() -> list[object]:
+        assert REDIS_URL is not None
+        b = Broker(REDIS_URL, "busy-worker")
+        try:
+            waits = [b.reply(f"liars:reply:none-{k}", timeout=1) for k in range(300)]
+            return await asyncio.gather(*waits, b.redis.publish("liars:test", "x"), return_exceptions=True)
+        finally:
+            await b.redis.aclose()
+
+    got = run_in_thread(scenario())
+    assert got[:300] == [None] * 300, [g for g in got if g is not None][:3]
+    assert got[300] == 0  # published (no subscriber)
+
+
 def test_a_replica_leaves_memory_after_its_last_socket(settings: Settings) -> None:
     """Worker b keeps a replica of ann's table (run by a) for bob's socket;
     once bob's socket closes, the replica leaves b's memory after

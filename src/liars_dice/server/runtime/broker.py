@@ -46,6 +46,13 @@ REPLY_SECONDS = 5.0
 SOCKET_SECONDS = 3 * REPLY_SECONDS
 #: Seconds an owner's reply is kept for a sender that waits again.
 REPLY_KEEP = 30
+#: Redis connections one worker's broker holds at most. Each forwarded
+#: command waiting for its reply holds one (its BLPOP), and redis-py 8's pool
+#: allows 100 and then raises ``MaxConnectionsError``: with 2 workers at 200+
+#: tables (server_scale.py) 358 publishes failed so, and every replica behind
+#: them had to re-read its table. The pool now waits for a free connection
+#: (at most :data:`SOCKET_SECONDS`) past this many.
+POOL_MAX = 1024
 
 EventsHandler = Callable[[str, int, list[tuple[str, dict[str, Any]]]], Awaitable[None]]
 CommandHandler = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
@@ -78,7 +85,10 @@ class Broker:
     def __init__(self, url: str, worker: str) -> None:
         self.url = url
         self.worker = worker
-        self.redis: aioredis.Redis = aioredis.from_url(url, decode_responses=True, socket_timeout=SOCKET_SECONDS)
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url, max_connections=POOL_MAX, timeout=SOCKET_SECONDS, decode_responses=True, socket_timeout=SOCKET_SECONDS,
+        )
+        self.redis: aioredis.Redis = aioredis.Redis.from_pool(pool)  # closing the client closes its pool
         self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         self._tasks: list[asyncio.Task[None]] = []
         self._on_events: EventsHandler | None = None
