@@ -171,6 +171,32 @@ def test_many_forwarded_commands_waiting_at_once_do_not_exhaust_the_broker(setti
     assert got[300] == 0  # published (no subscriber)
 
 
+def test_a_reply_that_cannot_be_sent_is_logged_not_left_in_a_task(caplog: pytest.LogCaptureFixture) -> None:
+    """The owner ran a forwarded command but Redis refused its reply (the
+    pool exhausted, Redis gone): a warning, not "Task exception was never
+    retrieved" (75 of those in a 2-worker server_scale run); the sender
+    answers by the stored truth."""
+    import logging
+
+    from _cluster import free_ports
+
+    from liars_dice.server.runtime.broker import Broker
+
+    async def ran(request: dict[str, object]) -> dict[str, object]:
+        return {"ok": True}
+
+    async def scenario() -> None:
+        b = Broker(f"redis://127.0.0.1:{free_ports(1)}/0", "owner")  # nothing listens there
+        try:
+            await b._answer(ran, {"reply": "liars:reply:x"})
+        finally:
+            await b.redis.aclose()
+
+    with caplog.at_level(logging.WARNING, logger="liars_dice.server.runtime.broker"):
+        run_in_thread(scenario())
+    assert "could not send the reply of a forwarded command" in caplog.text
+
+
 def test_a_replica_leaves_memory_after_its_last_socket(settings: Settings) -> None:
     """Worker b keeps a replica of ann's table (run by a) for bob's socket;
     once bob's socket closes, the replica leaves b's memory after

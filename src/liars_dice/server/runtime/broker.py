@@ -91,6 +91,7 @@ class Broker:
         self.redis: aioredis.Redis = aioredis.Redis.from_pool(pool)  # closing the client closes its pool
         self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         self._tasks: list[asyncio.Task[None]] = []
+        self._answering: set[asyncio.Task[None]] = set()  #: forwarded commands being run
         self._on_events: EventsHandler | None = None
         self.published = 0  #: event batches published (for the benchmarks)
         self.bytes_out = 0  #: bytes of them
@@ -203,7 +204,9 @@ class Broker:
                 if got is None:
                     continue
                 request = json.loads(got[1])
-                asyncio.create_task(self._answer(on_command, request))
+                task = asyncio.create_task(self._answer(on_command, request))
+                self._answering.add(task)  # held until done (the loop keeps only a weak reference)
+                task.add_done_callback(self._answering.discard)
         finally:
             await conn.aclose()
 
@@ -214,8 +217,11 @@ class Broker:
             log.exception("forwarded command failed")
             reply = {"error": {"code": "server/error", "message": f"The table's worker failed: {type(e).__name__}.", "status": 500}}
         key = request["reply"]
-        await self.redis.rpush(key, json.dumps(reply))
-        await self.redis.expire(key, REPLY_KEEP)
+        try:
+            await self.redis.rpush(key, json.dumps(reply))
+            await self.redis.expire(key, REPLY_KEEP)
+        except aioredis.RedisError:  # the sender gets no reply and answers by the stored truth (.cluster)
+            log.warning("could not send the reply of a forwarded command", exc_info=True)
 
     # -- presence -------------------------------------------------------------------------
 
