@@ -197,6 +197,20 @@ def test_no_empty_card_between_the_seats_and_the_host_card(server, new_page, pho
     view_shot(page, f"open-table-{'phone' if phone else 'desktop'}")
 
 
+def test_on_a_phone_the_top_bar_is_one_line_inside_the_screen(server, new_page) -> None:  # type: ignore[no-untyped-def]
+    """At 390 px the brand wrapped to "Liar's / Dice", its links stacked, and on a
+    table's page "Sign in" ran past the right edge. Now the brand (the lobby's
+    link) and the links sit on one line, each wholly on the screen."""
+    page = new_page(phone=True)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#nav-leaderboard")
+    assert_in_view(page, ".topbar .brand", "phone top bar")
+    assert_in_view(page, ".topbar .topnav a", "phone top bar")
+    tops = {round(b[1]) for b in boxes(page, ".topbar .brand-name, .topbar .topnav a")}
+    heights = {round(b[3] - b[1]) for b in boxes(page, ".topbar .brand-name, .topbar .topnav a")}
+    assert max(tops) - min(tops) <= 8 and max(heights) < 40, (tops, heights)  # one line, none wrapped
+
+
 # -- the whole table on one screen -------------------------------------------------------
 
 
