@@ -114,6 +114,30 @@ def test_change_password_revokes_the_other_sessions_and_reset_spends_the_code(ap
     sign_in(other(app), "bob", "third secret here")
 
 
+def test_a_session_expires(app: TestClient, app_settings: Settings) -> None:
+    """Issue 18 "Sessions expire": a session lives SESSION_SECONDS (30 days)
+    from sign-in; past its expiry (set back in the database, as 30 days on
+    would) the cookie signs nobody in, a change with it is refused, and
+    signing in again starts a new one."""
+    from datetime import datetime, timedelta, timezone
+
+    from liars_dice.server.core.accounts import SESSION_SECONDS
+
+    s = sign_up(app, "eve")
+    expires = datetime.fromisoformat(app.get("/api/account").json()["expires_at"])
+    assert abs((expires - datetime.now(timezone.utc)).total_seconds() - SESSION_SECONDS) < 120
+    engine = make_engine(app_settings.db_url)
+    with engine.begin() as conn:
+        conn.execute(account_sessions_t.update().values(expires_at=datetime.now(timezone.utc) - timedelta(seconds=1)))
+    engine.dispose()
+    assert app.get("/api/account").json()["account"] is None
+    r = app.post("/api/account/password", json={"old_password": PASSWORD, "new_password": "another fine secret"},
+                 headers=csrf(s))
+    assert r.status_code == 401 and r.json()["error"]["code"] == "auth/signed_out", r.text
+    sign_in(app, "eve")
+    assert app.get("/api/account").json()["account"] == {"name": "eve"}
+
+
 def test_an_old_hash_is_made_again_at_sign_in(app: TestClient, app_settings: Settings) -> None:
     sign_up(app, "cy")
     engine = make_engine(app_settings.db_url)
