@@ -107,3 +107,45 @@ def test_one_address_cannot_hold_the_front_and_another_is_still_served(tmp_path:
                 s.close()
             proc.terminate()
             proc.wait(timeout=10)
+
+
+def test_behind_the_front_the_client_is_the_peer_nginx_saw_and_the_page_is_same_site(tmp_path: Path) -> None:
+    """The shipped server block's proxy headers reach the workers (the attacker's
+    find: the locations' own proxy_set_header lines cancelled the server's, so
+    a client's forged X-Forwarded-For passed through, a client without one was
+    nginx's own 127.0.0.1, and Host was the upstream's name):
+
+    - a forged X-Forwarded-For changes nothing: one address through the front
+      is held to its 8 open tables whatever it claims, and another address is
+      not counted with it;
+    - a browser's websocket and sign-up with the site's own Origin are
+      same-site (Host arrives as the client sent it, with its port).
+    """
+    import json as _json
+
+    from websockets.sync.client import connect
+
+    with live_server(Settings(db_url=f"sqlite:///{tmp_path}/n.db", trusted_proxies=("127.0.0.1",),
+                              create_rate="100/minute")) as url:
+        proc, listen = _front(tmp_path, int(url.rsplit(":", 1)[1]))
+        front = f"http://127.0.0.1:{listen}"
+        try:
+            body = {"nickname": "ann", "preset": "classic", "seats": 2}
+            with httpx.Client(base_url=front, transport=httpx.HTTPTransport(local_address="127.0.0.21")) as one:
+                got = [one.post("/api/tables", json=body, headers={"X-Forwarded-For": f"198.51.100.{k}"}).status_code
+                       for k in range(10)]
+            assert got == [201] * 8 + [429] * 2, got
+            with httpx.Client(base_url=front, transport=httpx.HTTPTransport(local_address="127.0.0.22")) as two:
+                r = two.post("/api/tables", json=body)
+                assert r.status_code == 201, r.text
+                t = r.json()
+                site = {"Origin": front}
+                r = two.post("/api/account/sign-up", json={"name": "Rhea", "password": "a fine long secret"}, headers=site)
+                assert r.status_code != 403, r.text  # same-site (201, or 404 where accounts are off)
+            ws_url = front.replace("http://", "ws://") + f"/ws/tables/{t['code']}"
+            with connect(ws_url, origin=front) as ws:  # type: ignore[arg-type]  # websockets' Origin type is a str alias
+                ws.send(_json.dumps({"type": "hello", "token": t["token"]}))
+                assert _json.loads(ws.recv(timeout=10))["type"] == "welcome"
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
