@@ -197,6 +197,35 @@ def test_a_reply_that_cannot_be_sent_is_logged_not_left_in_a_task(caplog: pytest
     assert "could not send the reply of a forwarded command" in caplog.text
 
 
+def test_the_shared_rate_limits_take_a_burst_and_say_so_when_redis_is_gone(settings: Settings) -> None:
+    """The attacker's find: 150 requests at once to one worker got 33 HTTP 500s
+    (redis-py's pool of 100 raised MaxConnectionsError inside the rate check).
+    The shared limits have a blocking pool: 400 checks at once all answer; and
+    with Redis gone a check is the server's one-sentence 'unavailable'."""
+    import asyncio
+    import dataclasses
+
+    from _cluster import free_ports
+
+    from liars_dice.server.core.errors import ServerUnavailable
+    from liars_dice.server.edge.limits import Guard
+
+    async def burst() -> list[object]:
+        g = Guard(dataclasses.replace(settings, lookup_rate="10000/minute"))
+        return await asyncio.gather(*[g.allows("lookup_rate", f"198.51.100.{k % 50}") for k in range(400)],
+                                    return_exceptions=True)
+
+    got = run_in_thread(burst())
+    assert got == [True] * 400, [g for g in got if g is not True][:3]
+
+    async def gone() -> None:
+        g = Guard(dataclasses.replace(settings, redis_url=f"redis://127.0.0.1:{free_ports(1)}/0"))
+        await g.hit("join_rate", "198.51.100.1", what="joins")
+
+    with pytest.raises(ServerUnavailable, match="cannot check its limits now"):
+        run_in_thread(gone())
+
+
 def test_a_replica_leaves_memory_after_its_last_socket(settings: Settings) -> None:
     """Worker b keeps a replica of ann's table (run by a) for bob's socket;
     once bob's socket closes, the replica leaves b's memory after
