@@ -63,7 +63,11 @@ def fill(disk: Path) -> Path:
 def test_games_go_on_after_the_disk_was_full(small_disk: Path, tmp_path: Path) -> None:
     cli = str(Path(sys.executable).parent / "liars-dice")
     url = f"sqlite:///{small_disk / 'tables.db'}"
-    proc, base = start_server(cli, url, tmp_path, bot_delay=0.15)
+    # The WAL truncated every second: a PASSIVE checkpoint rewinds the WAL, whose
+    # blocks the next commits then reuse, so a full disk could pass unnoticed
+    # (CI: "the disk never filled"); after a truncation the next commit needs
+    # new blocks, so the full disk is met within a second.
+    proc, base = start_server(cli, url, tmp_path, bot_delay=0.15, extra=("--limit", "wal_truncate_seconds=1"))
     log = drain(proc)
     try:
         http = httpx.Client(base_url=base, timeout=30)
@@ -89,7 +93,11 @@ def test_games_go_on_after_the_disk_was_full(small_disk: Path, tmp_path: Path) -
     finally:
         stop_server(proc)
     assert any("the store failed" in line for line in log), "the disk never filled: " + "".join(log)[-2000:]
-    proc, base = start_server(cli, url, tmp_path, bot_delay=0.15)  # restarts cleanly
+    # The WAL truncated every second: a PASSIVE checkpoint rewinds the WAL, whose
+    # blocks the next commits then reuse, so a full disk could pass unnoticed
+    # (CI: "the disk never filled"); after a truncation the next commit needs
+    # new blocks, so the full disk is met within a second.
+    proc, base = start_server(cli, url, tmp_path, bot_delay=0.15, extra=("--limit", "wal_truncate_seconds=1"))  # restarts cleanly
     drain(proc)
     try:
         for code in codes:

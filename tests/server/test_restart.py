@@ -69,9 +69,11 @@ class WsPlayer:
         self._cm.__exit__(None, None, None)
 
 
-def start_server(cli: str, db: str, cwd: Path, bot_delay: float = 0.02) -> tuple[subprocess.Popen[str], str]:
+def start_server(cli: str, db: str, cwd: Path, bot_delay: float = 0.02,
+                 extra: tuple[str, ...] = ()) -> tuple[subprocess.Popen[str], str]:
     proc = subprocess.Popen(
-        [cli, "serve", "--port", "0", "--db", db, "--bot-delay", str(bot_delay), "--grace", "600", "--reveal-seconds", "0"],
+        [cli, "serve", "--port", "0", "--db", db, "--bot-delay", str(bot_delay), "--grace", "600", "--reveal-seconds", "0",
+         *extra],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=cwd,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
