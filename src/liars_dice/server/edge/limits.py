@@ -99,12 +99,6 @@ def _per(item: RateLimitItem) -> str:
     return f"{item.amount} per {'' if item.multiples == 1 else f'{item.multiples} '}{unit}{'' if item.multiples == 1 else 's'}"
 
 
-#: Redis connections the shared rate limits of one worker hold at most, and the
-#: seconds a rate check waits for a free one past that (then the server's
-#: "unavailable" answer, not a crash).
-REDIS_POOL_MAX = 1024
-REDIS_WAIT_SECONDS = 5.0
-
 #: The key of the shared open-table counts that holds a worker's open tables
 #: in all (no address is written so: addresses are IPs or IPv6 /64 networks).
 ALL_TABLES = "*"
@@ -120,29 +114,25 @@ class Guard:
 
     def __init__(self, limits: Settings, open_tables: Callable[[], set[str]] | None = None) -> None:
         self.limits = limits
-        #: one worker: the rates in this process's memory
+        #: the rates in this process's memory: every rate with one worker, and a
+        #: websocket's own message rate always (one connection lives on one
+        #: worker; in Redis each frame of each socket was a round trip)
         self.limiter = MovingWindowRateLimiter(SweptMemoryStorage())
         #: several workers: one limit across them all, kept in Redis through
         #: limits' asyncio storage on redis-py's asyncio client (the event loop
         #: never waits on Redis); ``None`` with one worker
         self.shared: AsyncMovingWindowRateLimiter | None = None
         if limits.redis_url:
-            import redis.asyncio as aioredis
+            from ..runtime.broker import blocking_pool
 
             # A blocking pool: redis-py's own allows 100 connections and then raises
             # MaxConnectionsError (the attacker's find: 150 requests at once to one
             # worker got 33 HTTP 500s, 160 hellos 60 sockets dropped without a close).
-            pool = aioredis.BlockingConnectionPool.from_url(
-                limits.redis_url, max_connections=REDIS_POOL_MAX, timeout=REDIS_WAIT_SECONDS,
-            )
+            pool = blocking_pool(limits.redis_url)
             self.shared = AsyncMovingWindowRateLimiter(
                 AsyncRedisStorage("async+" + limits.redis_url, implementation="redispy",
                                   connection_pool=pool),  # type: ignore[arg-type]  # limits types its options as scalars; redis-py takes the pool
             )
-        #: a websocket's own message rate: one connection lives on one worker, so
-        #: its count stays in this process even with several workers (in Redis
-        #: it cost every frame of every socket a round trip)
-        self.local_limiter = self.limiter
         self.items: dict[str, RateLimitItem] = {
             name: parse(getattr(limits, name))
             for name in ("create_rate", "join_rate", "miss_rate", "lookup_rate", "message_rate",
@@ -361,7 +351,7 @@ class TableSlot:
 class ConnLimiter:
     """The message rate of one websocket connection, counted by the app's
     :class:`Guard` (the :mod:`limits` library, in this process's memory:
-    :attr:`Guard.local_limiter`) under a key of its own."""
+    :attr:`Guard.limiter`) under a key of its own."""
 
     __slots__ = ("guard", "key")
 
@@ -372,11 +362,11 @@ class ConnLimiter:
     def allow(self) -> bool:
         """Whether one more message is allowed now (counted)."""
         g = self.guard
-        return bool(g.local_limiter.hit(g.items["message_rate"], "message_rate", self.key))
+        return bool(g.limiter.hit(g.items["message_rate"], "message_rate", self.key))
 
     def refuse(self) -> bool:
         """Count one message refused for the rate: ``False`` once the refusals
         reach the rate too (the connection keeps sending at twice its rate and
         is closed; a reply per refused message was an amplifier)."""
         g = self.guard
-        return bool(g.local_limiter.hit(g.items["message_rate"], "message_rate", self.key, "refused"))
+        return bool(g.limiter.hit(g.items["message_rate"], "message_rate", self.key, "refused"))

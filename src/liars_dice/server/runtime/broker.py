@@ -66,6 +66,14 @@ def inbox(worker: str) -> str:
     return f"liars:cmd:{worker}"
 
 
+def blocking_pool(url: str, **options: Any) -> aioredis.BlockingConnectionPool:
+    """A redis-py asyncio pool of up to :data:`POOL_MAX` connections that waits
+    (at most :data:`SOCKET_SECONDS`) for a free one instead of raising
+    ``MaxConnectionsError``; ``options`` go to the connections. The broker's
+    and the shared rate limits' pool (:mod:`..edge.limits`)."""
+    return aioredis.BlockingConnectionPool.from_url(url, max_connections=POOL_MAX, timeout=SOCKET_SECONDS, **options)
+
+
 def alive_key(worker: str) -> str:
     """The key that says worker ``worker`` is alive (:meth:`Broker.alive`)."""
     return f"liars:alive:{worker}"
@@ -85,9 +93,7 @@ class Broker:
     def __init__(self, url: str, worker: str) -> None:
         self.url = url
         self.worker = worker
-        pool = aioredis.BlockingConnectionPool.from_url(
-            url, max_connections=POOL_MAX, timeout=SOCKET_SECONDS, decode_responses=True, socket_timeout=SOCKET_SECONDS,
-        )
+        pool = blocking_pool(url, decode_responses=True, socket_timeout=SOCKET_SECONDS)
         self.redis: aioredis.Redis = aioredis.Redis.from_pool(pool)  # closing the client closes its pool
         self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         self._tasks: list[asyncio.Task[None]] = []
