@@ -324,8 +324,12 @@ async def main(args: argparse.Namespace) -> None:
 
 
 def server_options(args: argparse.Namespace) -> list[str]:
-    """The ``liars-dice serve`` options of every run (besides port, database and broker)."""
-    return ["--log-level", "error", "--trusted-proxy", "127.0.0.1", "--reveal-seconds", "0",
+    """The ``liars-dice serve`` options of every run (besides port, database and broker):
+    the players' own X-Forwarded-For believed from 127.0.0.1 (direct), or with
+    ``--nginx`` the shipped front's from 127.0.0.2 only (its ``proxy_bind``), as
+    deploy/systemd runs the workers."""
+    proxy = "127.0.0.2" if getattr(args, "nginx", False) else "127.0.0.1"
+    return ["--log-level", "error", "--trusted-proxy", proxy, "--reveal-seconds", "0",
             *[a for lim in args.limit for a in ("--limit", lim)]]
 
 

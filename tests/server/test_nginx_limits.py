@@ -32,6 +32,17 @@ from .test_nginx import NGINX, nginx_conf
 pytestmark = pytest.mark.skipif(NGINX is None, reason="nginx is not installed (.ci/run installs it)")
 
 CAP = 96  # deploy/nginx/liars-dice.conf: limit_conn liars_dice_per_address
+UNIT = Path(__file__).resolve().parents[2] / "deploy" / "systemd" / "liars-dice.service"
+
+
+def shipped_trusted_proxies() -> tuple[str, ...]:
+    """The ``--trusted-proxy`` values of the shipped systemd unit (the workers
+    behind the shipped nginx file run with these)."""
+    text = UNIT.read_text().replace("\\\n", " ")
+    words = [w for line in text.splitlines() if line.startswith("ExecStart=") for w in line.split()]
+    found = tuple(words[i + 1] for i, w in enumerate(words) if w == "--trusted-proxy")
+    assert found, "the shipped unit names its trusted proxy"
+    return found
 
 
 def _get(sock: socket.socket, host: str) -> int:
@@ -66,7 +77,7 @@ def _from(address: str, listen: int) -> socket.socket:
 
 
 def test_one_address_cannot_hold_the_front_and_another_is_still_served(tmp_path: Path) -> None:
-    with live_server(Settings(db_url=f"sqlite:///{tmp_path}/n.db", trusted_proxies=("127.0.0.1",))) as url:
+    with live_server(Settings(db_url=f"sqlite:///{tmp_path}/n.db", trusted_proxies=shipped_trusted_proxies())) as url:
         proc, listen = _front(tmp_path, int(url.rsplit(":", 1)[1]))
         host = f"127.0.0.1:{listen}"
         held: list[socket.socket] = []
@@ -119,13 +130,19 @@ def test_behind_the_front_the_client_is_the_peer_nginx_saw_and_the_page_is_same_
       is held to its 8 open tables whatever it claims, and another address is
       not counted with it;
     - a browser's websocket and sign-up with the site's own Origin are
-      same-site (Host arrives as the client sent it, with its port).
+      same-site (Host arrives as the client sent it, with its port);
+    - a local process that reaches the worker's port itself (an ssh tunnel, a
+      socat, a script on the machine: from 127.0.0.1) is not believed as the
+      proxy: nginx connects from 127.0.0.2 (``proxy_bind``), the shipped unit
+      trusts that address only, and the local process's forged
+      X-Forwarded-For counts as one address (the attacker's find: with
+      ``--trusted-proxy 127.0.0.1`` every local process chose its address).
     """
     import json as _json
 
     from websockets.sync.client import connect
 
-    with live_server(Settings(db_url=f"sqlite:///{tmp_path}/n.db", trusted_proxies=("127.0.0.1",),
+    with live_server(Settings(db_url=f"sqlite:///{tmp_path}/n.db", trusted_proxies=shipped_trusted_proxies(),
                               create_rate="100/minute")) as url:
         proc, listen = _front(tmp_path, int(url.rsplit(":", 1)[1]))
         front = f"http://127.0.0.1:{listen}"
@@ -146,6 +163,10 @@ def test_behind_the_front_the_client_is_the_peer_nginx_saw_and_the_page_is_same_
             with connect(ws_url, origin=front) as ws:  # type: ignore[arg-type]  # websockets' Origin type is a str alias
                 ws.send(_json.dumps({"type": "hello", "token": t["token"]}))
                 assert _json.loads(ws.recv(timeout=10))["type"] == "welcome"
+            with httpx.Client(base_url=url, transport=httpx.HTTPTransport(local_address="127.0.0.1")) as local:
+                got = [local.post("/api/tables", json=body, headers={"X-Forwarded-For": f"203.0.113.{k}"}).status_code
+                       for k in range(10)]
+            assert got == [201] * 8 + [429] * 2, f"a local process chose its address past the proxy: {got}"
         finally:
             proc.terminate()
             proc.wait(timeout=10)
