@@ -278,6 +278,44 @@ def test_the_visitor_cap_holds_across_the_workers(settings: Settings) -> None:
         assert "3 visitors" in second.welcome["message"]
 
 
+def _no_more_sharing(*clients: Any) -> None:
+    """Once each worker has heard the others (a heartbeat), stop the
+    heartbeats' sharing of counts: what happens next happens "within one
+    heartbeat" on every worker, however long the test takes."""
+    guards = [c.app.state.guard.guard for c in clients]
+    wait_until(lambda: all(g.counts.broker._peers.get(kind) for g in guards for kind in ("sockets", "visitors")), 10)
+    for g in guards:
+        g.counts.beat_hooks.clear()
+
+
+@pytest.mark.parametrize("cap", ["sockets_per_address", "visitors_per_table"])
+def test_a_burst_spread_over_the_workers_never_passes_a_socket_cap(settings: Settings, cap: str) -> None:
+    """The attack session's find: a burst from one address spread over 2
+    workers passed a shared cap by one cap per worker (128 sockets against 64),
+    since each worker checked the others' counts as of the last heartbeat.
+    Each socket's place is now claimed in Redis in one step across the
+    workers: with the heartbeats' sharing stopped, 3 sockets on each worker
+    against a cap of 4 give 4 welcomes, and the refusals name the cap."""
+    import dataclasses
+
+    capped = dataclasses.replace(settings, **{cap: 4})
+    with running(capped) as a, running(capped) as b:
+        code = create(a, "ann", seats=2)["code"]
+        _no_more_sharing(a, b)
+        players = [Player(c, code, None) for c in (a, b, a, b, a, b)]
+        kinds = [p.welcome.get("code", p.welcome["type"]) for p in players]
+        assert kinds.count("welcome") == 4 and kinds.count("socket/too_many") == 2, kinds
+        assert all(("4 connections" if cap == "sockets_per_address" else "4 visitors") in p.welcome["message"]
+                   for p in players if p.welcome["type"] == "error")
+        for p in players:
+            p.close()
+        guards = [a.app.state.guard.guard, b.app.state.guard.guard]  # type: ignore[attr-defined]
+        wait_until(lambda: all(not g.sockets_of_address and not g.sockets_of_table and not g._releases for g in guards), 10)
+        # the places were given back in Redis: 4 again, spread over both workers
+        again = [Player(c, code, None) for c in (b, a, b, a)]
+        assert [p.welcome["type"] for p in again] == ["welcome"] * 4, [p.welcome for p in again]
+
+
 def test_a_rate_holds_across_the_workers_and_a_socket_s_rate_stays_on_its_worker(settings: Settings) -> None:
     """The rates are counted in Redis, through limits' asyncio storage on
     redis-py's asyncio client: new tables on worker a count against the

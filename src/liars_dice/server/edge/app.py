@@ -107,6 +107,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             counted = cluster
             # the socket caps hold across the workers (counts shared at each heartbeat)
             cluster.beat_hooks.append(lambda: app.state.guard.guard.share(counted.share_counts))
+            app.state.guard.guard.counts = cluster  # and each socket's place is claimed across them at once
         else:
             await service.startup()
         try:

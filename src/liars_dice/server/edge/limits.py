@@ -4,7 +4,9 @@ Rates are counted by the :mod:`limits` library (moving windows: in memory
 with one worker; with several, in Redis through ``limits.aio`` on redis-py's
 asyncio client, and a websocket's own message rate in its worker's memory);
 caps (open tables, sockets) are live counts kept here, shared between the
-workers at each heartbeat (:meth:`Guard.share`). Every number comes from
+workers at each heartbeat (:meth:`Guard.share`); with several workers a
+socket's place under its caps is also claimed in Redis in one step
+(:meth:`Guard.open_socket`). Every number comes from
 the :class:`~liars_dice.server.core.config.Settings`. A refusal is one of the
 server's errors (:mod:`.errors`), with a stable code and one sentence:
 
@@ -18,13 +20,14 @@ server's errors (:mod:`.errors`), with a stable code and one sentence:
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
 import uuid
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Protocol
 
 from limits import RateLimitItem, parse
 from limits.aio.storage import RedisStorage as AsyncRedisStorage
@@ -104,6 +107,17 @@ def _per(item: RateLimitItem) -> str:
 ALL_TABLES = "*"
 
 
+class SharedCounts(Protocol):
+    """Caps held in one step across the workers (the cluster's, over Redis:
+    :meth:`~liars_dice.server.runtime.broker.Broker.claim_count`)."""
+
+    async def claim_count(self, kind: str, key: str, cap: int) -> bool:
+        """Take one place of ``key`` under ``cap`` in the shared counts of ``kind``; whether it was taken."""
+
+    async def release_count(self, kind: str, key: str) -> None:
+        """Give one back."""
+
+
 class Guard:
     """The rate limits and caps of one app (one per :func:`create_app`).
 
@@ -152,6 +166,10 @@ class Guard:
         #: the other workers' open tables per creating address, and in all
         #: under :data:`ALL_TABLES` (as of the last heartbeat)
         self.elsewhere_tables: dict[str, int] = {}
+        #: several workers: the socket caps (per address, visitors per table)
+        #: are claimed in Redis in one step across the workers (:meth:`open_socket`)
+        self.counts: SharedCounts | None = None
+        self._releases: set[asyncio.Task[None]] = set()
 
     # -- rates -------------------------------------------------------------------
 
@@ -258,41 +276,78 @@ class Guard:
 
     # -- sockets -----------------------------------------------------------------
 
-    def open_socket(self, address: str, table: str) -> None:
+    async def open_socket(self, address: str, table: str) -> None:
         """Count one new websocket from ``address`` (at ``table``: counted there
-        only once it says ``hello`` as a visitor, see :meth:`watch`).
+        only once it says ``hello`` as a visitor, see :meth:`watch`). With
+        several workers the place is claimed in Redis in one step across them
+        (:attr:`counts`), so a burst spread over the workers never passes the cap.
 
         :raises TooManySockets: over the address's cap.
+        :raises ServerUnavailable: several workers, and Redis failed.
         """
-        lim = self.limits
-        if self.sockets_of_address[address] + self.elsewhere_address.get(address, 0) >= lim.sockets_per_address:
-            raise TooManySockets(f"At most {lim.sockets_per_address} connections from one address.")
-        self.sockets_of_address[address] += 1
+        cap = self.limits.sockets_per_address
+        await self._take("sockets", address, cap, self.sockets_of_address, self.elsewhere_address,
+                         f"At most {cap} connections from one address.")
 
     def close_socket(self, address: str, table: str) -> None:
-        self.sockets_of_address[address] -= 1
-        if self.sockets_of_address[address] <= 0:
-            del self.sockets_of_address[address]
+        self._give("sockets", address, self.sockets_of_address)
 
-    def watch(self, table: str) -> None:
+    async def watch(self, table: str) -> None:
         """Count one visitor's websocket at ``table`` (issue 16, fault 3: the
         table's cap counted visitors and seat holders together, before the
         ``hello`` was read, so visitors filled a table and its players could
         not come back). Seat holders are never counted here: each seat has its
-        own room (:meth:`claim_seat`).
+        own room (:meth:`claim_seat`). Across the workers as :meth:`open_socket`.
 
         :raises TooManySockets: the table has :attr:`Settings.visitors_per_table` visitors.
+        :raises ServerUnavailable: several workers, and Redis failed.
         """
-        if self.sockets_of_table[table] + self.elsewhere_table.get(table, 0) >= self.limits.visitors_per_table:
-            raise TooManySockets(
-                f"This table has {self.limits.visitors_per_table} visitors watching already: try again later."
-            )
-        self.sockets_of_table[table] += 1
+        cap = self.limits.visitors_per_table
+        await self._take("visitors", table, cap, self.sockets_of_table, self.elsewhere_table,
+                         f"This table has {cap} visitors watching already: try again later.")
 
     def unwatch(self, table: str) -> None:
-        self.sockets_of_table[table] -= 1
-        if self.sockets_of_table[table] <= 0:
-            del self.sockets_of_table[table]
+        self._give("visitors", table, self.sockets_of_table)
+
+    async def _take(self, kind: str, key: str, cap: int, here: Counter[str], elsewhere: dict[str, int],
+                    refusal: str) -> None:
+        """One place of ``key`` under ``cap``: this worker's count, the others'
+        as of the last heartbeat, then (several workers) the claim in Redis.
+        The place is held here while the claim is out, so parallel opens on
+        this worker count it."""
+        if here[key] + elsewhere.get(key, 0) >= cap:
+            raise TooManySockets(refusal)
+        here[key] += 1
+        if self.counts is None:
+            return
+        try:
+            taken = await self.counts.claim_count(kind, key, cap)
+        except Exception as e:  # noqa: BLE001 - any failure of Redis
+            self._uncount(here, key)
+            raise _redis_failed(e) from e
+        if not taken:
+            self._uncount(here, key)
+            raise TooManySockets(refusal)
+
+    def _give(self, kind: str, key: str, here: Counter[str]) -> None:
+        self._uncount(here, key)
+        if self.counts is not None:
+            task = asyncio.get_running_loop().create_task(self._release(kind, key))
+            self._releases.add(task)
+            task.add_done_callback(self._releases.discard)
+
+    async def _release(self, kind: str, key: str) -> None:
+        assert self.counts is not None
+        try:
+            await self.counts.release_count(kind, key)
+        except Exception:  # noqa: BLE001 - the next heartbeat writes this worker's counts whole
+            log.debug("a shared count could not be given back", exc_info=True)
+
+    @staticmethod
+    def _uncount(here: Counter[str], key: str) -> None:
+        here[key] -= 1
+        if here[key] <= 0:
+            del here[key]
 
     def claim_seat(self, token_hash: str) -> None:
         """Count one connection holding seat token ``token_hash``. :raises TooManySockets: over the cap."""
@@ -312,8 +367,10 @@ class Guard:
         97-128 visitor sockets on one table, past its cap of 100): publish this
         worker's sockets per address, visitors per table and open tables (per
         creating address and in all), and take the other workers' sums, through ``share_counts`` (the cluster's, over Redis), at
-        each heartbeat. A cap then holds across the workers, give or take what
-        arrives within one heartbeat (2 s) on several workers at once."""
+        each heartbeat. The socket caps are also claimed in one step at each
+        open (:meth:`open_socket`, :meth:`watch`); the open-table caps hold
+        across the workers give or take what arrives within one heartbeat (2 s)
+        on several workers at once."""
         self.elsewhere_address = await share_counts("sockets", {k: v for k, v in self.sockets_of_address.items() if v > 0})
         self.elsewhere_table = await share_counts("visitors", {k: v for k, v in self.sockets_of_table.items() if v > 0})
         # The open-table caps too (with 2 workers an address opened 8 tables on

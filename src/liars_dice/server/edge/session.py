@@ -112,7 +112,7 @@ class TableSession:
         try:
             await g.before_socket(ws)
             room = await self.service.get_room(self.code)
-            g.guard.open_socket(self.address, room.code)
+            await g.guard.open_socket(self.address, room.code)
         except TableNotFound as e:
             await g.missed(ws)
             await self._refuse(e, NOT_FOUND)
@@ -227,7 +227,7 @@ class TableSession:
             self.seat_hash = th
         else:
             try:
-                g.guard.watch(room.code)
+                await g.guard.watch(room.code)
             except TooManySockets as e:  # a visitor refused: no seat is touched
                 conn.error(e.code, e.message, msg.id)
                 conn.close(TOO_MANY)

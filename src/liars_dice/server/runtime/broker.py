@@ -54,6 +54,30 @@ REPLY_KEEP = 30
 #: (at most :data:`SOCKET_SECONDS`) past this many.
 POOL_MAX = 1024
 
+#: Claim one place under a cap shared by the workers, in one step in Redis (a
+#: script runs atomically): KEYS are this worker's counts hash, then the other
+#: live workers'; ARGV the field (an address, a table), the cap and the hash's
+#: lifetime (ms). Counts the field over every hash; under the cap, adds one to
+#: this worker's and answers 1, else 0.
+_CLAIM = """
+local total = 0
+for _, k in ipairs(KEYS) do
+  local v = redis.call('HGET', k, ARGV[1])
+  if v then total = total + tonumber(v) end
+end
+if total >= tonumber(ARGV[2]) then return 0 end
+redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 1
+"""
+#: Give a claimed place back: one less in this worker's hash (KEYS[1]), the
+#: field gone at zero.
+_RELEASE = """
+local v = redis.call('HINCRBY', KEYS[1], ARGV[1], -1)
+if v <= 0 then redis.call('HDEL', KEYS[1], ARGV[1]) end
+return v
+"""
+
 EventsHandler = Callable[[str, int, list[tuple[str, dict[str, Any]]]], Awaitable[None]]
 CommandHandler = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
 
@@ -99,6 +123,10 @@ class Broker:
         self._tasks: list[asyncio.Task[None]] = []
         self._answering: set[asyncio.Task[None]] = set()  #: forwarded commands being run
         self._on_events: EventsHandler | None = None
+        #: the other live workers that share counts, by kind, as of this worker's last heartbeat
+        self._peers: dict[str, list[str]] = {}
+        self._claim = self.redis.register_script(_CLAIM)
+        self._release = self.redis.register_script(_RELEASE)
         self.published = 0  #: event batches published (for the benchmarks)
         self.bytes_out = 0  #: bytes of them
 
@@ -260,11 +288,13 @@ class Broker:
             await pipe.execute()
         others = [str(w) for w in await self.redis.smembers(members) if str(w) != self.worker]
         if not others:
+            self._peers[kind] = []
             return {}
         flags = await self.redis.mget([alive_key(w) for w in others])
         dead = [w for w, f in zip(others, flags) if f is None]
         if dead:
             await self.redis.srem(members, *dead)
+        self._peers[kind] = [w for w, f in zip(others, flags) if f is not None]
         total: dict[str, int] = {}
         for w, f in zip(others, flags):
             if f is None:
@@ -273,6 +303,28 @@ class Broker:
                 key = k.decode() if isinstance(k, bytes) else str(k)
                 total[key] = total.get(key, 0) + int(v)
         return total
+
+    async def claim_count(self, kind: str, key: str, cap: int, seconds: float) -> bool:
+        """Take one place under ``cap`` for ``key`` (an address, a table) in the
+        counts of ``kind`` that every worker shares (:meth:`share_counts`), in
+        one step in Redis: this worker's hash and the other live workers'
+        (those of the last heartbeat) are summed and, under the cap, this
+        worker's gets one more. So a burst spread over the workers never
+        passes a cap (issue 16's attacker: 128 sockets of one address against
+        a cap of 64, a cap per worker within one heartbeat). A worker that
+        joined since the last heartbeat is counted from the next.
+
+        :returns: whether the place was taken.
+        :raises redis.RedisError: Redis failed (the caller refuses: ``server/unavailable``).
+        """
+        own = f"liars:counts:{kind}:{self.worker}"
+        keys = [own, *(f"liars:counts:{kind}:{w}" for w in self._peers.get(kind, ()))]
+        return bool(await self._claim(keys=keys, args=[key, cap, max(1, int(seconds * 1000))]))
+
+    async def release_count(self, kind: str, key: str) -> None:
+        """Give back one place of ``key`` taken by :meth:`claim_count`.
+        :raises redis.RedisError: Redis failed (the next heartbeat writes this worker's counts whole)."""
+        await self._release(keys=[f"liars:counts:{kind}:{self.worker}"], args=[key])
 
     async def alive(self, seconds: float) -> None:
         """Say this worker is alive for the next ``seconds`` (the heartbeat

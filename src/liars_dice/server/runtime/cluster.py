@@ -305,6 +305,13 @@ class Cluster:
             except Exception:  # noqa: BLE001 - the database or Redis is away: next beat
                 log.warning("heartbeat failed", exc_info=True)
 
+    async def claim_count(self, kind: str, key: str, cap: int) -> bool:
+        """One place under a cap shared by the workers (:meth:`.broker.Broker.claim_count`)."""
+        return await self.broker.claim_count(kind, key, cap, 3 * self.beat)
+
+    async def release_count(self, kind: str, key: str) -> None:
+        await self.broker.release_count(kind, key)
+
     async def share_counts(self, kind: str, mine: dict[str, int]) -> dict[str, int]:
         """This worker's counts of ``kind`` out, every other live worker's sum
         back (:meth:`.broker.Broker.share_counts`); they last three beats."""
