@@ -328,7 +328,7 @@ def server_options(args: argparse.Namespace) -> list[str]:
     the players' own X-Forwarded-For believed from 127.0.0.1 (direct), or with
     ``--nginx`` the shipped front's from 127.0.0.2 only (its ``proxy_bind``), as
     deploy/systemd runs the workers."""
-    proxy = "127.0.0.2" if getattr(args, "nginx", False) else "127.0.0.1"
+    proxy = "127.0.0.2" if args.nginx else "127.0.0.1"
     return ["--log-level", "error", "--trusted-proxy", proxy, "--reveal-seconds", "0",
             *[a for lim in args.limit for a in ("--limit", lim)]]
 

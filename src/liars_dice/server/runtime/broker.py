@@ -103,6 +103,11 @@ def alive_key(worker: str) -> str:
     return f"liars:alive:{worker}"
 
 
+def counts_key(kind: str, worker: str) -> str:
+    """The hash of worker ``worker``'s counts of ``kind`` (:meth:`Broker.share_counts`, :meth:`Broker.claim_count`)."""
+    return f"liars:counts:{kind}:{worker}"
+
+
 class NoReply(Exception):
     """The owner did not answer a forwarded command within :data:`REPLY_SECONDS`."""
 
@@ -278,7 +283,7 @@ class Broker:
         is left out. Shape: ``{key: count}`` for the keys with a count > 0.
         """
         members = f"liars:counters:{kind}"
-        own = f"liars:counts:{kind}:{self.worker}"
+        own = counts_key(kind, self.worker)
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.delete(own)
             if mine:
@@ -299,7 +304,7 @@ class Broker:
         for w, f in zip(others, flags):
             if f is None:
                 continue
-            for k, v in (await self.redis.hgetall(f"liars:counts:{kind}:{w}")).items():
+            for k, v in (await self.redis.hgetall(counts_key(kind, w))).items():
                 key = k.decode() if isinstance(k, bytes) else str(k)
                 total[key] = total.get(key, 0) + int(v)
         return total
@@ -317,14 +322,13 @@ class Broker:
         :returns: whether the place was taken.
         :raises redis.RedisError: Redis failed (the caller refuses: ``server/unavailable``).
         """
-        own = f"liars:counts:{kind}:{self.worker}"
-        keys = [own, *(f"liars:counts:{kind}:{w}" for w in self._peers.get(kind, ()))]
+        keys = [counts_key(kind, w) for w in (self.worker, *self._peers.get(kind, ()))]
         return bool(await self._claim(keys=keys, args=[key, cap, max(1, int(seconds * 1000))]))
 
     async def release_count(self, kind: str, key: str) -> None:
         """Give back one place of ``key`` taken by :meth:`claim_count`.
         :raises redis.RedisError: Redis failed (the next heartbeat writes this worker's counts whole)."""
-        await self._release(keys=[f"liars:counts:{kind}:{self.worker}"], args=[key])
+        await self._release(keys=[counts_key(kind, self.worker)], args=[key])
 
     async def alive(self, seconds: float) -> None:
         """Say this worker is alive for the next ``seconds`` (the heartbeat
