@@ -36,10 +36,11 @@ from ..core.explain import bounded, explain
 from ..core.messages import BODY_FIELDS, RULE_FIELDS, CreateTable, JoinTable, MyGames, RulesQuery
 from .schemas import Created, Games, Health, Leaderboard, Lobby, Profile, Seated, TableSummary
 from ..core.security import is_code, normalize_code
+from ..core.text import load_confusables
 from ..runtime.service import TableService
 from ..core.rules_check import summary_of, summary_of_file
 from .client_config import config_json
-from .session import TableSession
+from .session import TableSockets
 from .accounts_api import router as accounts_router, signed_in
 from ..runtime.accounts import Account, Accounts, Revocations
 from ..runtime.store import Store
@@ -87,6 +88,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = make_engine(settings.db_url, durable=settings.durable)
         await asyncio.to_thread(migrate, engine)
+        await asyncio.to_thread(load_confusables)
         store = Store(engine, wal_bytes=settings.wal_bytes, wal_truncate_seconds=settings.wal_truncate_seconds)
         service = TableService(settings, store, Scheduler(), Broadcaster(settings.presence_interval, settings.presence_fanout))
         app.state.service = service
@@ -126,6 +128,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         openapi_url="/api/openapi.json", responses=ERROR_RESPONSES,
     )
     app.state.settings = settings
+    # A table's websocket goes straight to its session (innermost: every middleware below sees it first).
+    app.add_middleware(TableSockets, settings=settings)
     # Bounded bodies, JSON depth and the security headers, before anything else.
     app.add_middleware(Guarded, settings=settings)
     if "*" not in settings.allowed_hosts:
@@ -290,11 +294,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(accounts_router)
 
-    # -- websocket ---------------------------------------------------------------
-
-    @app.websocket("/ws/tables/{code}")
-    async def table_socket(ws: WebSocket, code: str) -> None:
-        await TableSession(ws, code, svc(ws), guard(ws), settings, ws.app.state.accounts).run()
+    # -- websocket: /ws/tables/{code} is served by TableSockets (edge/session.py) --
 
     # -- static web UI -------------------------------------------------------------
 

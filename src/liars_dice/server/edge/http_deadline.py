@@ -38,6 +38,7 @@ from typing import Any
 import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from ..core.config import Settings
 from ..core.errors import TooManySockets
@@ -206,6 +207,24 @@ def concurrency_limit(settings: Settings) -> int:
 FILES_RESERVED = 96
 
 
+class LeanWebSocket(WebSocketsSansIOProtocol):
+    """uvicorn's websocket protocol (websockets' sans-I/O one, its ``ws="auto"``),
+    without the opening handshake's request and response once the socket is
+    accepted: uvicorn keeps both for the socket's life and never reads them
+    again, about 3.5 KiB of headers a socket (issue 16, "at most 250 KiB per
+    open table", measured with tracemalloc at 200 tables x 4 seats). The
+    request's headers the app reads are in its ASGI scope."""
+
+    async def send(self, message: Any) -> None:
+        await super().send(message)
+        request = self.__dict__.get("request")
+        if self.handshake_complete and request is not None:
+            # websockets' parser keeps the request too (a local of its generator):
+            # emptied here, it holds no headers there either.
+            request.headers.clear()
+            self.__dict__["request"] = self.__dict__["response"] = None
+
+
 def uvicorn_config(app: Any, settings: Settings, *, host: str, port: int, log_level: str = "warning") -> uvicorn.Config:
     """The uvicorn ``Config`` that serves ``app`` under ``settings``' limits.
 
@@ -226,7 +245,7 @@ def uvicorn_config(app: Any, settings: Settings, *, host: str, port: int, log_le
             requests=settings.connection_requests or None, lifetime=settings.connection_seconds or None,
             trusted=proxies,
         ),
-        ws_max_size=2 * settings.max_message_bytes,
+        ws=LeanWebSocket, ws_max_size=2 * settings.max_message_bytes,
         ws_ping_interval=20, ws_ping_timeout=20, access_log=False,
         ws_per_message_deflate=False,
         proxy_headers=False, forwarded_allow_ips=[],

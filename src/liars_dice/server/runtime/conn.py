@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections import deque
 from typing import Any, Protocol
 
 from starlette.websockets import WebSocket
@@ -36,16 +37,24 @@ class Conn:
     """One websocket client. ``seat`` is ``None`` for a visitor (or before ``hello``).
 
     :param queue_max: messages queued before the client counts as stuck and is closed.
+
+    The send queue is a deque with one future the sender waits on when it is
+    empty, not an ``asyncio.Queue``: that holds three deques and an event per
+    socket the sender never needs (about 2 KiB a socket; issue 16, "at most
+    250 KiB per open table").
     """
 
-    __slots__ = ("ws", "seat", "limiter", "queue", "queue_max", "sender", "closed", "hello_done", "close_code")
+    __slots__ = ("ws", "seat", "limiter", "queue", "queue_max", "sender", "closed", "hello_done", "close_code",
+                 "_wake")
 
     def __init__(self, ws: WebSocket, limiter: "ConnLimiter", queue_max: int = 256) -> None:
         self.ws = ws
         self.seat: int | None = None
         self.limiter = limiter
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        #: texts waiting to be sent, in order; ``None`` last: close after them
+        self.queue: deque[str | None] = deque()
         self.queue_max = queue_max
+        self._wake: asyncio.Future[None] | None = None  #: set while the sender waits for a text
         self.sender: asyncio.Task[None] | None = None
         self.closed = False
         self.hello_done = False
@@ -62,17 +71,23 @@ class Conn:
     def send_text(self, text: str) -> None:
         if self.closed:
             return
-        if self.queue.qsize() >= self.queue_max:
+        if len(self.queue) >= self.queue_max:
             self.close(TOO_SLOW)
             return
-        self.queue.put_nowait(text)
+        self._put(text)
+
+    def _put(self, text: str | None) -> None:
+        self.queue.append(text)
+        wake = self._wake
+        if wake is not None and not wake.done():
+            wake.set_result(None)
 
     def close(self, code: int) -> None:
         """Send what is queued, then close with ``code`` (the first code asked for wins)."""
         if not self.closed:
             self.closed = True
             self.close_code = code
-            self.queue.put_nowait(None)
+            self._put(None)
 
     def error(self, code: str, message: str, msg_id: Any = None) -> None:
         self.send({"type": "error", "code": code, "message": bounded(message), "id": msg_id})
@@ -80,8 +95,15 @@ class Conn:
     async def _send_loop(self) -> None:
         text: str | None = ""
         try:
+            loop = asyncio.get_running_loop()
             while True:
-                text = await self.queue.get()
+                while not self.queue:
+                    self._wake = loop.create_future()
+                    try:
+                        await self._wake
+                    finally:
+                        self._wake = None
+                text = self.queue.popleft()
                 if text is None:
                     break
                 await self.ws.send_text(text)

@@ -1,0 +1,74 @@
+"""Memory per open websocket (issue 16, "at most 250 KiB per open table"):
+what the server holds for a socket that has said ``hello`` and waits, measured
+with tracemalloc against a real uvicorn server (:mod:`live`), the client's own
+allocations left out.
+
+Here a socket held 40 KiB before and 23.5 KiB after (at 200 tables x 4 seats,
+benchmarks/RESULTS.md, 37 KiB before): the router's exit stacks, exception wrappers and endpoint frames for
+the socket's whole life (about 7 KiB), the opening handshake's request and
+response kept by uvicorn and by websockets' parser (about 3.5 KiB), and an
+``asyncio.Queue`` per connection (about 2 KiB). ``edge.session.TableSockets``,
+``edge.http_deadline.LeanWebSocket`` and ``runtime.conn.Conn``'s deque remove them."""
+
+from __future__ import annotations
+
+import gc
+import tracemalloc
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from live import live_server
+from sockets import hello, ws_from
+
+from liars_dice.server import Settings
+
+N = 40
+
+
+@pytest.fixture
+def url(tmp_path: Path) -> Iterator[str]:
+    with live_server(Settings(db_url=f"sqlite:///{tmp_path / 't.db'}", grace=600.0)) as u:
+        yield u
+
+
+def _server_heap() -> int:
+    """Traced bytes allocated by the server's thread: not by this test, nor by the
+    clients' reader threads (websockets' sync client)."""
+    gc.collect()
+    snap = tracemalloc.take_snapshot().filter_traces([
+        tracemalloc.Filter(False, __file__, all_frames=True),
+        tracemalloc.Filter(False, "*/websockets/sync/*", all_frames=True),
+        tracemalloc.Filter(False, "*/tests/server/sockets.py", all_frames=True),
+    ])
+    return sum(s.size for s in snap.statistics("filename"))
+
+
+def test_a_waiting_socket_holds_under_28_kib_of_the_servers_heap(url: str) -> None:
+    code = httpx.post(f"{url}/api/tables", json={"nickname": "ann", "preset": "classic"}).json()["code"]
+    warm = [ws_from(url, code, "127.0.0.1") for _ in range(4)]  # the first sockets' one-time costs
+    for ws in warm:
+        assert hello(ws, None)["type"] == "welcome"
+    tracemalloc.start(12)
+    try:
+        before = _server_heap()
+        held = [ws_from(url, code, "127.0.0.1") for _ in range(N)]
+        for ws in held:
+            assert hello(ws, None)["type"] == "welcome"
+        per_socket = (_server_heap() - before) / N
+    finally:
+        tracemalloc.stop()
+        for ws in warm + held:
+            ws.close()
+    assert per_socket < 28 * 1024, f"{per_socket / 1024:.1f} KiB per socket"
+
+
+@pytest.mark.parametrize("path", ["/ws/tables/", "/ws/tables/ABCDEF/more", "/ws/elsewhere"])
+def test_a_socket_at_no_tables_path_is_refused_at_the_handshake(url: str, path: str) -> None:
+    from websockets.exceptions import InvalidStatus
+    from websockets.sync.client import connect
+
+    with pytest.raises(InvalidStatus) as e:
+        connect(url.replace("http", "ws") + path, open_timeout=10)
+    assert e.value.response.status_code == 403
