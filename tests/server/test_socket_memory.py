@@ -72,3 +72,24 @@ def test_a_socket_at_no_tables_path_is_refused_at_the_handshake(url: str, path: 
     with pytest.raises(InvalidStatus) as e:
         connect(url.replace("http", "ws") + path, open_timeout=10)
     assert e.value.response.status_code == 403
+
+
+def test_an_accepted_socket_keeps_no_handshake_headers(url: str) -> None:
+    """``LeanWebSocket`` relies on uvicorn's ``request``/``response`` attributes and
+    on websockets' parser holding the request: if either changes, this fails."""
+    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+    from websockets.http11 import Request
+
+    code = httpx.post(f"{url}/api/tables", json={"nickname": "ann", "preset": "classic"}).json()["code"]
+    ws = ws_from(url, code, "127.0.0.1")
+    try:
+        assert hello(ws, None)["type"] == "welcome"
+        gc.collect()
+        protocols = [o for o in gc.get_objects() if isinstance(o, WebSocketsSansIOProtocol)]
+        assert protocols and all(vars(p)["request"] is None and vars(p)["response"] is None for p in protocols)
+        # the server side's requests (the client's own request keeps its headers)
+        held = [o for o in gc.get_objects() if isinstance(o, Request) and o.path.startswith("/ws/tables/")
+                and o is not ws.request]
+        assert held and all(len(r.headers) == 0 for r in held), [dict(r.headers) for r in held]
+    finally:
+        ws.close()
