@@ -108,7 +108,10 @@ class TableSession:
             # Refused before the handshake completes: the browser sees HTTP 403.
             await ws.close(code=4403)
             return
-        await ws.accept()
+        try:
+            await ws.accept()
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            return  # the client left during the handshake
         try:
             await g.before_socket(ws)
             room = await self.service.get_room(self.code)
@@ -150,8 +153,14 @@ class TableSession:
                     await conn.stop()
 
     async def _refuse(self, e: LiarsDiceError, close: int) -> None:
-        await self.ws.send_text(json.dumps({"type": "error", "code": e.code, "message": bounded(e.message), "id": None}))
-        await self.ws.close(code=close)
+        """Say why, then close with ``close``. A client that has already gone
+        ends it silently: a refusal must not log a traceback per connection
+        (one address wrote about 5 KB of log with each refused socket it dropped)."""
+        try:
+            await self.ws.send_text(json.dumps({"type": "error", "code": e.code, "message": bounded(e.message), "id": None}))
+            await self.ws.close(code=close)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            pass
 
     async def _serve(self, room: Room, conn: Conn) -> None:
         ws, settings = self.ws, self.settings
