@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Annotated, Any, AsyncIterator
 
 from argon2 import PasswordHasher
-from fastapi import FastAPI, Query, Request, WebSocket
+from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
@@ -139,11 +139,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # The client behind a named proxy (issue 16, fault 2); outermost, so every part sees it.
         app.add_middleware(ProxyHeaders, proxies=TrustedProxies(settings.trusted_proxies))
 
-    def svc(request: Request | WebSocket) -> TableService:
+    def svc(request: Request) -> TableService:
         service: TableService = request.app.state.service
         return service
 
-    def guard(request: Request | WebSocket) -> RequestGuard:
+    def guard(request: Request) -> RequestGuard:
         guarded: RequestGuard = request.app.state.guard
         return guarded
 

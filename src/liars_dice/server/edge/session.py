@@ -80,6 +80,10 @@ def refusal_code(e: LiarsDiceError) -> int:
     return REFUSED
 
 
+#: What sending to a client that has already gone raises (starlette's disconnect,
+#: or its "not connected" once uvicorn has closed the socket).
+CLIENT_GONE = (WebSocketDisconnect, RuntimeError, OSError)
+
 SAY_HELLO = "Say hello first: {\"type\": \"hello\", \"token\": ...}."
 
 
@@ -110,7 +114,7 @@ class TableSession:
             return
         try:
             await ws.accept()
-        except (WebSocketDisconnect, RuntimeError, OSError):
+        except CLIENT_GONE:
             return  # the client left during the handshake
         try:
             await g.before_socket(ws)
@@ -159,7 +163,7 @@ class TableSession:
         try:
             await self.ws.send_text(json.dumps({"type": "error", "code": e.code, "message": bounded(e.message), "id": None}))
             await self.ws.close(code=close)
-        except (WebSocketDisconnect, RuntimeError, OSError):
+        except CLIENT_GONE:
             pass
 
     async def _serve(self, room: Room, conn: Conn) -> None:
