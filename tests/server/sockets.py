@@ -12,12 +12,14 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 
-def ws_from(url: str, code: str, source: str) -> ClientConnection:
-    """A websocket to table ``code`` of the server at ``url``, from loopback address ``source``."""
+def ws_from(url: str, code: str, source: str, headers: dict[str, str] | None = None) -> ClientConnection:
+    """A websocket to table ``code`` of the server at ``url``, from loopback address
+    ``source``, with ``headers`` added to its opening handshake."""
     parts = urlsplit(url)
     host, port = parts.hostname or "127.0.0.1", parts.port or 80
     sock = socket.create_connection((host, port), timeout=10, source_address=(source, 0))
-    ws: ClientConnection = connect(f"ws://{host}:{port}/ws/tables/{code}", sock=sock, open_timeout=10).__enter__()
+    ws: ClientConnection = connect(f"ws://{host}:{port}/ws/tables/{code}", sock=sock, open_timeout=10,
+                                   additional_headers=headers).__enter__()
     return ws
 
 

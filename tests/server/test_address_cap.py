@@ -14,17 +14,15 @@ closing a socket gives its place back.
 from __future__ import annotations
 
 import json
-import socket
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import httpx
 import pytest
 from live import live_server
-from sockets import close_code, hello, until
+from sockets import close_code, hello, until, ws_from
 from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import ClientConnection, connect
+from websockets.sync.client import ClientConnection
 
 from liars_dice.server import Settings
 
@@ -40,13 +38,7 @@ def url(tmp_path: Path) -> Iterator[str]:
 
 
 def _ws(url: str, code: str, source: str, forged: str) -> ClientConnection:
-    parts = urlsplit(url)
-    host, port = parts.hostname or "127.0.0.1", parts.port or 80
-    sock = socket.create_connection((host, port), timeout=10, source_address=(source, 0))
-    ws: ClientConnection = connect(f"ws://{host}:{port}/ws/tables/{code}", sock=sock, open_timeout=10,
-                                   additional_headers={"X-Forwarded-For": forged, "X-Real-IP": forged,
-                                                       "Forwarded": f"for={forged}"}).__enter__()
-    return ws
+    return ws_from(url, code, source, {"X-Forwarded-For": forged, "X-Real-IP": forged, "Forwarded": f"for={forged}"})
 
 
 def _answer(ws: ClientConnection) -> dict[str, object]:
