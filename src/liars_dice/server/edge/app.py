@@ -24,6 +24,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from ...engine import LiarsDiceError
 from ..core.config import Settings
+from ..runtime.closing import within
 from ..runtime.db import make_engine, migrate
 from ..core.errors import MessageInvalid, NameInvalid, ServerUnavailable, TableInvalid, TableNotFound, http_status
 from .guard import RequestGuard
@@ -115,12 +116,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            # Each step bounded: a stuck one is logged with the pending tasks and
+            # left behind, never a hung exit (issue 16; runtime/closing.py).
             if cluster is not None:
-                await cluster.close()
-            await revocations.close()
+                await within("the cluster", cluster.close(), steps=6)
+            await within("the revocations", revocations.close(), steps=3)
             app.state.accounts.close()
-            await service.shutdown()
-            await asyncio.to_thread(store.close)
+            await within("the timers", service.shutdown())
+            await asyncio.to_thread(store.close)  # bounded by its own joins (after the queued writes)
             engine.dispose()
 
     app = FastAPI(

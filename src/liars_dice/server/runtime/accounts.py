@@ -50,6 +50,7 @@ from ..core.accounts import (
 )
 from ..core.security import hash_token, new_token
 from ..core.text import skeleton
+from .closing import within
 from .db import account_sessions_t, accounts_t, seats_t, tables_t
 from .store import Store, utcnow
 
@@ -102,6 +103,7 @@ class Revocations:
         self._sockets: dict[str, set[Callable[[], None]]] = {}
         self._redis_url = redis_url
         self._redis: Any = None
+        self._pubsub: Any = None
         self._task: asyncio.Task[None] | None = None
         #: what forgets the rooms of tables whose names changed (the service's ``forget_tables``)
         self.forget: Callable[[Sequence[str]], None] | None = None
@@ -112,8 +114,10 @@ class Revocations:
             return
         import redis.asyncio as redis_async
 
-        self._redis = redis_async.from_url(self._redis_url)
-        pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+        from .broker import CONNECT_SECONDS
+
+        self._redis = redis_async.from_url(self._redis_url, socket_connect_timeout=CONNECT_SECONDS)
+        pubsub = self._pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
         await pubsub.subscribe(REVOKED_CHANNEL)
 
         async def listen() -> None:
@@ -126,8 +130,7 @@ class Revocations:
                         if data.get("tables") and self.forget is not None:
                             self.forget(data["tables"])
                 except asyncio.CancelledError:
-                    await pubsub.aclose()
-                    raise
+                    raise  # close() closes the pub/sub, bounded
                 except Exception:  # noqa: BLE001 - a bad message or a lost connection: keep listening
                     log.warning("session revocations: listening failed; retrying", exc_info=False)
                     await asyncio.sleep(0.5)
@@ -135,14 +138,14 @@ class Revocations:
         self._task = asyncio.create_task(listen())
 
     async def close(self) -> None:
+        """Stop listening; each step bounded (:func:`.closing.within`)."""
         if self._task is not None:
             self._task.cancel()
-            try:
-                await self._task
-            except (asyncio.CancelledError, Exception):  # noqa: BLE001
-                pass
+            await within("the revocations' listener", asyncio.gather(self._task, return_exceptions=True))
+        if self._pubsub is not None:
+            await within("the revocations' pub/sub", self._pubsub.aclose())
         if self._redis is not None:
-            await self._redis.aclose()
+            await within("the revocations' redis", self._redis.aclose())
 
     def register(self, token_hash: str, close: Callable[[], None]) -> Callable[[], None]:
         """Call ``close`` when session ``token_hash`` is revoked; returns the unregister function."""

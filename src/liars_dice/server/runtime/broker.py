@@ -33,6 +33,7 @@ from typing import Any
 import redis.asyncio as aioredis
 
 from ..core.tables import Event
+from .closing import within
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +45,9 @@ REPLY_SECONDS = 5.0
 #: reply, so a reply due at the deadline raised ``redis.TimeoutError`` in the
 #: middle of a move instead of "no reply", and the session dropped the socket.
 SOCKET_SECONDS = 3 * REPLY_SECONDS
+#: Seconds a connection to Redis may take to open, or to close (redis-py
+#: bounds its ``disconnect`` by this; without it a close could wait forever).
+CONNECT_SECONDS = 5.0
 #: Seconds an owner's reply is kept for a sender that waits again.
 REPLY_KEEP = 30
 #: Redis connections one worker's broker holds at most. Each forwarded
@@ -93,8 +97,10 @@ def inbox(worker: str) -> str:
 def blocking_pool(url: str, **options: Any) -> aioredis.BlockingConnectionPool:
     """A redis-py asyncio pool of up to :data:`POOL_MAX` connections that waits
     (at most :data:`SOCKET_SECONDS`) for a free one instead of raising
-    ``MaxConnectionsError``; ``options`` go to the connections. The broker's
+    ``MaxConnectionsError``; ``options`` go to the connections (opened and
+    closed within :data:`CONNECT_SECONDS` unless they say otherwise). The broker's
     and the shared rate limits' pool (:mod:`..edge.limits`)."""
+    options.setdefault("socket_connect_timeout", CONNECT_SECONDS)
     return aioredis.BlockingConnectionPool.from_url(url, max_connections=POOL_MAX, timeout=SOCKET_SECONDS, **options)
 
 
@@ -144,12 +150,15 @@ class Broker:
         self._tasks.append(asyncio.create_task(self._commands(on_command)))
 
     async def close(self) -> None:
-        for t in self._tasks:
+        """Stop reading and answering; close the connections. Each step is
+        bounded (:func:`.closing.within`), so a stuck one cannot hang the exit."""
+        tasks = [*self._tasks, *self._answering]
+        for t in tasks:
             t.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await within("the broker's readers", asyncio.gather(*tasks, return_exceptions=True))
         self._tasks.clear()
-        await self._pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py's PubSub.aclose has no hints
-        await self.redis.aclose()
+        await within("redis pub/sub", self._pubsub.aclose())  # type: ignore[no-untyped-call]  # redis-py's PubSub.aclose has no hints
+        await within("redis", self.redis.aclose())
 
     # -- events ---------------------------------------------------------------------
 
@@ -229,7 +238,7 @@ class Broker:
         return None if got is None else dict(json.loads(got[1]))
 
     async def _commands(self, on_command: CommandHandler) -> None:
-        conn: aioredis.Redis = aioredis.from_url(self.url, decode_responses=True)  # BLPOP holds its connection
+        conn: aioredis.Redis = aioredis.from_url(self.url, decode_responses=True, socket_connect_timeout=CONNECT_SECONDS)  # BLPOP holds its connection
         try:
             while True:
                 try:

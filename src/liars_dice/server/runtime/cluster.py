@@ -36,6 +36,7 @@ from ..core.commands import Command, Create, Stale, decide
 from ..core.errors import ServerBusy
 from ..core.tables import Event, Table, TableStatus
 from .broker import Broker, NoReply
+from .closing import within
 from .ownership import LEASE_SECONDS, LeaseLost, Leases
 from .replica import catch_up, decode as decode_events, tell_sockets
 from .room import Room
@@ -96,13 +97,17 @@ class Cluster:
         """Stop; give up this worker's leases so that others take over at once."""
         for t in self._tasks:
             t.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        # each step bounded (.closing): a stuck one is logged and left; leases then expire
+        await within("the cluster's tasks", asyncio.gather(*self._tasks, return_exceptions=True))
+        await within("giving back the leases", asyncio.to_thread(self._release_all))
+        await within("the broker", self.broker.close(), steps=3)
+
+    def _release_all(self) -> None:
         for table_id in list(self.leases.held):
             try:
-                await asyncio.to_thread(self.leases.release, table_id)
+                self.leases.release(table_id)
             except Exception:  # noqa: BLE001 - the lease then simply expires
                 log.warning("could not release table %s", table_id, exc_info=True)
-        await self.broker.close()
 
     # -- the service's hooks -------------------------------------------------------------
 
