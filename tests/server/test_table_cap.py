@@ -7,13 +7,17 @@ parallel, from several loopback addresses, to a real uvicorn server.
 
 from __future__ import annotations
 
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
+import pytest
 from live import live_server
 
 from liars_dice.server import Settings
+
+from .conftest import POSTGRES_URL, REDIS_URL, reset_postgres, reset_redis
 
 BODY = {"nickname": "ann", "seats": 2}
 
@@ -50,3 +54,55 @@ def test_a_refused_create_gives_its_place_back(tmp_path: Path) -> None:
     with live_server(s) as url, httpx.Client(base_url=url) as c:
         assert c.post("/api/tables", json={**BODY, "seats": 99}).status_code == 400  # a bad table
         assert c.post("/api/tables", json=BODY).status_code == 201
+
+
+def _two_workers_sharing(settings: Settings) -> None:
+    """Wait until each of two workers counts the other (both in Redis'
+    ``liars:counters:open_tables``, then one more heartbeat)."""
+    import redis
+
+    from liars_dice.server.runtime.ownership import LEASE_SECONDS
+
+    assert settings.redis_url is not None
+    r = redis.Redis.from_url(settings.redis_url)
+    try:
+        deadline = time.monotonic() + 20
+        while r.scard("liars:counters:open_tables") < 2:
+            assert time.monotonic() < deadline, "the two workers never shared their counts"
+            time.sleep(0.05)
+    finally:
+        r.close()
+    time.sleep(LEASE_SECONDS / 3 + 0.5)
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+@pytest.mark.skipif(not (POSTGRES_URL and REDIS_URL), reason="LIARS_DICE_TEST_POSTGRES_URL or LIARS_DICE_TEST_REDIS_URL is not set")
+@pytest.mark.parametrize("cap", ["total", "per_address"])
+def test_parallel_creates_on_two_workers_never_pass_a_cap(cap: str) -> None:
+    """Issue 16, fault 5, across workers: each worker counted the others'
+    open tables as of the last heartbeat only, so creates sent to two workers
+    at once made a cap's worth on each (8 of 8 parallel creates against a
+    total of 4, split over 2 workers, were made). A new table's places are now
+    claimed in Redis in one step across the workers."""
+    assert POSTGRES_URL is not None and REDIS_URL is not None
+    reset_postgres(POSTGRES_URL)
+    reset_redis(REDIS_URL)
+    s = Settings(db_url=POSTGRES_URL, redis_url=REDIS_URL, create_rate="1000/minute", trusted_proxies=(),
+                 **({"open_tables_total": 4} if cap == "total" else {"open_tables_per_address": 2}))
+    with live_server(s) as a, live_server(s) as b:
+        _two_workers_sharing(s)
+        if cap == "total":
+            sources = [f"127.0.1.{i}" for i in range(2, 18)]
+            calls = [(a if i % 2 else b, src) for i, src in enumerate(sources)]
+            want, refused = 4, 503
+        else:
+            calls = [(a if i % 2 else b, "127.0.1.40") for i in range(10)]
+            want, refused = 2, 429
+        with ThreadPoolExecutor(len(calls)) as pool:
+            statuses = list(pool.map(lambda c: _create(*c), calls))
+        assert sorted(statuses) == [201] * want + [refused] * (len(calls) - want), statuses
+        # and held on both workers, after the heartbeats too
+        time.sleep(2.5)
+        src = "127.0.1.99" if cap == "total" else "127.0.1.40"
+        assert _create(a, src) == refused and _create(b, src) == refused

@@ -222,7 +222,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         base = settings.public_url or str(request.base_url)
         acct = await signed_in(request, csrf=True)
         name = await seat_name(request, body.nickname, acct)
-        with g.new_table(request) as slot:  # the caps checked and held in one step (fault 5)
+        async with g.new_table(request) as slot:  # the caps checked and held in one step (fault 5)
             out = await svc(request).create_table(body, name, base, acct.id if acct else None)
             slot.created(out["code"])
         return out

@@ -6,7 +6,7 @@ never sees unchecked client text.
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager
+from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import HTTPConnection
@@ -63,11 +63,12 @@ class RequestGuard:
         """:raises RateLimited: over :attr:`Settings.create_rate`."""
         await self.guard.hit("create_rate", self.address(request), what="new tables")
 
-    def new_table(self, request: HTTPConnection) -> AbstractContextManager[TableSlot]:
+    def new_table(self, request: HTTPConnection) -> AbstractAsyncContextManager[TableSlot]:
         """A place under the open-table caps for the request's table, held while
         it is created (:meth:`.limits.Guard.new_table`).
 
-        :raises ServerError: over an open-tables cap.
+        :raises ServerError: over an open-tables cap (``server/unavailable``:
+            several workers, and Redis failed).
         """
         return self.guard.new_table(self.address(request))
 

@@ -25,8 +25,8 @@ import logging
 import threading
 import uuid
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from typing import Any, Protocol
 
 from limits import RateLimitItem, parse
@@ -247,29 +247,57 @@ class Guard:
         if len(open_now) + sum(self._creating.values()) + elsewhere.get(ALL_TABLES, 0) >= self.limits.open_tables_total:
             raise ServerBusy("The server has as many open tables as it takes: try again later.")
 
-    @contextmanager
-    def new_table(self, address: str) -> Iterator["TableSlot"]:
+    @asynccontextmanager
+    async def new_table(self, address: str) -> AsyncIterator["TableSlot"]:
         """Check the open-table caps for ``address`` and hold a place under
         them while its table is created (issue 16, fault 5: checked before
         the write and counted after it, 16 parallel creates made 2,014 tables
-        against a cap of 2,000). The check and the hold are one step (no
-        ``await`` between them), so parallel creates never pass a cap; the
-        place is given back when the block ends, counted as the table's if
-        :meth:`TableSlot.created` was called.
+        against a cap of 2,000). On this worker the check and the hold are one
+        step (no ``await`` between them), so parallel creates never pass a cap;
+        with several workers the place is then claimed in Redis in one step
+        across them (:attr:`counts`), as a socket's is (before, the workers'
+        tables were shared at each heartbeat only, and creates on several
+        workers within one heartbeat passed the caps). The place is given back
+        when the block ends, counted as the table's if :meth:`TableSlot.created`
+        was called.
 
         :raises TooManyTables: :raises ServerBusy: as :meth:`check_new_table`.
+        :raises ServerUnavailable: several workers, and Redis failed.
         """
         self.check_new_table(address)
         self._creating[address] += 1
         slot = TableSlot()
+        claimed: list[str] = []
         try:
+            if self.counts is not None:
+                await self._claim_table(address, claimed)
             yield slot
         finally:
             self._creating[address] -= 1
             if self._creating[address] <= 0:
                 del self._creating[address]
             if slot.code is not None:
-                self.table_created(address, slot.code)
+                self.table_created(address, slot.code)  # its claims stay: the next heartbeat counts it whole
+            else:
+                for key in claimed:
+                    self._give_claim("open_tables", key)
+
+    async def _claim_table(self, address: str, claimed: list[str]) -> None:
+        """Claim the new table's places in Redis: under the address's cap, then
+        under the total; each taken is added to ``claimed`` (given back by the caller)."""
+        assert self.counts is not None
+        per, total = self.limits.open_tables_per_address, self.limits.open_tables_total
+        for key, cap in ((address, per), (ALL_TABLES, total)):
+            try:
+                taken = await self.counts.claim_count("open_tables", key, cap)
+            except Exception as e:  # noqa: BLE001 - any failure of Redis
+                raise _redis_failed(e) from e
+            if not taken:
+                if key == ALL_TABLES:
+                    raise ServerBusy("The server has as many open tables as it takes: try again later.")
+                raise TooManyTables(
+                    f"You already have {per} open tables (the most is {per}): start or leave one first.")
+            claimed.append(key)
 
     def table_created(self, address: str, code: str) -> None:
         self._tables_of.setdefault(address, set()).add(code)
@@ -332,9 +360,13 @@ class Guard:
     def _give(self, kind: str, key: str, here: Counter[str]) -> None:
         self._uncount(here, key)
         if self.counts is not None:
-            task = asyncio.get_running_loop().create_task(self._release(kind, key))
-            self._releases.add(task)
-            task.add_done_callback(self._releases.discard)
+            self._give_claim(kind, key)
+
+    def _give_claim(self, kind: str, key: str) -> None:
+        """Give one claimed place back in Redis, in the background."""
+        task = asyncio.get_running_loop().create_task(self._release(kind, key))
+        self._releases.add(task)
+        task.add_done_callback(self._releases.discard)
 
     async def _release(self, kind: str, key: str) -> None:
         assert self.counts is not None
@@ -368,9 +400,9 @@ class Guard:
         worker's sockets per address, visitors per table and open tables (per
         creating address and in all), and take the other workers' sums, through ``share_counts`` (the cluster's, over Redis), at
         each heartbeat. The socket caps are also claimed in one step at each
-        open (:meth:`open_socket`, :meth:`watch`); the open-table caps hold
-        across the workers give or take what arrives within one heartbeat (2 s)
-        on several workers at once."""
+        open (:meth:`open_socket`, :meth:`watch`), and a new table's places
+        at its creation (:meth:`new_table`); the heartbeat's rewrite of this
+        worker's counts keeps the places of the tables being created."""
         self.elsewhere_address = await share_counts("sockets", {k: v for k, v in self.sockets_of_address.items() if v > 0})
         self.elsewhere_table = await share_counts("visitors", {k: v for k, v in self.sockets_of_table.items() if v > 0})
         # The open-table caps too (with 2 workers an address opened 8 tables on
@@ -378,9 +410,10 @@ class Guard:
         # this worker's open tables (those it runs: ``open_tables``) by the
         # address that created them here, and their number under ALL_TABLES.
         open_now = self._open_tables()
-        tables = {a: n for a, c in self._tables_of.items() if (n := len(c & open_now))}
-        if open_now:
-            tables[ALL_TABLES] = len(open_now)
+        tables = Counter({a: n for a, c in self._tables_of.items() if (n := len(c & open_now))})
+        tables.update(self._creating)  # their places are claimed: the rewrite keeps them
+        if open_now or self._creating:
+            tables[ALL_TABLES] = len(open_now) + sum(self._creating.values())
         self.elsewhere_tables = await share_counts("open_tables", tables)
 
     def stats(self) -> dict[str, Any]:
