@@ -77,6 +77,31 @@ def test_binary_frames_count_against_the_rate(url: str) -> None:
     got, _ = replies(ws)
     reply = next(m for m in got if m.get("id") == 7 or m.get("code") == "rate/limited")
     assert reply["type"] == "error" and reply["code"] == "rate/limited", got
+    assert reply["id"] == 7, reply  # the refusal names the frame it drops (it said id: null before)
+
+
+def test_a_rate_refusal_names_the_id_only_of_a_frame_within_bounds(url: str) -> None:
+    """The id is read without the message's checks, so only from a JSON
+    object within the size and depth bounds; binary, garbage, a too-deep or
+    an oversized frame is refused with ``id: null``."""
+    t = table(url)
+    ws = ws_from(url, t["code"], "127.0.0.5")
+    assert hello(ws, t["token"])["type"] == "welcome"
+    for _ in range(9):
+        ws.send(b"\x00")
+    frames = [
+        json.dumps({"type": "bid", "quantity": 3, "face": 4, "id": "move-12"}),  # over the rate: refused
+        b"\x00",
+        "not json",
+        '{"id": 5, "x": ' + "[" * 40 + "]" * 40 + "}",
+        json.dumps({"type": "chat", "text": "x" * 5000, "id": 6}),
+        json.dumps({"type": "ping", "id": True}),
+    ]
+    for f in frames:
+        ws.send(f)
+    got, _ = replies(ws)
+    refused = [m for m in got if m.get("code") == "rate/limited"]
+    assert [m["id"] for m in refused[:6]] == ["move-12", None, None, None, None, None], refused
 
 
 def test_the_hello_is_due_from_the_accept_whatever_else_is_sent(url: str) -> None:

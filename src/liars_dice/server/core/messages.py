@@ -168,6 +168,20 @@ def parse_client_message(text: str, max_bytes: int, max_depth: int = 8) -> Any:
         raise MessageError("message/invalid", f"Bad message ({where or 'message'}): {what}.", msg_id) from None
 
 
+def id_of(text: Any, max_bytes: int, max_depth: int = 8) -> Any:
+    """The ``id`` of a frame the server will not read (over the message rate),
+    to repeat in its refusal; ``None`` unless ``text`` is a JSON object within
+    :func:`parse_client_message`'s bounds with a valid ``id``. Never raises.
+    The work is bounded: a connection draws a bounded number of refusals."""
+    if not isinstance(text, str) or len(text) > max_bytes or json_depth_exceeds(text, max_depth):
+        return None
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return _echoable_id(data.get("id")) if isinstance(data, dict) else None
+
+
 def _echoable_id(value: Any) -> Any:
     """``value`` if it is a valid :data:`MsgId` to repeat in an error reply, else ``None``."""
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) <= ID_INT_MAX:

@@ -45,6 +45,7 @@ from ..core.messages import (
     RemoveBotMsg,
     SeedMsg,
     StartMsg,
+    id_of,
     parse_client_message,
 )
 from ..core.accounts import SESSION_COOKIE, SignedOut
@@ -186,11 +187,14 @@ class TableSession:
             # frame drew an error each, uncounted: 2,000 in 1.5 s), and the refusals
             # a connection draws are bounded too: past as many again, it is closed.
             if not self.limiter.allow():
+                # The refusal names the frame's id (so a client knows which move was
+                # dropped), read without the message's checks: refusals are bounded.
+                refused_id = id_of(frame.get("text"), settings.max_message_bytes, settings.json_depth)
                 if not self.limiter.refuse():
-                    conn.error(RateLimited.code, "Too many messages: this connection is closed.")
+                    conn.error(RateLimited.code, "Too many messages: this connection is closed.", refused_id)
                     conn.close(TOO_MANY)
                     break
-                conn.error(RateLimited.code, "Too many messages: slow down.")
+                conn.error(RateLimited.code, "Too many messages: slow down.", refused_id)
                 continue
             text = frame.get("text")
             if text is None:
