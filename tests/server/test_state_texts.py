@@ -125,3 +125,41 @@ def test_one_event_encodes_its_public_part_once_whatever_the_seats(monkeypatch: 
     one, every = cost([mover]), cost([None, *range(6)])
     assert 0 < one <= 4
     assert every <= one + 1, (one, every)
+
+
+def test_the_past_rounds_are_built_once_and_added_to_at_each_challenge(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each challenge adds its round to the results built before (issue 16,
+    "cheaper moves": they were all built again at each challenge, O(rounds)
+    a challenge). At every move of whole games the room's results, data and
+    JSON text, equal those built afresh; a table whose game has fewer rounds
+    than the room's cache (a new game) is built afresh too. And each round's
+    result is built once."""
+    built: list[int] = []
+    real = views.result_json
+
+    def counting(r: Any, names: Any, rules: Any) -> Any:
+        built.append(1)
+        return real(r, names, rules)
+
+    rng = random.Random(3)
+    room: Room | None = None
+    for game in range(3):
+        t, dice = _table("classic", 3, game)
+        room = Room(t) if room is None else room  # the same room: a new game after a longer one
+        challenges = 0
+        while t.state is not None and t.state.winner is None:
+            room.table = t
+            monkeypatch.setattr(views, "result_json", counting)
+            got = views._results(room)
+            monkeypatch.setattr(views, "result_json", real)
+            fresh = views._results(Room(t))
+            assert got == fresh and json.loads(got[1]) == got[0], (game, t.move_number)
+            state = t.state
+            acts = state.legal_actions()
+            raises = [a for a in acts if isinstance(a, Bid)]
+            calls = [a for a in acts if isinstance(a, Challenge)]
+            action = calls[0] if calls and (rng.random() < 0.4 or not raises) else raises[0]
+            challenges += isinstance(action, Challenge)
+            t, _ = step(t, Move(state.to_move, action, (), False, False, None), dice)
+        assert challenges >= 5
+    assert len(built) <= 3 * 15 + 3  # each round once (a 3-seat classic game has at most 14 rounds)

@@ -109,16 +109,27 @@ def _word_bids(rules: Rules, out: dict[str, Any]) -> None:
 
 
 def _results(room: Viewed) -> tuple[list[dict[str, Any]], str]:
-    """Every past round's result, as data and as JSON text, built once per round."""
+    """Every past round's result, as data and as JSON text, each round's built
+    once: a challenge adds its round to the rounds before (a past round's
+    result and seed never change; building them all again at each challenge
+    cost O(rounds) a challenge). A game with fewer rounds than the cache (a
+    new game at the table) is built afresh."""
     state = room.table.state
     assert state is not None
     n = len(state.results)
     cached = room.results_cache
     if cached is None or cached[0] != n:
+        have = cached[0] if cached is not None and cached[0] < n else 0
         names = state.game.players
         seeds = room.table.seeds
-        data = [fairness.reveal(result_json(r, names, state.rules), i, seeds, names) for i, r in enumerate(state.results)]
-        cached = room.results_cache = (n, data, json.dumps(data, separators=(",", ":"), ensure_ascii=False))
+        new = [fairness.reveal(result_json(state.results[i], names, state.rules), i, seeds, names) for i in range(have, n)]
+        text = json.dumps(new, separators=(",", ":"), ensure_ascii=False)
+        if have:
+            assert cached is not None
+            data, text = cached[1] + new, cached[2][:-1] + "," + text[1:]
+        else:
+            data = new
+        cached = room.results_cache = (n, data, text)
     return cached[1], cached[2]
 
 

@@ -70,7 +70,8 @@ events_t = Table(
     "events",
     metadata,
     Column("id", _BigId, primary_key=True, autoincrement=True),
-    Column("table_id", String(32), ForeignKey("tables.id"), nullable=False, index=True),
+    # no index of its own: uq_events_table_seq leads with it (migration 0004)
+    Column("table_id", String(32), ForeignKey("tables.id"), nullable=False),
     Column("seq", Integer, nullable=False),
     Column("kind", String(24), nullable=False),
     Column("payload", JSON, nullable=False),
