@@ -396,3 +396,32 @@ def test_the_per_address_socket_cap_holds_across_the_workers(settings: Settings)
         assert first.welcome["type"] == "welcome", first.welcome
         second = Player(b, code, None)
         assert second.welcome["type"] == "error" and second.welcome["code"] == "socket/too_many", second.welcome
+
+
+def test_a_hello_on_a_replica_behind_the_join_is_welcomed(settings: Settings) -> None:
+    """Any worker serves any client: bob joins through the owner, a, and his
+    page's socket reaches b, whose replica has not yet received the join's
+    event (Redis delivers it a moment later). b refused the fresh token
+    (``auth/bad_token``: 1 in a 2-worker nginx run of 5,883 moves); it now
+    reads the table again from the store of record first."""
+    import asyncio
+
+    with running(settings) as a, running(settings) as b:
+        code = create(a, "ann", seats=3)["code"]
+        assert b.get(f"/api/tables/{code}").status_code == 200  # b holds a replica
+        cluster_b = b.app.state.service.cluster  # type: ignore[attr-defined]
+        wait_until(lambda: code in b.app.state.service.rooms, 10)  # type: ignore[attr-defined]
+        on_events = cluster_b._on_events
+
+        async def late(*args: Any) -> None:  # b's pub/sub is 3 s behind
+            await asyncio.sleep(3)
+            await on_events(*args)
+
+        cluster_b._on_events = late
+        cluster_b.broker._on_events = late
+        j = join(a, code, "bob")
+        bob = Player(b, code, j["token"])
+        assert bob.welcome["type"] == "welcome" and bob.welcome["seat"] == 1, bob.welcome
+        # a token that never held a seat is still refused (after one re-read)
+        stranger = Player(b, code, "x" * 43)
+        assert stranger.welcome["code"] == "auth/bad_token", stranger.welcome

@@ -33,7 +33,8 @@ class Room:
 
     __slots__ = (
         "table", "lock", "conns", "_seat_conns", "visitors", "timers", "deadline", "reveal_until", "_bots",
-        "results_cache", "presence_pending", "turn_for", "learned", "models_given", "unsure", "__weakref__",
+        "results_cache", "presence_pending", "turn_for", "learned", "models_given", "unsure", "refreshed",
+        "__weakref__",
     )
 
     def __init__(self, table: Table) -> None:
@@ -47,6 +48,8 @@ class Room:
         self.reveal_until = 0.0
         self._bots: dict[int, tuple[str, Bot]] = {}
         self.results_cache: tuple[int, list[dict[str, Any]], str] | None = None
+        #: when a replica was last read again for a token it did not know (monotonic s; :meth:`.cluster.Cluster.refresh`)
+        self.refreshed = 0.0
         self.presence_pending = False
         self.turn_for: tuple[Any, ...] | None = None  #: what the pending turn timer is for
         self.learned: dict[str, Any] | None = None  #: opponent models by person (table option bots_learn)

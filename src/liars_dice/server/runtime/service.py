@@ -507,6 +507,10 @@ class TableService:
             th = hash_token(token) if token else ""
             if token:
                 seat = room.table.seat_of_token(th)
+                if seat is None and self.cluster is not None and room.table.revoked_by(th) is None:
+                    # a replica may not have the join's event yet: read it again, then look
+                    if await self.cluster.refresh(room):
+                        seat = room.table.seat_of_token(th)
                 if seat is not None and room.table.seats[seat].account not in (None, account):
                     raise BadToken("That seat belongs to a registered player: sign in as them to play it.")
             if seat is None:
