@@ -3,8 +3,8 @@
 The unique constraint on ``(table_id, seq)`` is an index whose first column
 is ``table_id``, so every look-up by table uses it; the separate index on
 ``table_id`` cost one more B-tree insert per stored event and nothing else
-(single-row commits on SQLite in WAL: 48-59 against 64-78 us of CPU an event,
-three runs, ``benchmarks/RESULTS.md``).
+(single-row commits on SQLite in WAL: 62 against 84 us of CPU an event,
+medians of three rounds, ``benchmarks/event_index.py``).
 
 Revision ID: 0004
 Revises: 0003
