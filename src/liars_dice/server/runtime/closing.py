@@ -17,7 +17,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable
 
-log = logging.getLogger("liars_dice.server")
+log = logging.getLogger(__name__)
 
 #: seconds one shutdown step may take before it is given up on
 STEP_SECONDS = 5.0
