@@ -168,3 +168,12 @@ def test_a_bad_show_list_is_summarised_over_the_websocket(client: TestClient) ->
     mover.send({"type": "bid", "quantity": 1, "face": 2, "show": [2, 10], "id": 3})
     err = mover.wait(lambda m: m["type"] == "error")
     assert err["message"] == "Bad message (show[1]): Input should be less than or equal to 9."
+
+
+def test_a_short_text_of_long_escapes_is_cut_by_its_quoted_length() -> None:
+    """Hypothesis's find: 29 characters that quote as up to 10 each
+    (``\\U0001e95a``) made an echo of 121 characters."""
+    value = "0" * 15 + "\x1f" * 4 + "\x08" * 2 + "\U000101fe\U0001342f\U00018cd6\U00018d09\U00018d09\U00018d09\U0001e14a\U0001e95a"
+    out = echo(value)
+    assert len(out) <= 120 and out.endswith("(29 characters)"), out
+    assert echo("plain") == "'plain'"

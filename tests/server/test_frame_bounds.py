@@ -82,8 +82,8 @@ def test_binary_frames_count_against_the_rate(url: str) -> None:
 
 def test_a_rate_refusal_names_the_id_only_of_a_frame_within_bounds(url: str) -> None:
     """The id is read without the message's checks, so only from a JSON
-    object within the size and depth bounds; binary, garbage, a too-deep or
-    an oversized frame is refused with ``id: null``."""
+    object of at most 512 characters within the depth bound; binary, garbage,
+    a too-deep, a long or an oversized frame is refused with ``id: null``."""
     t = table(url)
     ws = ws_from(url, t["code"], "127.0.0.5")
     assert hello(ws, t["token"])["type"] == "welcome"
@@ -94,14 +94,15 @@ def test_a_rate_refusal_names_the_id_only_of_a_frame_within_bounds(url: str) -> 
         b"\x00",
         "not json",
         '{"id": 5, "x": ' + "[" * 40 + "]" * 40 + "}",
-        json.dumps({"type": "chat", "text": "x" * 5000, "id": 6}),
+        json.dumps({"type": "chat", "text": "x" * 5000, "id": 6}),  # over the message bound
+        json.dumps({"type": "chat", "text": "[" * 600, "id": 8}),  # within it, too long to scan for an id
         json.dumps({"type": "ping", "id": True}),
     ]
     for f in frames:
         ws.send(f)
     got, _ = replies(ws)
     refused = [m for m in got if m.get("code") == "rate/limited"]
-    assert [m["id"] for m in refused[:6]] == ["move-12", None, None, None, None, None], refused
+    assert [m["id"] for m in refused[:7]] == ["move-12", None, None, None, None, None, None], refused
 
 
 def test_the_hello_is_due_from_the_accept_whatever_else_is_sent(url: str) -> None:

@@ -425,3 +425,41 @@ def test_a_hello_on_a_replica_behind_the_join_is_welcomed(settings: Settings) ->
         # a token that never held a seat is still refused (after one re-read)
         stranger = Player(b, code, "x" * 43)
         assert stranger.welcome["code"] == "auth/bad_token", stranger.welcome
+        # bad tokens cost one index look-up a second per open table, no events
+        # read (the stop-25 attacker: 700 bad hellos/s read 12,340 rows/s)
+        store_b = b.app.state.service.store  # type: ignore[attr-defined]
+        reads: list[str] = []
+        real_events, real_last = store_b.events, store_b.last_seq
+        store_b.events = lambda *a: reads.append("events") or real_events(*a)
+        store_b.last_seq = lambda *a: reads.append("last_seq") or real_last(*a)
+        b.app.state.service.rooms[code].refreshed = 0.0  # type: ignore[attr-defined]
+        for _ in range(5):
+            assert Player(b, code, "y" * 43).welcome["code"] == "auth/bad_token"
+        assert reads == ["last_seq"], reads
+
+
+def test_a_worker_counts_the_others_tables_from_its_first_request(settings: Settings) -> None:
+    """A worker that starts (or that the supervisor restarts) knew none of
+    the other workers' counts until its first heartbeat, 2 s on: one address
+    at its cap of open tables on a got 8 more on a restarted b (the stop-25
+    attacker). Each worker shares its counts once before it serves."""
+    import dataclasses
+    import time
+
+    import redis
+
+    capped = dataclasses.replace(settings, open_tables_per_address=2)
+    with running(capped) as a:
+        for name in ("ann", "bob"):
+            create(a, name, seats=2)
+        assert REDIS_URL is not None
+        r = redis.Redis.from_url(REDIS_URL)
+        try:
+            wait_until(lambda: r.scard("liars:counters:open_tables") >= 1, 10)  # a has shared at a heartbeat
+        finally:
+            r.close()
+        with running(capped) as b:
+            t0 = time.monotonic()
+            got = b.post("/api/tables", json={"nickname": "cy", "preset": "classic", "seats": 2})
+            assert time.monotonic() - t0 < 1.5  # before b's first heartbeat
+            assert got.status_code == 429 and got.json()["error"]["code"] == "table/too_many", got.text

@@ -52,9 +52,18 @@ def echo(value: Any, limit: int = TEXT) -> str:
         text = repr(value)
         return text if len(text) <= limit else f"a number of {len(text)} characters"
     if isinstance(value, str):
-        if len(value) <= limit:
-            return repr(value)
-        quoted = repr(value[:limit])
+        # bounded by the quoted text's length, not the value's: a character may
+        # quote as ten (``\U0001e95a``), and 29 of them made 121 characters
+        if len(value) <= limit and len(quoted := repr(value)) <= limit + 2:
+            return quoted
+        lo, hi = 0, min(len(value), limit)  # the longest prefix that quotes within the limit
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if len(repr(value[:mid])) <= limit + 2:
+                lo = mid
+            else:
+                hi = mid - 1
+        quoted = repr(value[:lo])
         return f"{quoted[:-1]}…{quoted[-1]} ({len(value)} characters)"
     if isinstance(value, (list, tuple)):
         return _items(value, limit)

@@ -111,6 +111,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             # the socket caps hold across the workers (counts shared at each heartbeat)
             cluster.beat_hooks.append(lambda: app.state.guard.guard.share(counted.share_counts))
             app.state.guard.guard.counts = cluster  # and each socket's place is claimed across them at once
+            # once before serving: until its first heartbeat a new worker knew no
+            # other's counts, and its claims passed the caps (8 more tables of one
+            # address on a worker restarted by the supervisor, the stop-25 attacker)
+            await app.state.guard.guard.share(counted.share_counts)
         else:
             await service.startup()
         try:

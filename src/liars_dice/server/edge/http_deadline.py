@@ -54,7 +54,8 @@ def deadline_protocol(
 ) -> type[asyncio.Protocol]:
     """uvicorn's h11 HTTP protocol, closing a connection whose request is not
     received within ``seconds`` (float, > 0) of the connection's opening or of
-    the previous response's end.
+    the previous response's end, or whose client reads nothing of a response
+    for ``seconds`` (its receive window shut: the connection is aborted).
 
     With the other bounds (issue 16, fault 1; ``None`` = unbounded):
 
@@ -78,6 +79,7 @@ def deadline_protocol(
 
     class DeadlineH11Protocol(H11Protocol):
         _deadline: asyncio.TimerHandle | None = None
+        _stalled: asyncio.TimerHandle | None = None  #: set while the client reads none of a response
         _counted: str | None = None  #: the peer address this connection is counted under
         _opened = 0.0
         _cycles = 0
@@ -157,8 +159,33 @@ def deadline_protocol(
             if not self.transport.is_closing() and self.conn.their_state in _RECEIVING:
                 self._arm()
 
+        def pause_writing(self) -> None:
+            # The client reads nothing of what is sent (its window is shut): a
+            # response blocked so held its connection past every bound, and a
+            # pending one held a worker's graceful shutdown for ever (one client
+            # pipelining 90 GETs of a 44 KB file with a 1 KB receive buffer: the
+            # worker still running 60 s after SIGTERM). It has ``seconds`` to
+            # read again, as it has to send a request.
+            super().pause_writing()
+            if self._stalled is None:
+                self._stalled = self.loop.call_later(seconds, self._not_reading)
+
+        def resume_writing(self) -> None:
+            if self._stalled is not None:
+                self._stalled.cancel()
+                self._stalled = None
+            super().resume_writing()
+
+        def _not_reading(self) -> None:
+            self._stalled = None
+            if not self.transport.is_closing() or self.transport.get_write_buffer_size():
+                self.transport.abort()  # close() would wait for the buffer to be read
+
         def connection_lost(self, exc: Exception | None) -> None:
             self._disarm()
+            if self._stalled is not None:
+                self._stalled.cancel()
+                self._stalled = None
             self._uncount()
             super().connection_lost(exc)
 
@@ -202,6 +229,10 @@ def concurrency_limit(settings: Settings) -> int:
     return max(64, soft - FILES_RESERVED)
 
 
+#: Seconds uvicorn lets the requests still being served finish at shutdown,
+#: before the app's own bounded shutdown (:mod:`..runtime.closing`).
+GRACEFUL_SECONDS = 5
+
 #: Open files kept for the database, logs and listening sockets when
 #: ``limit_concurrency`` is derived from the file limit.
 FILES_RESERVED = 96
@@ -231,7 +262,9 @@ def uvicorn_config(app: Any, settings: Settings, *, host: str, port: int, log_le
     Frames larger than twice the largest message are cut by the websocket layer
     before they are held; no per-message compression (state messages are a few
     KiB, and deflating each for every seat costs more CPU than it saves); each
-    request must arrive within ``settings.request_seconds``; the connection
+    request must arrive within ``settings.request_seconds``, and a client that
+    reads none of a response for as long is cut off; at shutdown the requests
+    still being served get :data:`GRACEFUL_SECONDS`; the connection
     bounds of :func:`deadline_protocol` and :func:`concurrency_limit`; and
     uvicorn's own proxy handling is off (it believed ``X-Forwarded-For`` from
     loopback): the client address is found by :mod:`.proxies`, from
@@ -250,4 +283,6 @@ def uvicorn_config(app: Any, settings: Settings, *, host: str, port: int, log_le
         ws_per_message_deflate=False,
         proxy_headers=False, forwarded_allow_ips=[],
         limit_concurrency=concurrency_limit(settings),
+        # a request still being served at shutdown has this long (uvicorn waits for ever by default)
+        timeout_graceful_shutdown=GRACEFUL_SECONDS,
     )

@@ -253,21 +253,24 @@ class Cluster:
 
     async def refresh(self, room: Room) -> bool:
         """A replica behind the store of record is brought up to it; whether
-        it was read (at most once per :data:`REFRESH_SECONDS`; never for a
-        table this worker runs). A hello whose token a join on the owner gave
+        it was read (at most once per :data:`REFRESH_SECONDS`; only for an
+        open table, never for one this worker runs). A hello whose token a join on the owner gave
         out a moment ago may come here before the join's published event:
         1 ``auth/bad_token`` in a 2-worker run of 5,883 moves behind nginx.
 
         :raises StoreFailed: the store cannot be read.
         """
         now = time.monotonic()
-        if self.owns(room) or now - room.refreshed < self.REFRESH_SECONDS:
-            return False
+        t = room.table
+        if t.status is not TableStatus.OPEN or self.owns(room) or now - room.refreshed < self.REFRESH_SECONDS:
+            return False  # seats are taken only while a table is open: no join can be on its way
         room.refreshed = now
         store = self.service.store
-        stored = await self.service.stored(store.read(store.events, room.table.id))
-        if stored and stored[-1][0] > room.table.seq:
-            await catch_up(room, stored[-1][0] + 1, [], store, self.service.tell, self.service.settings.chat_history)
+        # the last number first (one index look-up): the events only when behind
+        # (each bad token read every event of its table: 12,340 rows/s from 700 hellos/s)
+        last = await self.service.stored(store.read(store.last_seq, t.id))
+        if last > room.table.seq:
+            await catch_up(room, last + 1, [], store, self.service.tell, self.service.settings.chat_history)
         return True
 
     async def dropped(self, room: Room) -> None:

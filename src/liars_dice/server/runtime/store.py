@@ -30,7 +30,7 @@ T = TypeVar("T")
 #: connections read at once (PostgreSQL's pool holds 10).
 READ_THREADS = 6
 
-from sqlalchemy import Connection, Engine, insert, select, update
+from sqlalchemy import Connection, Engine, func, insert, select, update
 
 from ..core.accounts import accounts_in, deleted_name, rename_players
 from ..core.errors import ServerUnavailable
@@ -235,6 +235,14 @@ class Store:
     def table_id_for_code(self, code: str) -> str | None:
         with self.engine.connect() as conn:
             return conn.execute(select(tables_t.c.id).where(tables_t.c.code == code)).scalar_one_or_none()
+
+    def last_seq(self, table_id: str) -> int:
+        """The number of the table's last stored event (0: none), from the
+        ``(table_id, seq)`` index alone."""
+        with self.engine.connect() as conn:
+            return int(conn.execute(
+                select(func.coalesce(func.max(events_t.c.seq), 0)).where(events_t.c.table_id == table_id)
+            ).scalar_one())
 
     def events(self, table_id: str) -> list[tuple[int, str, dict[str, Any]]]:
         """The table's events in order, ``(seq, kind, payload)``, with the names
