@@ -243,9 +243,12 @@ class Cluster:
         if await self._take(t.id):
             return
         await self.broker.subscribe(t.id)
-        stored = await asyncio.to_thread(self.service.store.events, t.id)  # what was published before the subscription
-        if stored and stored[-1][0] > room.table.seq:
-            await catch_up(room, stored[-1][0] + 1, [], self.service.store, self.service.tell, self.service.settings.chat_history)
+        # what was published before the subscription: the last number first
+        # (an index look-up); catch_up reads the events only when behind
+        store = self.service.store
+        last = await asyncio.to_thread(store.last_seq, t.id)
+        if last > room.table.seq:
+            await catch_up(room, last + 1, [], store, self.service.tell, self.service.settings.chat_history)
 
     #: Seconds between two re-reads of one replica for tokens it does not know
     #: (a bad token from a client costs a database read at most this often).
