@@ -97,6 +97,16 @@ def _redis_failed(e: Exception) -> ServerUnavailable:
     return ServerUnavailable("The server cannot check its limits now (its Redis failed): try again in a moment.")
 
 
+def _too_many_tables(have: int, cap: int) -> TooManyTables:
+    """The refusal of an address's table past its open-table cap."""
+    return TooManyTables(f"You already have {have} open tables (the most is {cap}): start or leave one first.")
+
+
+def _tables_full() -> ServerBusy:
+    """The refusal of a table past the server's total open-table cap."""
+    return ServerBusy("The server has as many open tables as it takes: try again later.")
+
+
 def _per(item: RateLimitItem) -> str:
     unit = item.GRANULARITY.name
     return f"{item.amount} per {'' if item.multiples == 1 else f'{item.multiples} '}{unit}{'' if item.multiples == 1 else 's'}"
@@ -240,12 +250,9 @@ class Guard:
         elsewhere = self.elsewhere_tables
         have = len(mine or ()) + self._creating[address] + elsewhere.get(address, 0)
         if have >= self.limits.open_tables_per_address:
-            raise TooManyTables(
-                f"You already have {have} open tables (the most is {self.limits.open_tables_per_address}): "
-                "start or leave one first.",
-            )
+            raise _too_many_tables(have, self.limits.open_tables_per_address)
         if len(open_now) + sum(self._creating.values()) + elsewhere.get(ALL_TABLES, 0) >= self.limits.open_tables_total:
-            raise ServerBusy("The server has as many open tables as it takes: try again later.")
+            raise _tables_full()
 
     @asynccontextmanager
     async def new_table(self, address: str) -> AsyncIterator["TableSlot"]:
@@ -293,10 +300,7 @@ class Guard:
             except Exception as e:  # noqa: BLE001 - any failure of Redis
                 raise _redis_failed(e) from e
             if not taken:
-                if key == ALL_TABLES:
-                    raise ServerBusy("The server has as many open tables as it takes: try again later.")
-                raise TooManyTables(
-                    f"You already have {per} open tables (the most is {per}): start or leave one first.")
+                raise _tables_full() if key == ALL_TABLES else _too_many_tables(per, per)
             claimed.append(key)
 
     def table_created(self, address: str, code: str) -> None:
