@@ -236,7 +236,10 @@ class Cluster:
 
     async def loaded(self, room: Room) -> None:
         """A table just read from the database by this worker: run it if nobody
-        does (it is live), else keep it as a replica."""
+        does (it is live), else keep it as a replica.
+
+        :raises StoreFailed: the store cannot be read.
+        """
         t = room.table
         if not t.is_live:
             return
@@ -246,7 +249,7 @@ class Cluster:
         # what was published before the subscription: the last number first
         # (an index look-up); catch_up reads the events only when behind
         store = self.service.store
-        last = await asyncio.to_thread(store.last_seq, t.id)
+        last = await self.service.stored(store.read(store.last_seq, t.id))  # as every load reads: StoreFailed
         if last > room.table.seq:
             await catch_up(room, last + 1, [], store, self.service.tell, self.service.settings.chat_history)
 
