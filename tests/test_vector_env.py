@@ -65,3 +65,25 @@ def test_an_illegal_action_raises() -> None:
     obs, _ = env.reset(seed=1)
     with pytest.raises(IllegalActionError):
         env.step(np.full(4, env.game.encoding.challenge))  # nothing to challenge at the opening
+
+
+def test_the_ended_games_row_has_an_empty_mask_and_its_next_action_is_ignored() -> None:
+    """The README's and the module's word on autoreset: the row returned with
+    ``terminated`` has an all-zero mask, and the next step ignores its action
+    (even one no game could take) and deals a new game there."""
+    env = LiarsDiceVectorEnv(8, rules="classic", players=2, dice=1)
+    obs, _ = env.reset(seed=5)
+    rng = np.random.default_rng(1)
+    for _ in range(500):
+        obs, _, terminated, _, _ = env.step(_masked_random(obs["action_mask"], rng))
+        if terminated.any():
+            break
+    assert terminated.any()
+    ended = np.flatnonzero(terminated)
+    assert not obs["action_mask"][ended].any()
+    assert obs["action_mask"][~terminated].any(axis=1).all()
+    actions = _masked_random(np.where(terminated[:, None], 1, obs["action_mask"]), rng)
+    actions[ended] = env.single_action_space.n - 1
+    obs, _, terminated2, _, _ = env.step(actions)
+    assert obs["action_mask"][ended].any(axis=1).all()
+    assert not terminated2[ended].any()

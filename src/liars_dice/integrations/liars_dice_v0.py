@@ -23,8 +23,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from pettingzoo import ParallelEnv
-from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+from .extras import needs
+
+with needs("pettingzoo", __name__):
+    from pettingzoo import ParallelEnv
+    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from .pettingzoo import env, raw_env
 

@@ -35,12 +35,16 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
 import numpy as np
-from gymnasium import spaces
-from gymnasium.utils import EzPickle, seeding
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+
+from .extras import needs
+
+with needs("pettingzoo", __name__):
+    import gymnasium
+    from gymnasium import spaces
+    from gymnasium.utils import EzPickle, seeding
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
 
 from ..bots import make_bot
 from ..engine import Bid, Rules, RulesError

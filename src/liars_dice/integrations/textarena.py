@@ -63,7 +63,10 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import textarena as ta
+from .extras import needs
+
+with needs("textarena", __name__):
+    import textarena as ta
 
 from ..arena import finishing_ranks
 from ..bots import Decision

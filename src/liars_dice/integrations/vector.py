@@ -31,7 +31,9 @@ the seat that acted and ``info["seat"]`` ``(B,)`` the seat to move in the
 returned observation.
 
 **Autoreset**: next step (Gymnasium's default): after a game terminates, the
-next ``step`` ignores that game's action and starts a new game.
+next ``step`` ignores that game's action and starts a new game. The
+observation returned with ``terminated`` is the ended game's, and its
+``action_mask`` row is all zeros: give that row any action (it is ignored).
 
 Needs the ``gymnasium`` extra.
 """
@@ -40,10 +42,14 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
 import numpy as np
-from gymnasium import spaces
-from gymnasium.vector import AutoresetMode, VectorEnv
+
+from .extras import needs
+
+with needs("gymnasium", __name__):
+    import gymnasium
+    from gymnasium import spaces
+    from gymnasium.vector import AutoresetMode, VectorEnv
 
 from ..batch import BatchGame
 from ..batch.engine import SHOW

@@ -23,7 +23,11 @@ import random
 from typing import Any
 
 import numpy as np
-import pyspiel
+
+from ..extras import needs
+
+with needs("openspiel", __name__):
+    import pyspiel
 
 from ...bots import Decision
 from ...engine import Bid, Calza, Challenge, SeatView

@@ -26,7 +26,11 @@ import re
 from typing import Any
 
 import numpy as np
-import pyspiel
+
+from ..extras import needs
+
+with needs("openspiel", __name__):
+    import pyspiel
 
 from ...engine import Rules, RulesError
 from ...records.rules_file import parse_rules_text

@@ -18,8 +18,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import pyspiel
-from open_spiel.python import policy as os_policy
+from ..extras import needs
+
+with needs("openspiel", __name__):
+    import pyspiel
+    from open_spiel.python import policy as os_policy
 
 from ...bots import Bot, Decision
 from ...engine import CHALLENGE, PRESETS, Bid
