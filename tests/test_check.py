@@ -44,12 +44,12 @@ def test_show_message_names_faces_not_python_lists() -> None:
     with pytest.raises(IllegalActionError) as e:
         s.check(Bid(3, 5), (5, 5, 5))
     assert "[" not in e.value.message and "]" not in e.value.message
-    assert "5, 5, 5 are not all among 6, 4, 2, 5, 5" in e.value.message
+    assert e.value.message == "Only your hidden dice can be shown: 6, 4, 2, 5, 5 hold two 5s, not three."
 
 
 def test_show_message_draws_the_star() -> None:
     s = _state(hands=((1, 4, 2, 5, 5), (3, 3, 3, 3, 3)))
-    with pytest.raises(IllegalActionError, match="★, ★ are not all among ★, 4, 2, 5, 5"):
+    with pytest.raises(IllegalActionError, match="^Only your hidden dice can be shown: ★, 4, 2, 5, 5 hold one star, not two.$"):
         s.check(Bid(3, 5), (1, 1))
 
 
@@ -107,8 +107,27 @@ def test_wilds_active_after_opening(preset: str) -> None:
 
 
 def test_show_message_of_one_die_is_singular() -> None:
-    """One die shown that is not held reads "3 is not among", not "3 are not all among"."""
+    """One die shown that is not held names that face alone."""
     s = _state()
     with pytest.raises(IllegalActionError) as e:
         s.check(Bid(3, 5), (3,))
-    assert "3 is not among 6, 4, 2, 5, 5" in e.value.message
+    assert e.value.message == "Only your hidden dice can be shown: 6, 4, 2, 5, 5 hold no 3."
+
+
+def test_show_message_names_only_the_face_not_held() -> None:
+    """A new user (stop 27) showed ★ 5 from 3, 5, 3, 3, 6
+    and read "★, 5 are not all among ...", though the 5 was there."""
+    s = _state(hands=((3, 5, 3, 3, 6), (2, 2, 2, 2, 2)))
+    with pytest.raises(IllegalActionError) as e:
+        s.check(Bid(3, 5), (1, 5))
+    assert e.value.message == "Only your hidden dice can be shown: 3, 5, 3, 3, 6 hold no star."
+
+
+def test_show_of_a_face_the_dice_do_not_have_says_so() -> None:
+    """Over the websocket, show [7] read "7 is not among ...": 7 is no face at all."""
+    s = _state()
+    for show, message in [((7,), "7 is not a face"), ((0, 9), "0, 9 are not faces")]:
+        with pytest.raises(IllegalActionError) as e:
+            s.check(Bid(3, 5), show)
+        assert e.value.message == f"{message} of these dice: a show names faces 1 to 6."
+    assert s.check(Bid(3, 5), (5,)) is None

@@ -32,7 +32,7 @@ from .actions import CALZA, CHALLENGE, Action, Bid, Calza, Challenge
 from .dice import DiceSource
 from .echo import echo
 from .errors import ChanceError, GameOverError, IllegalActionError, NotYourTurnError, RulesError
-from .rules import MAX_DICE_PER_PLAYER, Exact, Loss, Opener, Ordering, Rules
+from .rules import MAX_DICE_PER_PLAYER, Exact, Loss, Opener, Ordering, Rules, number_word
 
 if TYPE_CHECKING:  # view.py imports this module
     from .view import SeatView
@@ -264,6 +264,18 @@ def _sub_multiset(hand: Hand, show: Hand) -> Hand | None:
         except ValueError:
             return None
     return tuple(rest)
+
+
+def _show_shortfall(rules: Rules, hand: Hand, show: Hand) -> str:
+    """The sentence for a show not inside ``hand``: it names the first face
+    shown more often than held (a new user, stop 27: "★, 5 are not all among
+    3, 5, 3, 3, 6" named the 5 that was there)."""
+    face = next(f for f in dict.fromkeys(show) if show.count(f) > hand.count(f))
+    have, want = hand.count(face), show.count(face)
+    held = ", ".join(rules.face_label(f) for f in hand)
+    if have == 0:
+        return f"Only your hidden dice can be shown: {held} hold no {rules.face_noun(face, False)}."
+    return f"Only your hidden dice can be shown: {held} hold {rules.describe_bid(Bid(have, face))}, not {number_word(want)}."
 
 
 class _StateFields(NamedTuple):
@@ -649,11 +661,13 @@ class State(_StateFields):
                 raise IllegalActionError(
                     f"A show sets out some of your {len(hand)} hidden dice, not {len(show)} dice."
                 )
+            off = [f for f in show if not 1 <= f <= rules.faces]
+            if off:
+                which = ", ".join(map(str, off)) + (" is not a face" if len(off) == 1 else " are not faces")
+                raise IllegalActionError(f"{which} of these dice: a show names faces 1 to {rules.faces}.")
             rest = _sub_multiset(hand, show)
             if rest is None:
-                shown, held = (", ".join(rules.face_label(f) for f in faces) for faces in (show, hand))
-                which = f"{shown} is not" if len(show) == 1 else f"{shown} are not all"
-                raise IllegalActionError(f"Only your hidden dice can be shown, and {which} among {held}.")
+                raise IllegalActionError(_show_shortfall(rules, hand, show))
             if not rest:
                 raise IllegalActionError(
                     "A show must leave at least one hidden die to reroll, so it can set out at most "
