@@ -343,7 +343,7 @@ def test_the_rules_parameter_takes_the_rules_file_form() -> None:
     rules = game.setup.game.rules
     assert rules.name == "perudo" and rules.calza is False and rules.palifico == Rules.preset("perudo").palifico
     assert game.num_distinct_actions() == 3 * 2 * 6 + 1  # no calza id
-    with pytest.raises(Exception, match="The rules parameter: Unknown rule option 'nope'"):
+    with pytest.raises(Exception, match="The rules parameter: unknown rule option 'nope'"):
         load(json.dumps({"preset": "perudo", "nope": 1}))
 
 

@@ -115,6 +115,17 @@ def test_bad_rules_files_get_one_sentence_naming_the_option(cli, tmp_path, text,
         assert w in message, (w, message)
 
 
+def test_a_rules_option_error_carries_on_after_the_colon_in_lower_case() -> None:
+    """A new user (stop 27) read "The rules file: The rule option calza must be
+    true or false, not 3." from POST /api/rules/summary: two sentences glued."""
+    with pytest.raises(RulesFileError) as e:
+        parse_rules_text('preset = "perudo"\ncalza = 3\n', "The rules file")
+    assert e.value.message.startswith("The rules file: the rule option calza must be true or false"), e.value.message
+    with pytest.raises(RulesFileError) as e:
+        parse_rules_text('preset = "perudo"\ncalzza = false\n', "The rules file x.toml")
+    assert e.value.message.startswith("The rules file x.toml: unknown rule option 'calzza'"), e.value.message
+
+
 def test_rules_files_are_bounded(tmp_path) -> None:
     """Every input has a bound: a rules file over 64 KiB is refused unread."""
     big = tmp_path / "big.toml"

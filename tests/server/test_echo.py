@@ -122,7 +122,7 @@ def test_a_long_unknown_key_is_shortened_over_http(client: TestClient) -> None:
     assert err["message"] == "Bad request (" + "k" * 40 + "…): there is no such field."
     status, err = post(client, json.dumps({"nickname": "ann", "rules_text": "preset = 'classic'\n" + "x" * 4000 + " = 1"}))
     assert (status, err["code"]) == (400, "table/invalid")
-    assert err["message"].startswith("The rules file: Unknown rule option '" + "x" * 40 + "…' (4000 characters); ")
+    assert err["message"].startswith("The rules file: unknown rule option '" + "x" * 40 + "…' (4000 characters); ")
     assert len(err["message"]) <= SENTENCE_MAX
     assert lobby_is_empty(client)
 

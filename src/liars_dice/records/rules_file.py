@@ -73,6 +73,15 @@ def _toml_nulls(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
+def _continued(sentence: str) -> str:
+    """A sentence carried on after a colon: its first word in lower case when
+    that word is an ordinary capitalised one ("The rules file: the rule option
+    calza ...", not "...: The rule option ..."); "RULES.md" and the like stay."""
+    if sentence[:1].isupper() and sentence[1:2].islower():
+        return sentence[0].lower() + sentence[1:]
+    return sentence
+
+
 def parse_rules_text(text: str, where: str = "The rules text") -> Rules:
     """Rules from the text of a rules file, TOML or JSON (told apart by content:
     a JSON object starts with ``{``).
@@ -112,7 +121,7 @@ def parse_rules_text(text: str, where: str = "The rules text") -> Rules:
     except RulesFileError:
         raise
     except RulesError as e:
-        raise RulesFileError(f"{where}: {e.message}") from None
+        raise RulesFileError(f"{where}: {_continued(e.message)}") from None
     except TypeError:  # e.g. a TOML date where a number belongs
         raise RulesFileError(f"{where} holds a value of a type no rule option takes; see liars-dice rules --schema.") from None
 
