@@ -576,3 +576,28 @@ def test_model_show_at_the_largest_counts_cuts_nothing(cli, tmp_path: Path) -> N
     assert show.returncode == 0, show.stderr
     assert "…" not in show.stdout and max(len(line) for line in show.stdout.splitlines()) <= 80
     assert "chance" in show.stdout and "challenge" in show.stdout and "opening" in show.stdout
+
+
+def test_a_record_without_the_player_is_skipped_aloud(cli, tmp_path: Path) -> None:
+    """A new user (stop 27) fitted 'you' on two records, one without 'you', and
+    read only "Fitted you on 1 record(s)": nothing said the other was skipped."""
+    two, three = _records(1, players=2)[0], _records(1, players=3)[0]
+    skipped: list[str] = []
+    model = fit([two, three], "cy", labels=["two.json", "three.json"], skipped=skipped)
+    assert model.records == 1 and skipped == ["two.json has no player called 'cy'."]
+    skipped.clear()
+    fit([two, _records(1, preset="perudo")[0]], "ann", labels=["c.json", "p.json"], rules=Rules.preset("perudo"),
+        skipped=skipped)
+    assert skipped == ["c.json is a game of 'classic', not 'perudo'."]
+    paths = []
+    for i, rec in enumerate([three, two, two]):
+        p = tmp_path / f"r{i}.json"
+        p.write_text(json.dumps(rec))
+        paths.append(str(p))
+    out = tmp_path / "m.json"
+    proc = subprocess.run([cli, "model", "fit", *paths, "--player", "cy", "-o", str(out)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "Fitted cy on 1 record(s) (2 skipped)" in proc.stdout
+    assert proc.stderr.splitlines() == [f"Skipped: {paths[1]} has no player called 'cy'.",
+                                        f"Skipped: {paths[2]} has no player called 'cy'."]

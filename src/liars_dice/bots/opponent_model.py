@@ -572,6 +572,7 @@ def fit(
     prior: Prior | None = None,
     labels: Sequence[str] | None = None,
     rules: Rules | None = None,
+    skipped: list[str] | None = None,
 ) -> OpponentModel:
     """Fit the model of ``player`` from game records (JSON text, bytes or parsed).
 
@@ -580,6 +581,9 @@ def fit(
     :param rules: when given, only records under these rules count (a model is
         of one rule set: see :meth:`OpponentModel.check_rules`); otherwise every
         record with the player must be under the rules of the first.
+    :param skipped: when given, a sentence is appended for every record that
+        replays but does not count: the player is not in it, or (``rules``
+        given) it is under other rules.
     :returns: the model, counting every round of every record in which the player held dice.
     :raises ModelError: for a record that does not replay (``"record N: ..."``,
         1-based), a record under other rules than the first (``rules`` not given),
@@ -597,11 +601,16 @@ def fit(
             raise ModelError(f"{where} does not replay: {msg}")
         state = r.state
         names = state.game.players
+        label = labels[i - 1] if labels is not None and i <= len(labels) else f"Record {i}"
         if player not in names:
+            if skipped is not None:
+                skipped.append(f"{label} has no player called {_short(player)}.")
             continue
         seat = names.index(player)
         rec_rules = state.game.rules
         if rules is not None and rec_rules != rules:
+            if skipped is not None:
+                skipped.append(f"{label} is a game of {_short(rec_rules.name)}, not {_short(rules.name)}.")
             continue
         if not model.rules:
             model.rules = rec_rules.name

@@ -19,6 +19,8 @@ from .app import Command, Group, app
 
 #: The most records one fit reads.
 MAX_RECORDS = 100_000
+#: The skipped records named one by one on standard error; the rest are counted.
+SKIPS_SHOWN = 10
 
 model_app = typer.Typer(help="Opponent models: fit one from game records, show one.", no_args_is_help=True, cls=Group)
 app.add_typer(model_app, name="model")
@@ -51,7 +53,8 @@ def fit_command(
     """Fit a model of one player's bidding and challenging from their records.
 
     Exits 2 with one sentence, writing nothing, when a record cannot be read or
-    does not replay, or no record has the player.
+    does not replay, or no record has the player. A record without the player
+    is skipped with a line on standard error saying so.
     """
     from ..bots.opponent_model import ModelError, fit
     from ..records.reading import MAX_RECORD_BYTES  # the bound of `replay` and `verify`
@@ -66,10 +69,15 @@ def fit_command(
         raise _fail(problem)
     # one record in memory at a time: 100,000 records of up to 32 MiB each must not all be held
     raws = (_read(path, MAX_RECORD_BYTES, "a game record") for path in records)
+    skipped: list[str] = []
     try:
-        model = fit(raws, player, labels=records)
+        model = fit(raws, player, labels=records, skipped=skipped)
     except ModelError as e:
         raise _fail(e.message) from None
+    for line in skipped[:SKIPS_SHOWN]:
+        sys.stderr.write(f"Skipped: {line}\n")
+    if len(skipped) > SKIPS_SHOWN:
+        sys.stderr.write(f"Skipped {len(skipped) - SKIPS_SHOWN:,} more record(s) without the player.\n")
     text = model.dumps()
     if output == "-":
         sys.stdout.write(text)
@@ -79,7 +87,8 @@ def fit_command(
     except OSError as e:
         raise _fail(f"Cannot write {output}: {e.strerror}.") from None
     typer.echo(
-        f"Fitted {player} on {model.records} record(s), {model.rounds} round(s): bluff rate "
+        f"Fitted {player} on {model.records} record(s){f' ({len(skipped):,} skipped)' if skipped else ''}, "
+        f"{model.rounds} round(s): bluff rate "
         f"{model.bluff_rate():.2f}; wrote {output}."
     )
 
