@@ -136,7 +136,7 @@ def test_interactive_count_and_losses_after_a_challenge(cli) -> None:
     child.sendline("liar")
     child.expect(rf"You challenged {bot}'s bid of")
     child.expect(r"cup\s+dice\s+\w+\s+lost")
-    child.expect(r"Count: \w+")  # "Count: two 3s against 3" (a number in words or digits)
+    child.expect(r"Count: \d+ \(")  # "Count: 2 (two 3s) against 3": the number first, always
     child.expect(rf"(You lose|{bot} loses) one die\.")
     child.expect(rf"(You open|{bot} opens) the next round\.")
     child.expect(PAUSE_PROMPT)

@@ -93,3 +93,22 @@ def test_the_page_words_no_rule_itself() -> None:
         code = _code(path.read_text())
         found = [p for p in phrases if re.search(r"(?<![A-Za-z])" + re.escape(p), code)]
         assert not found, (path.name, found)
+
+
+def test_the_terminal_count_gives_its_number_first_in_every_round() -> None:
+    """A new user (stop 27) read "Count: one 4 against 3" in one round and
+    "Count: 1 (no 6s and one 1) against 2" in the next: the count's number now
+    always comes first, its words after it."""
+    from liars_dice.cli.screen import count_breakdown
+    from liars_dice.engine import Bid
+    from liars_dice.engine.state import RoundResult
+
+    classic = Rules.preset("classic")
+
+    def result(bid: Bid, revealed: tuple[tuple[int, ...], ...], count: int, wilds: bool) -> RoundResult:
+        return RoundResult(bid, 0, 1, count, wilds, (), revealed, (1, 0), (), 0, 0)
+
+    assert count_breakdown(classic, result(Bid(3, 4), ((4, 2), (3, 5)), 1, False)) == "1 (one 4)"
+    assert count_breakdown(classic, result(Bid(2, 6), ((2, 3), (5, 5)), 0, False)) == "0 (no 6s)"
+    assert count_breakdown(classic, result(Bid(2, 6), ((1, 3), (5, 5)), 1, True)) == "1 (no 6s and one 1)"
+    assert count_breakdown(classic, result(Bid(3, 5), ((5, 5), (5, 1)), 4, True)) == "4 (three 5s and one 1)"

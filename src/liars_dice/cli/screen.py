@@ -229,7 +229,10 @@ def move_text(rules: Rules, players: Sequence[str], seat: int, action: Action | 
 
 
 def count_breakdown(rules: Rules, r: RoundResult) -> str:
-    """How the count was made: ``6 (four 5s and two stars)``, ``three 5s``, ``no 1s``."""
+    """How the count was made, always its number first (compared with the
+    bid's quantity after it): ``6 (four 5s and two stars)``, ``3 (three 5s)``,
+    ``0 (no 1s)``. A new user (stop 27) read ``one 4`` in one round and
+    ``1 (no 6s and one 1)`` in the next."""
     face = r.bid.face
     natural = sum(1 for h in r.revealed for d in h if d == face)
     wild = r.count - natural
@@ -237,7 +240,7 @@ def count_breakdown(rules: Rules, r: RoundResult) -> str:
         wname = face_noun(rules, rules.wild_face, plural=wild != 1)
         plain = f"{number_word(natural) if natural else 'no'} {face_noun(rules, face, natural != 1)}"
         return f"{r.count} ({plain} and {number_word(wild)} {wname})"
-    return f"{number_word(r.count) if r.count else 'no'} {face_noun(rules, face, r.count != 1)}"
+    return f"{r.count} ({number_word(r.count) if r.count else 'no'} {face_noun(rules, face, r.count != 1)})"
 
 
 def reveal(rules: Rules, players: Sequence[str], r: RoundResult, you: int | None = None) -> Group:
