@@ -284,6 +284,8 @@ def test_turn_screen_and_help_fit_80_columns_and_show_stars() -> None:
     assert "Bids: ann 3x5 (showed ★) → bob 2★" in out
     # the cheapest raises: 3★ on the star track (2★ -> 3★), 4 of each number (2k = 4)
     assert re.search(r"bid\s+3★\+\s+4x2\+\s+4x3\+\s+4x4\+\s+4x5\+\s+4x6\+", out)
+    # the heading says what the row is (a new user, stop 27, read "Legal raises (that bid or more of the face ...)" twice)
+    assert "The smallest raise on each face, with its chance of being true" in " ".join(out.split())
 
 
 def test_parse_show() -> None:

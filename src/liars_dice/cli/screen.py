@@ -377,7 +377,8 @@ def raises_text(rules: Rules, view: SeatView, chance: Callable[[Bid], float]) ->
         suffix = ""
     else:
         calls = "liar or calza" if any(isinstance(a, Calza) for a in view.legal_actions()) else "liar"
-        head = Text(f"Legal raises (that bid or more of the face, or {calls}), with their chance:", style="bold")
+        head = Text(f"The smallest raise on each face, with its chance of being true (any larger count of the face "
+                    f"is a raise too; or call {calls}):", style="bold")
         for f in range(1, rules.faces + 1):
             if view.my_turn:
                 q = lowest.get(f, n + 1)
