@@ -227,6 +227,10 @@ def test_model_fit_and_show_through_the_command(cli, tmp_path: Path) -> None:
     assert show.returncode == 0 and "bluff rate" in show.stdout and "Raises by ranks past the smallest raise" in show.stdout
     # piped (80 columns), no header is cut short (new user, attack4)
     assert "…" not in show.stdout and max(len(line) for line in show.stdout.splitlines()) <= 80
+    # whole words in the headers, and the prior explained (a new user, stop 27, read "chal-/lenged" and a 0.95
+    # challenge rate on a row with no bids faced)
+    assert "challenged" in show.stdout and "openings" in show.stdout and "-\n" not in show.stdout
+    assert "smoothed toward a prior" in " ".join(show.stdout.split())
 
 
 def test_model_fit_refuses_bad_input_with_one_sentence(cli, tmp_path: Path) -> None:
@@ -575,6 +579,10 @@ def test_model_show_at_the_largest_counts_cuts_nothing(cli, tmp_path: Path) -> N
     show = subprocess.run([cli, "model", "show", str(p)], capture_output=True, text=True, timeout=60)
     assert show.returncode == 0, show.stderr
     assert "…" not in show.stdout and max(len(line) for line in show.stdout.splitlines()) <= 80
+    # whole words in the headers, and the prior explained (a new user, stop 27, read "chal-/lenged" and a 0.95
+    # challenge rate on a row with no bids faced)
+    assert "challenged" in show.stdout and "openings" in show.stdout and "-\n" not in show.stdout
+    assert "smoothed toward a prior" in " ".join(show.stdout.split())
     assert "chance" in show.stdout and "challenge" in show.stdout and "opening" in show.stdout
 
 

@@ -125,7 +125,7 @@ def show_command(model_path: str = typer.Argument(..., metavar="MODEL", help="An
     # simple boxes and two-line headers: the table fits 80 columns, also when piped
     table = Table(title="By the chance the bid is true, given the player's own dice", title_justify="left",
                   box=box.SIMPLE_HEAD, pad_edge=False)
-    for col in ("chance", "faced", "chal-\nlenged", "challenge\nrate", "bids", "bid\nshare", "open-\nings",
+    for col in ("chance", "bids\nfaced", "challenged", "challenge\nrate", "bids", "bid\nshare", "openings",
                 "opening\nshare"):
         table.add_column(col, justify="right", no_wrap=True)
     rate, mix, omix = model.challenge_rate(), model.bid_mix(), model.bid_mix(opening=True)
@@ -135,6 +135,12 @@ def show_command(model_path: str = typer.Argument(..., metavar="MODEL", help="An
             f"{rate[j]:.2f}", _count_text(model.bids[j]), f"{mix[j]:.2f}", _count_text(model.openings[j]), f"{omix[j]:.2f}",
         )
     console.print(table)
+    # a new user (stop 27) asked why a row with no bids faced has a challenge rate of 0.95
+    console.print(
+        "Rates and shares are the counts smoothed toward a prior: a row with few bids faced shows mostly the "
+        f"prior's challenge rate (1 - the chance, within 0.05-0.95, worth {model.prior.challenge_strength:g} bids).",
+        highlight=False,
+    )
     console.print("Raises by ranks past the smallest raise")  # a line, not a title wrapped to the table
     jumps = Table(box=box.SIMPLE_HEAD)
     jumps.add_column("jump", justify="right")
