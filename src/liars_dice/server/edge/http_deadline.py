@@ -268,11 +268,20 @@ def uvicorn_config(app: Any, settings: Settings, *, host: str, port: int, log_le
     bounds of :func:`deadline_protocol` and :func:`concurrency_limit`; and
     uvicorn's own proxy handling is off (it believed ``X-Forwarded-For`` from
     loopback): the client address is found by :mod:`.proxies`, from
-    :attr:`Settings.trusted_proxies` only.
+    :attr:`Settings.trusted_proxies` only. The event loop is asyncio's, which
+    accepts every connection waiting in the listen queue in one turn; uvloop's
+    accepts one a turn (libuv pull request 3696), so a burst of connections kept
+    a newcomer waiting 22-26 s (the stop-27 attacker), and asyncio's costs no
+    more CPU per move within the noise of ``benchmarks/server_load.py`` (2.04
+    against 1.99 ms, one pair).
     """
     proxies = TrustedProxies(settings.trusted_proxies)
     return uvicorn.Config(
         app, host=host, port=port, log_level=log_level,
+        # asyncio's loop, not uvloop: libuv accepts one connection per loop turn, so
+        # under a burst a newcomer waited behind the whole listen queue (22-26 s;
+        # tests/server/test_accept_fairness.py). asyncio's accepts the queue at once.
+        loop="asyncio",
         http=deadline_protocol(
             settings.request_seconds, per_address=settings.connections_per_address or None,
             requests=settings.connection_requests or None, lifetime=settings.connection_seconds or None,
