@@ -170,3 +170,31 @@ def test_behind_the_front_the_client_is_the_peer_nginx_saw_and_the_page_is_same_
         finally:
             proc.terminate()
             proc.wait(timeout=10)
+
+
+def _upstream_seconds(value: str) -> float:
+    return float(value[:-1]) * {"s": 1, "m": 60, "h": 3600}[value[-1]] if value[-1] in "smh" else float(value)
+
+
+def test_nginx_ends_a_pooled_connection_before_a_worker_does() -> None:
+    """The stop-27 attacker: under a flood, two connection resets (one per
+    worker) with ``max_fails=1`` set both workers aside, and every client got
+    502 for 2-3 s. A reset comes when nginx sends a request into a pooled
+    connection the worker is closing: idle past ``request_seconds``, or past its
+    ``connection_requests`` or ``connection_seconds``. The shipped upstream must
+    end its pooled connections first, and take more than one failure to set a
+    worker aside."""
+    from .test_nginx import CONF
+
+    upstream = CONF.read_text().split("upstream liars_dice_workers {", 1)[1].split("}", 1)[0]
+    lines = [ln.split("#", 1)[0].strip().rstrip(";") for ln in upstream.splitlines()]
+    directives = {ln.split()[0]: ln.split()[1:] for ln in lines if ln}
+    worker = Settings()
+    assert _upstream_seconds(directives["keepalive_timeout"][0]) < worker.request_seconds
+    assert int(directives["keepalive_requests"][0]) < worker.connection_requests
+    assert _upstream_seconds(directives["keepalive_time"][0]) < worker.connection_seconds
+    servers = [ln for ln in lines if ln.startswith("server ")]
+    assert len(servers) == 3
+    for server in servers:
+        options = dict(part.split("=", 1) for part in server.split()[2:])
+        assert int(options["max_fails"]) >= 3, server
