@@ -79,6 +79,22 @@ def test_many_addresses_against_one_name_are_limited(tmp_path: Path) -> None:
             assert r.status_code == 401
 
 
+def test_only_failed_sign_ins_count_against_the_name(tmp_path: Path) -> None:
+    """The stop-27 attacker: an account's own good sign-ins counted against its
+    name's rate, so 20 of them in an hour locked it out like 20 wrong guesses."""
+    s = _settings(tmp_path, signin_rate_name="3/hour", signin_rate_address="100/minute",
+                  argon2_memory_kib=8192, argon2_time_cost=1, argon2_parallelism=1)
+    with live_server(s) as url, httpx.Client(base_url=url, timeout=30) as c:
+        assert c.post("/api/account/sign-up", json={"name": "Dot", "password": PASSWORD}).status_code == 201
+        for _ in range(5):  # past the name's rate of 3, all good
+            assert c.post("/api/account/sign-in", json={"name": "Dot", "password": PASSWORD}).status_code == 200
+        codes = [c.post("/api/account/sign-in", json={"name": "Dot", "password": f"wrong guess {i}"}).status_code
+                 for i in range(4)]
+        assert codes == [401, 401, 401, 429]
+        r = c.post("/api/account/sign-in", json={"name": "Dot", "password": PASSWORD})
+        assert r.status_code == 429 and "failed sign-in attempts for this name" in r.json()["error"]["message"]
+
+
 def test_unknown_names_and_wrong_passwords_look_the_same(tmp_path: Path) -> None:
     # A lighter Argon2id than the default (64 MiB, 3 passes: a few hundred ms
     # on this shared machine, whose noise alone is tens of ms): both paths
