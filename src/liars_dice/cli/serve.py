@@ -49,8 +49,8 @@ def serve_command(
     ),
     trusted_proxy: list[str] = typer.Option(
         [], "--trusted-proxy", help="A proxy in front of the server whose X-Forwarded-For is believed: "
-        "ADDR[,ADDR|CIDR...], repeatable (e.g. 127.0.0.1 for an nginx on this machine). Default: none, "
-        "the peer is the client."
+        "ADDR[,ADDR|CIDR...], repeatable (e.g. 127.0.0.2 for the shipped nginx, which connects from 127.0.0.2: "
+        "trusting 127.0.0.1 would believe every local process). Default: none, the peer is the client."
     ),
     limit: list[str] = typer.Option(
         [], "--limit", help="Change one limit: NAME=VALUE (repeatable), e.g. --limit create_rate=60/minute. "
