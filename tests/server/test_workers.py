@@ -316,6 +316,32 @@ def test_a_burst_spread_over_the_workers_never_passes_a_socket_cap(settings: Set
         assert [p.welcome["type"] for p in again] == ["welcome"] * 4, [p.welcome for p in again]
 
 
+def test_a_seat_s_socket_cap_holds_across_the_workers(settings: Settings) -> None:
+    """The stop-27 attacker: 12 hellos with one seat token spread over 2
+    workers got 8 welcomes against ``sockets_per_seat`` = 4, which each worker
+    counted on its own. The seat's places are claimed in Redis like the other
+    socket caps: 3 hellos on each worker, the heartbeats' sharing stopped, get
+    2 welcomes and 4 refusals against a cap of 2; once closed, the places come
+    back."""
+    import dataclasses
+
+    capped = dataclasses.replace(settings, sockets_per_seat=2)
+    with running(capped) as a, running(capped) as b:
+        t = create(a, "ann", seats=2)
+        code, token = t["code"], t["token"]
+        _no_more_sharing(a, b)
+        players = [Player(c, code, token) for c in (a, b, a, b, a, b)]
+        kinds = [p.welcome.get("code", p.welcome["type"]) for p in players]
+        assert kinds.count("welcome") == 2 and kinds.count("socket/too_many") == 4, kinds
+        assert all("open in 2 windows" in p.welcome["message"] for p in players if p.welcome["type"] == "error")
+        for p in players:
+            p.close()
+        guards = [a.app.state.guard.guard, b.app.state.guard.guard]  # type: ignore[attr-defined]
+        wait_until(lambda: all(not g.sockets_of_seat and not g._releases for g in guards), 10)
+        again = [Player(c, code, token) for c in (b, a)]
+        assert [p.welcome["type"] for p in again] == ["welcome"] * 2, [p.welcome for p in again]
+
+
 def test_a_rate_holds_across_the_workers_and_a_socket_s_rate_stays_on_its_worker(settings: Settings) -> None:
     """The rates are counted in Redis, through limits' asyncio storage on
     redis-py's asyncio client: new tables on worker a count against the

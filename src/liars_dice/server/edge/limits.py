@@ -173,6 +173,7 @@ class Guard:
         #: per table, as of the last heartbeat (:meth:`share`); a cap counts them too
         self.elsewhere_address: dict[str, int] = {}
         self.elsewhere_table: dict[str, int] = {}
+        self.elsewhere_seat: dict[str, int] = {}
         #: the other workers' open tables per creating address, and in all
         #: under :data:`ALL_TABLES` (as of the last heartbeat)
         self.elsewhere_tables: dict[str, int] = {}
@@ -385,23 +386,26 @@ class Guard:
         if here[key] <= 0:
             del here[key]
 
-    def claim_seat(self, token_hash: str) -> None:
-        """Count one connection holding seat token ``token_hash``. :raises TooManySockets: over the cap."""
-        if self.sockets_of_seat[token_hash] >= self.limits.sockets_per_seat:
-            raise TooManySockets(
-                f"This seat is open in {self.limits.sockets_per_seat} windows already: close one.",
-            )
-        self.sockets_of_seat[token_hash] += 1
+    async def claim_seat(self, token_hash: str) -> None:
+        """Count one connection holding seat token ``token_hash`` (its hash, or
+        ``account:ID``), across the workers as :meth:`open_socket`: the
+        stop-27 attacker had 4 sockets of one seat token welcomed on each of 2
+        workers against the cap of 4, which was counted per worker.
+
+        :raises TooManySockets: over :attr:`Settings.sockets_per_seat`.
+        :raises ServerUnavailable: several workers, and Redis failed.
+        """
+        cap = self.limits.sockets_per_seat
+        await self._take("seats", token_hash, cap, self.sockets_of_seat, self.elsewhere_seat,
+                         f"This seat is open in {cap} windows already: close one.")
 
     def release_seat(self, token_hash: str) -> None:
-        self.sockets_of_seat[token_hash] -= 1
-        if self.sockets_of_seat[token_hash] <= 0:
-            del self.sockets_of_seat[token_hash]
+        self._give("seats", token_hash, self.sockets_of_seat)
 
     async def share(self, share_counts: Callable[[str, dict[str, int]], Awaitable[dict[str, int]]]) -> None:
         """Several workers (issue 16 benchmarks: with 2 workers one address held
         97-128 visitor sockets on one table, past its cap of 100): publish this
-        worker's sockets per address, visitors per table and open tables (per
+        worker's sockets per address, visitors per table, sockets per seat and open tables (per
         creating address and in all), and take the other workers' sums, through ``share_counts`` (the cluster's, over Redis), at
         each heartbeat. The socket caps are also claimed in one step at each
         open (:meth:`open_socket`, :meth:`watch`), and a new table's places
@@ -409,6 +413,7 @@ class Guard:
         worker's counts keeps the places of the tables being created."""
         self.elsewhere_address = await share_counts("sockets", {k: v for k, v in self.sockets_of_address.items() if v > 0})
         self.elsewhere_table = await share_counts("visitors", {k: v for k, v in self.sockets_of_table.items() if v > 0})
+        self.elsewhere_seat = await share_counts("seats", {k: v for k, v in self.sockets_of_seat.items() if v > 0})
         # The open-table caps too (with 2 workers an address opened 8 tables on
         # each against its cap of 8, and the total cap was one per worker):
         # this worker's open tables (those it runs: ``open_tables``) by the

@@ -235,7 +235,7 @@ class TableSession:
             by_account = False  # no seat here: watching
         if msg.token is not None or by_account:
             th = hash_token(msg.token) if msg.token is not None else f"account:{account}"
-            g.guard.claim_seat(th)
+            await g.guard.claim_seat(th)
             try:
                 seat = await self.service.claim(room, conn, msg.token, account, by_account=bool(by_account))
             except BaseException:
