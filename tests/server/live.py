@@ -7,14 +7,27 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
 
 from liars_dice.server import Settings, create_app
 from liars_dice.server.edge.http_deadline import uvicorn_config
 
 
+@dataclass
+class Live:
+    """A running test server: uvicorn's ``Server`` (its ``server_state``,
+    ``should_exit``), its port and the thread it runs in."""
+
+    server: Any
+    port: int
+    thread: threading.Thread
+
+
 @contextmanager
-def live_server(settings: Settings) -> Iterator[str]:
-    """Serve ``create_app(settings)`` on 127.0.0.1 (a free port); yields the base URL."""
+def running_server(settings: Settings) -> Iterator[Live]:
+    """Serve ``create_app(settings)`` on 127.0.0.1 (a free port) with the
+    server's own uvicorn settings; stops it at the end (at most 15 s)."""
     import uvicorn
 
     sock = socket.socket()
@@ -31,7 +44,14 @@ def live_server(settings: Settings) -> Iterator[str]:
             raise RuntimeError("the test server did not start")
         time.sleep(0.02)
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield Live(server, port, thread)
     finally:
         server.should_exit = True
         thread.join(timeout=15)
+
+
+@contextmanager
+def live_server(settings: Settings) -> Iterator[str]:
+    """Serve ``create_app(settings)`` on 127.0.0.1 (a free port); yields the base URL."""
+    with running_server(settings) as live:
+        yield f"http://127.0.0.1:{live.port}"

@@ -11,36 +11,24 @@ turn: the newcomer waited at most 1.2 s in the same attack."""
 from __future__ import annotations
 
 import socket
-import threading
-import time
 from pathlib import Path
+from typing import Any
 
-import uvicorn
+from liars_dice.server import Settings
 
-from liars_dice.server import Settings, create_app
-from liars_dice.server.edge.http_deadline import uvicorn_config
+from .live import running_server
 
 ADDRESSES = [f"127.0.0.{i}" for i in range(2, 7)]
 PER_ADDRESS = 60  # under the cap of 64 connections per address
 PIPELINED = 30
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def test_a_newcomer_is_served_before_a_burst_of_pipelined_connections_is(tmp_path: Path) -> None:
-    settings = Settings(db_url=f"sqlite:///{tmp_path / 'a.db'}")
-    port = _free_port()
-    server = uvicorn.Server(uvicorn_config(create_app(settings), settings, host="127.0.0.1", port=port))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the test server did not start"
-        time.sleep(0.02)
+    with running_server(Settings(db_url=f"sqlite:///{tmp_path / 'a.db'}")) as live:
+        _burst_then_newcomer(live.server, live.port)
+
+
+def _burst_then_newcomer(server: Any, port: int) -> None:
     request = f"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode()
     flood: list[socket.socket] = []
     try:
@@ -63,5 +51,3 @@ def test_a_newcomer_is_served_before_a_burst_of_pipelined_connections_is(tmp_pat
     finally:
         for s in flood:
             s.close()
-        server.should_exit = True
-        thread.join(30)

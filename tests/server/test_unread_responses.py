@@ -13,11 +13,11 @@ import socket
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
-import uvicorn
+from liars_dice.server import Settings
 
-from liars_dice.server import Settings, create_app
-from liars_dice.server.edge.http_deadline import uvicorn_config
+from .live import running_server
 
 
 def _stuck_client(port: int, requests: int = 90) -> socket.socket:
@@ -28,22 +28,13 @@ def _stuck_client(port: int, requests: int = 90) -> socket.socket:
     return s
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def test_a_client_that_reads_nothing_is_cut_off_and_shutdown_ends(tmp_path: Path) -> None:
     settings = Settings(db_url=f"sqlite:///{tmp_path / 'u.db'}", request_seconds=1.0)
-    port = _free_port()
-    server = uvicorn.Server(uvicorn_config(create_app(settings), settings, host="127.0.0.1", port=port))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the test server did not start"
-        time.sleep(0.02)
+    with running_server(settings) as live:
+        _cut_off_and_shut_down(live.server, live.port, live.thread)
+
+
+def _cut_off_and_shut_down(server: Any, port: int, thread: threading.Thread) -> None:
     stuck = _stuck_client(port)
     try:
         # cut off within its second of not reading: the server's end is gone
@@ -75,4 +66,3 @@ def test_a_client_that_reads_nothing_is_cut_off_and_shutdown_ends(tmp_path: Path
         assert time.monotonic() - t0 < 10
     finally:
         stuck.close()
-        server.should_exit = True
