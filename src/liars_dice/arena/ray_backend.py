@@ -101,7 +101,7 @@ def init_local_ray(cpus: int | None = None, **options: Any) -> None:
             os.environ.pop(LOCAL_ONLY_ENV, None)
         else:
             os.environ[LOCAL_ONLY_ENV] = before
-    node = str(ray.util.get_node_ip_address())  # type: ignore[no-untyped-call]  # ray leaves it untyped
+    node = str(ray.util.get_node_ip_address())  # type: ignore[no-untyped-call, unused-ignore]  # ray leaves it untyped (a later one may not)
     if not is_loopback(node):
         ray.shutdown()
         raise ArenaError(
@@ -170,7 +170,7 @@ def run_on_ray(
         else:
             init_local_ray(cpus, object_store_memory=100 * 1024**2, **options)
     try:
-        total = int(ray.cluster_resources().get("CPU", 1))  # type: ignore[no-untyped-call]  # ray leaves it untyped
+        total = int(ray.cluster_resources().get("CPU", 1))  # type: ignore[no-untyped-call, unused-ignore]  # ray leaves it untyped (a later one may not)
         task = ray.remote(num_cpus=1, max_retries=0)(play_chunk)
         config_ref = ray.put(config)
         pending = [task.remote(config_ref, chunk) for chunk in ray_chunks(config.games, total)]

@@ -279,8 +279,8 @@ def table_image(pos: Position, width: int = 320, height: int = 240) -> np.ndarra
         lines.append(f"player_{st.winner} wins")
     for i, line in enumerate(lines):
         ax.text(8, height - 44 + i * 14, line, color="white", fontsize=7)
-    canvas.draw()  # type: ignore[no-untyped-call]  # matplotlib leaves it untyped
-    image = np.asarray(canvas.buffer_rgba())[:, :, :3]  # type: ignore[no-untyped-call]  # matplotlib leaves it untyped
+    canvas.draw()  # type: ignore[no-untyped-call, unused-ignore]  # matplotlib leaves it untyped (a later one may not)
+    image = np.asarray(canvas.buffer_rgba())[:, :, :3]  # type: ignore[no-untyped-call, unused-ignore]  # matplotlib leaves it untyped (a later one may not)
     return np.ascontiguousarray(image, dtype=np.uint8)
 
 

@@ -157,7 +157,7 @@ class Broker:
             t.cancel()
         await within("the broker's readers", asyncio.gather(*tasks, return_exceptions=True))
         self._tasks.clear()
-        await within("redis pub/sub", self._pubsub.aclose())  # type: ignore[no-untyped-call]  # redis-py's PubSub.aclose has no hints
+        await within("redis pub/sub", self._pubsub.aclose())  # type: ignore[no-untyped-call, unused-ignore]  # redis-py before 8.2 leaves PubSub.aclose untyped
         await within("redis", self.redis.aclose())
 
     # -- events ---------------------------------------------------------------------
