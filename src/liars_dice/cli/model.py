@@ -124,7 +124,7 @@ def show_command(model_path: str = typer.Argument(..., metavar="MODEL", help="An
     )
     # simple boxes and two-line headers: the table fits 80 columns, also when piped
     table = Table(title="By the chance the bid is true, given the player's own dice", title_justify="left",
-                  box=box.SIMPLE_HEAD, pad_edge=False)
+                  box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
     for col in ("chance", "bids\nfaced", "challenged", "challenge\nrate", "bids", "bid\nshare", "openings",
                 "opening\nshare"):
         table.add_column(col, justify="right", no_wrap=True)
