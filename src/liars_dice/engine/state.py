@@ -267,9 +267,15 @@ def _sub_multiset(hand: Hand, show: Hand) -> Hand | None:
 
 
 def _show_shortfall(rules: Rules, hand: Hand, show: Hand) -> str:
-    """The sentence for a show not inside ``hand``: it names the first face
+    """The sentence for a show not inside ``hand``: it names a face the dice
+    do not have, or else the first face
     shown more often than held (a new user, stop 27: "★, 5 are not all among
-    3, 5, 3, 3, 6" named the 5 that was there)."""
+    3, 5, 3, 3, 6" named the 5 that was there). A face the dice do not have
+    is never held, so it is told here, off the path of a legal show."""
+    off = [f for f in show if not 1 <= f <= rules.faces]
+    if off:
+        which = ", ".join(map(str, off)) + (" is not a face" if len(off) == 1 else " are not faces")
+        return f"{which} of these dice: a show names faces 1 to {rules.faces}."
     face = next(f for f in dict.fromkeys(show) if show.count(f) > hand.count(f))
     have, want = hand.count(face), show.count(face)
     held = ", ".join(rules.face_label(f) for f in hand)
@@ -661,10 +667,6 @@ class State(_StateFields):
                 raise IllegalActionError(
                     f"A show sets out some of your {len(hand)} hidden dice, not {len(show)} dice."
                 )
-            off = [f for f in show if not 1 <= f <= rules.faces]
-            if off:
-                which = ", ".join(map(str, off)) + (" is not a face" if len(off) == 1 else " are not faces")
-                raise IllegalActionError(f"{which} of these dice: a show names faces 1 to {rules.faces}.")
             rest = _sub_multiset(hand, show)
             if rest is None:
                 raise IllegalActionError(_show_shortfall(rules, hand, show))
