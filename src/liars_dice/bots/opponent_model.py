@@ -593,31 +593,32 @@ def fit(
 
     model = OpponentModel(player=player, prior=prior or Prior())
     seen_in = 0
+
+    def label(i: int) -> str:
+        return labels[i - 1] if labels is not None and i <= len(labels) else f"Record {i}"
+
     for i, rec in enumerate(records, 1):
         r = replay(rec)
         if not r.ok or r.state is None:
             msg = r.error.message if r.error is not None else "it does not replay"
-            where = labels[i - 1] if labels is not None and i <= len(labels) else f"Record {i}"
-            raise ModelError(f"{where} does not replay: {msg}")
+            raise ModelError(f"{label(i)} does not replay: {msg}")
         state = r.state
         names = state.game.players
-        label = labels[i - 1] if labels is not None and i <= len(labels) else f"Record {i}"
         if player not in names:
             if skipped is not None:
-                skipped.append(f"{label} has no player called {_short(player)}.")
+                skipped.append(f"{label(i)} has no player called {_short(player)}.")
             continue
         seat = names.index(player)
         rec_rules = state.game.rules
         if rules is not None and rec_rules != rules:
             if skipped is not None:
-                skipped.append(f"{label} is a game of {_short(rec_rules.name)}, not {_short(rules.name)}.")
+                skipped.append(f"{label(i)} is a game of {_short(rec_rules.name)}, not {_short(rules.name)}.")
             continue
         if not model.rules:
             model.rules = rec_rules.name
         elif rec_rules.name != model.rules:
-            where = labels[i - 1] if labels is not None and i <= len(labels) else f"Record {i}"
             raise ModelError(
-                f"{where} is a game of {_short(rec_rules.name)}, not {_short(model.rules)} as the first; "
+                f"{label(i)} is a game of {_short(rec_rules.name)}, not {_short(model.rules)} as the first; "
                 "a model is of one rule set."
             )
         seen_in += 1
