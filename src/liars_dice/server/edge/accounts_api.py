@@ -13,6 +13,8 @@ confusable skeleton) through the one :class:`~.limits.Guard`.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request, Response
@@ -172,7 +174,7 @@ async def require(request: Request) -> tuple[Account, str]:
 async def _limit(request: Request, name: str | None) -> None:
     """One sign-in attempt (or sign-up, or reset) against the address's rate,
     counted, and the name's, checked: the name's counts only a failed attempt
-    (:func:`_failed`).
+    (:func:`_attempt`).
 
     A good sign-in no longer counts against its name: the stop-27 attacker
     found an account's own 20 sign-ins in an hour locked it out as surely as
@@ -186,9 +188,20 @@ async def _limit(request: Request, name: str | None) -> None:
         await g.guard.check("signin_rate_name", skeleton(name), what="failed sign-in attempts for this name")
 
 
-async def _failed(request: Request, name: str) -> None:
-    """Count one failed attempt (a wrong password or recovery code) against the name's rate."""
-    await request.app.state.guard.guard.allows("signin_rate_name", skeleton(name))
+@asynccontextmanager
+async def _attempt(request: Request, name: str) -> AsyncIterator[None]:
+    """One attempt with ``name``'s password or recovery code: the rates checked
+    (:func:`_limit`) before the block, and a failure in it (``SignInFailed``,
+    ``RecoveryFailed``) counted against the name's rate.
+
+    :raises RateLimited: over either rate, before the block runs.
+    """
+    await _limit(request, name)
+    try:
+        yield
+    except (SignInFailed, RecoveryFailed):
+        await request.app.state.guard.guard.allows("signin_rate_name", skeleton(name))
+        raise
 
 
 def _clean_name(request: Request, raw: str) -> str:
@@ -232,12 +245,8 @@ async def sign_in(body: Credentials, request: Request, response: Response) -> di
         name = _clean_name(request, body.name)
     except NameInvalid:
         name = body.name[:200]
-    await _limit(request, name)
-    try:
+    async with _attempt(request, name):
         session = await accounts_of(request).sign_in(name, body.password)
-    except SignInFailed:
-        await _failed(request, name)
-        raise
     return _set_session(request, response, session)
 
 
@@ -254,12 +263,8 @@ async def sign_out(request: Request, response: Response) -> dict[str, Any]:
 async def change_password(body: PasswordChange, request: Request) -> dict[str, Any]:
     """A new password (the old one checked); every other session is revoked."""
     acct, _ = await require(request)
-    await _limit(request, acct.name)
-    try:
+    async with _attempt(request, acct.name):
         await accounts_of(request).change_password(acct, body.old_password, body.new_password)
-    except SignInFailed:
-        await _failed(request, acct.name)
-        raise
     return {"ok": True}
 
 
@@ -272,12 +277,8 @@ async def reset(body: PasswordReset, request: Request, response: Response) -> di
         name = _clean_name(request, body.name)
     except NameInvalid:
         name = body.name[:200]
-    await _limit(request, name)
-    try:
+    async with _attempt(request, name):
         session, code = await accounts_of(request).reset(name, body.recovery_code, body.new_password)
-    except RecoveryFailed:
-        await _failed(request, name)
-        raise
     return {**_set_session(request, response, session), "recovery_code": code}
 
 
@@ -285,12 +286,8 @@ async def reset(body: PasswordReset, request: Request, response: Response) -> di
 async def delete_account(body: Deletion, request: Request, response: Response) -> dict[str, Any]:
     """Delete the account (password checked): past games show "deleted player N"."""
     acct, _ = await require(request)
-    await _limit(request, acct.name)
-    try:
+    async with _attempt(request, acct.name):
         shown = await accounts_of(request).delete(acct, body.password)
-    except SignInFailed:
-        await _failed(request, acct.name)
-        raise
     _clear_session(request, response)
     return {"ok": True, "shown_as": shown}
 
