@@ -329,8 +329,21 @@ def server_options(args: argparse.Namespace) -> list[str]:
     ``--nginx`` the shipped front's from 127.0.0.2 only (its ``proxy_bind``), as
     deploy/systemd runs the workers."""
     proxy = "127.0.0.2" if args.nginx else "127.0.0.1"
-    return ["--log-level", "error", "--trusted-proxy", proxy, "--reveal-seconds", "0",
-            *[a for lim in args.limit for a in ("--limit", lim)]]
+    wanted = [("--log-level", "error"), ("--trusted-proxy", proxy), ("--reveal-seconds", "0"),
+              *[("--limit", lim) for lim in args.limit]]
+    # A baseline from before an option (``--versus 97450a9`` has neither
+    # --trusted-proxy nor --reveal-seconds) runs without it: its defaults are
+    # what those options set here (loopback proxies believed, no reveal pause).
+    known = _serve_options()
+    return [a for name, value in wanted if name in known for a in (name, value)]
+
+
+def _serve_options() -> set[str]:
+    """The option names that this interpreter's ``liars-dice serve --help`` lists."""
+    cli = str(Path(sys.executable).parent / "liars-dice")
+    out = subprocess.run([cli, "serve", "--help"], capture_output=True, text=True,
+                         env={**os.environ, "COLUMNS": "200", "NO_COLOR": "1"}).stdout
+    return set(re.findall(r"--[a-z][a-z-]*", out))
 
 
 async def cluster_main(args: argparse.Namespace) -> None:
