@@ -259,25 +259,43 @@ class Cluster:
 
     async def refresh(self, room: Room) -> bool:
         """A replica behind the store of record is brought up to it; whether
-        it was read (at most once per :data:`REFRESH_SECONDS`; only for an
-        open table, never for one this worker runs). A hello whose token a join on the owner gave
-        out a moment ago may come here before the join's published event:
-        1 ``auth/bad_token`` in a 2-worker run of 5,883 moves behind nginx.
+        it was read (only for an open table, never for one this worker runs).
+        A hello whose token a join on the owner gave out a moment ago may come
+        here before the join's published event: 1 ``auth/bad_token`` in a
+        2-worker run of 5,883 moves behind nginx.
+
+        Reads are at most one per :data:`REFRESH_SECONDS` per table: a hello
+        that comes sooner after the last read waits for the next one (shared
+        by every hello waiting then), so it waits at most that long. Before,
+        it was refused: the second of two joins within a second, each seen
+        by the replica before its event, got ``auth/bad_token`` (1 in a
+        2-worker attack run of 5,984 moves, 2026-12-05).
 
         :raises StoreFailed: the store cannot be read.
         """
-        now = time.monotonic()
         t = room.table
-        if t.status is not TableStatus.OPEN or self.owns(room) or now - room.refreshed < self.REFRESH_SECONDS:
+        if t.status is not TableStatus.OPEN or self.owns(room):
             return False  # seats are taken only while a table is open: no join can be on its way
-        room.refreshed = now
+        pending = room.refreshing
+        if pending is None:  # no read waiting to start: schedule the next (a read under way may predate this join)
+            pending = room.refreshing = asyncio.ensure_future(self._read_again(room))
+            pending.add_done_callback(lambda f: f.cancelled() or f.exception())  # retrieved if no hello waits any more
+        await asyncio.shield(pending)
+        return True
+
+    async def _read_again(self, room: Room) -> None:
+        """:meth:`refresh`'s one read, at the earliest :data:`REFRESH_SECONDS` after the last."""
+        try:
+            await asyncio.sleep(max(0.0, room.refreshed + self.REFRESH_SECONDS - time.monotonic()))
+        finally:
+            room.refreshing = None  # hellos from now on wait for the next read
+        room.refreshed = time.monotonic()
         store = self.service.store
         # the last number first (one index look-up): the events only when behind
         # (each bad token read every event of its table: 12,340 rows/s from 700 hellos/s)
-        last = await self.service.stored(store.read(store.last_seq, t.id))
+        last = await self.service.stored(store.read(store.last_seq, room.table.id))
         if last > room.table.seq:
             await catch_up(room, last + 1, [], store, self.service.tell, self.service.settings.chat_history)
-        return True
 
     async def dropped(self, room: Room) -> None:
         """A replica left this worker's memory (its last socket here left):

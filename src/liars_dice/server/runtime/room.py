@@ -33,7 +33,7 @@ class Room:
 
     __slots__ = (
         "table", "lock", "conns", "_seat_conns", "visitors", "timers", "deadline", "reveal_until", "_bots",
-        "results_cache", "presence_pending", "turn_for", "learned", "models_given", "unsure", "refreshed",
+        "results_cache", "presence_pending", "turn_for", "learned", "models_given", "unsure", "refreshed", "refreshing",
         "__weakref__",
     )
 
@@ -50,6 +50,8 @@ class Room:
         self.results_cache: tuple[int, list[dict[str, Any]], str] | None = None
         #: when a replica was last read again for a token it did not know (monotonic s; :meth:`.cluster.Cluster.refresh`)
         self.refreshed = 0.0
+        #: the replica's next such read, while it waits to start (an ``asyncio.Task``; :meth:`.cluster.Cluster.refresh`)
+        self.refreshing: Any = None
         self.presence_pending = False
         self.turn_for: tuple[Any, ...] | None = None  #: what the pending turn timer is for
         self.learned: dict[str, Any] | None = None  #: opponent models by person (table option bots_learn)
