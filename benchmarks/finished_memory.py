@@ -10,7 +10,10 @@ prints RSS (``/proc/self/status`` VmRSS) and the rooms still held. With
 ``--trace`` it also prints the top allocation sites grown between the end
 of the first batch and the end of the last (tracemalloc).
 
-    PYTHONPATH=src python benchmarks/finished_memory.py --games 300 --batches 3
+    PYTHONPATH=src python benchmarks/finished_memory.py --games 300 --batches 3 [--trim]
+
+``--trim`` calls :func:`liars_dice.server.runtime.memory.trim` after each
+batch, as a served worker does every ``trim_seconds``.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ async def main(args: argparse.Namespace) -> None:
     from liars_dice.server.core.tables import Departure, TableStatus
     from liars_dice.server.runtime.db import make_engine, migrate
     from liars_dice.server.runtime.service import TableService
+    from liars_dice.server.runtime.memory import trim
     from liars_dice.server.runtime.store import Store
 
     tmp = Path(tempfile.mkdtemp(prefix="liars-mem-"))
@@ -72,6 +76,8 @@ async def main(args: argparse.Namespace) -> None:
             await asyncio.sleep(0.1)
         await asyncio.sleep(0.3)
         gc.collect()
+        if args.trim:  # what the server's Trimmer does every trim_seconds (runtime/memory.py)
+            trim()
 
     print(f"start: RSS {rss_mb():.1f} MB")
     snap = None
@@ -102,4 +108,5 @@ if __name__ == "__main__":
     ap.add_argument("--seats", type=int, default=3)
     ap.add_argument("--dice", type=int, default=3)
     ap.add_argument("--trace", action="store_true")
+    ap.add_argument("--trim", action="store_true", help="give the C heap's free pages back after each batch (malloc_trim)")
     asyncio.run(main(ap.parse_args()))

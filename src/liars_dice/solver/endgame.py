@@ -41,12 +41,14 @@ below ``min_reach`` (chance of deals and rerolls included) are left out, to keep
 from __future__ import annotations
 
 import json
+import threading
 import os
 import time
 import zipfile
+from collections import OrderedDict
 from math import comb
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -320,7 +322,6 @@ class EndgameTables:
     max_depth: dict[tuple[int, int], int]
     _file: Path
     shows: frozenset[tuple[int, int]] = frozenset()
-    _positions: dict[tuple[int, int], _Position] = field(default_factory=dict)
 
     @staticmethod
     def load(path: str | Path) -> "EndgameTables":
@@ -350,30 +351,62 @@ class EndgameTables:
         return EndgameTables(key, values, expl, depth, path, shows)
 
     def position(self, dice: tuple[int, int]) -> _Position | None:
-        """The stored policy of position ``dice``, or ``None`` when not in the tables."""
+        """The stored policy of position ``dice``, or ``None`` when not in the tables.
+
+        Built from the file on first use (about 40 ms of CPU) and kept in a
+        cache shared by every rule set's tables: at most :data:`POSITIONS_MAX`
+        positions, the least recently used out first, and none unused for
+        :data:`POSITION_IDLE_SECONDS`. A built position holds 17-30 MiB (its
+        bid tree), and the packaged files hold 23: kept for good, they took a
+        worker that hosted strong bots under every preset from 34 to 478 MiB
+        (issue 16, "bounded memory"). Thread-safe: one build at a time.
+        """
         if dice not in self.values:
             return None
-        if dice not in self._positions:
-            p = list(self.values).index(dice)
-            rules = Rules.from_dict(self.key)
-            tree: BidTree | ShowTree
-            if dice in self.shows:
-                tree = ShowTree(rules, dice, self.max_depth[dice])
-                blocks = [(f"g{gi}", _n_actions(g.starts, g.n_edges)) for gi, g in enumerate(tree.groups)]
-            else:
-                tree = BidTree(rules, dice, self.max_depth[dice])
-                blocks = [(f"d{d}", dep.n_actions) for d, dep in enumerate(tree.depths)]
-            hands = (enumerate_hands(dice[0], rules.faces), enumerate_hands(dice[1], rules.faces))
-            nodes, offsets, policy = [], [], []
-            with np.load(self._file, allow_pickle=False) as z:
-                for name, n_actions in blocks:
-                    nd = np.array(z[f"p{p}_{name}_nodes"], dtype=np.int64)
-                    nodes.append(nd)
-                    counts = n_actions[nd]
-                    offsets.append(np.concatenate(([0], np.cumsum(counts))).astype(np.int64))
-                    policy.append(np.array(z[f"p{p}_{name}_policy"]))
-            self._positions[dice] = _Position(dice, self.values[dice], tree, hands, nodes, offsets, policy)
-        return self._positions[dice]
+        key = (str(self._file), dice)
+        with _POSITIONS_LOCK:
+            now = time.monotonic()
+            pos = _POSITIONS.get(key)
+            if pos is None:
+                pos = self._build(dice)
+            _POSITIONS[key] = pos
+            _POSITIONS.move_to_end(key)
+            _USED[key] = now
+            for old in list(_POSITIONS)[:-1]:  # oldest first; never the one just asked for
+                if len(_POSITIONS) > POSITIONS_MAX or now - _USED[old] > POSITION_IDLE_SECONDS:
+                    del _POSITIONS[old], _USED[old]
+            return pos
+
+    def _build(self, dice: tuple[int, int]) -> _Position:
+        p = list(self.values).index(dice)
+        rules = Rules.from_dict(self.key)
+        tree: BidTree | ShowTree
+        if dice in self.shows:
+            tree = ShowTree(rules, dice, self.max_depth[dice])
+            blocks = [(f"g{gi}", _n_actions(g.starts, g.n_edges)) for gi, g in enumerate(tree.groups)]
+        else:
+            tree = BidTree(rules, dice, self.max_depth[dice])
+            blocks = [(f"d{d}", dep.n_actions) for d, dep in enumerate(tree.depths)]
+        hands = (enumerate_hands(dice[0], rules.faces), enumerate_hands(dice[1], rules.faces))
+        nodes, offsets, policy = [], [], []
+        with np.load(self._file, allow_pickle=False) as z:
+            for name, n_actions in blocks:
+                nd = np.array(z[f"p{p}_{name}_nodes"], dtype=np.int64)
+                nodes.append(nd)
+                counts = n_actions[nd]
+                offsets.append(np.concatenate(([0], np.cumsum(counts))).astype(np.int64))
+                policy.append(np.array(z[f"p{p}_{name}_policy"]))
+        return _Position(dice, self.values[dice], tree, hands, nodes, offsets, policy)
+
+
+#: The most built endgame positions kept at once, over every rule set
+#: (:meth:`EndgameTables.position`): one preset's whole tables, about 115 MiB.
+POSITIONS_MAX = 6
+#: Seconds an unused built position stays in memory.
+POSITION_IDLE_SECONDS = 300.0
+_POSITIONS: OrderedDict[tuple[str, tuple[int, int]], _Position] = OrderedDict()
+_USED: dict[tuple[str, tuple[int, int]], float] = {}
+_POSITIONS_LOCK = threading.Lock()
 
 
 def _data_dir() -> Path:

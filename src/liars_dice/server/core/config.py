@@ -177,6 +177,9 @@ class Settings:
         with ``TRUNCATE`` at the next check (every 2 s).
     :ivar wal_truncate_seconds: SQLite only: the longest time between two
         ``TRUNCATE`` checkpoints (the others are ``PASSIVE``).
+    :ivar trim_seconds: seconds between two returns of the C heap's free pages
+        to the operating system (:mod:`liars_dice.server.runtime.memory`;
+        0 = never): a flood's high-water mark no longer stays with the worker.
 
     What a table may be:
 
@@ -249,6 +252,7 @@ class Settings:
     sockets_per_seat: int = 4
     wal_bytes: int = 16 * 1024 * 1024
     wal_truncate_seconds: float = 60.0
+    trim_seconds: float = 10.0
 
     def with_overrides(self, pairs: "list[str] | tuple[str, ...]") -> "Settings":
         """A copy with ``NAME=VALUE`` pairs applied (``liars-dice serve --limit``);

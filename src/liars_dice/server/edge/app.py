@@ -32,6 +32,7 @@ from .health import Health as HealthCheck
 from .headers import Guarded
 from .proxies import ProxyHeaders, TrustedProxies
 from ..runtime.hub import Broadcaster
+from ..runtime.memory import Trimmer
 from ..core.listing import safe_entries
 from ..core.explain import bounded, explain
 from ..core.messages import BODY_FIELDS, RULE_FIELDS, CreateTable, JoinTable, MyGames, RulesQuery
@@ -101,6 +102,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.accounts = Accounts(service, hasher, revocations, hash_waiting_max=settings.hash_waiting_max)
         app.state.accounts.start_sweeps(settings.session_check_seconds)
         app.state.health = HealthCheck(service, engine)
+        trimmer = Trimmer(settings.trim_seconds)  # freed memory goes back to the system (runtime/memory.py)
+        trimmer.start()
+        app.state.trimmer = trimmer
         # Several workers (Redis given): this one takes only the tables nobody runs.
         cluster = None
         if settings.redis_url:
@@ -125,6 +129,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if cluster is not None:
                 await within("the cluster", cluster.close(), steps=6)
             await within("the revocations", revocations.close(), steps=3)
+            await within("the memory trims", trimmer.close())
             app.state.accounts.close()
             await within("the timers", service.shutdown())
             await asyncio.to_thread(store.close)  # bounded by its own joins (after the queued writes)
