@@ -65,10 +65,10 @@ def test_a_position_built_again_holds_the_same_policy(empty_cache) -> None:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RSS from /proc")
 def test_the_memory_of_positions_comes_back_to_the_system() -> None:
-    """Every packaged position built once (the cap keeps 6), then the cache
-    expires and the server's trim runs: RSS comes back near its start.
-    Measured: 75 MiB at the start, 339 with the cap, 294 after the positions
-    left without a trim (glibc keeps the pages), 79 after the trim."""
+    """Every packaged position built once (the cache keeps 12), then the
+    cache expires and the server's trim runs: RSS comes back near its start.
+    Measured: 75 MiB at the start, 438-443 with the cache full, 382-400 after
+    the positions left without a trim (glibc keeps the pages), 80 after it."""
     code = textwrap.dedent("""
         from liars_dice.solver import endgame
         from liars_dice.server.runtime.memory import trim

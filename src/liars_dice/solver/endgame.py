@@ -400,8 +400,10 @@ class EndgameTables:
 
 
 #: The most built endgame positions kept at once, over every rule set
-#: (:meth:`EndgameTables.position`): one preset's whole tables, about 115 MiB.
-POSITIONS_MAX = 6
+#: (:meth:`EndgameTables.position`): two presets' whole tables, about 230 MiB; a
+#: rebuild costs about 40 ms of CPU, so fewer would rebuild at every endgame move of
+#: a server that plays two presets.
+POSITIONS_MAX = 12
 #: Seconds an unused built position stays in memory.
 POSITION_IDLE_SECONDS = 300.0
 _POSITIONS: OrderedDict[tuple[str, tuple[int, int]], _Position] = OrderedDict()
