@@ -245,6 +245,42 @@ def test_on_your_turn_the_whole_table_is_on_one_desktop_screen(server, browser, 
         ctx.close()
 
 
+def test_the_seats_keep_one_height_from_turn_to_turn_so_the_picker_never_moves(server, browser) -> None:  # type: ignore[no-untyped-def]
+    """1366x768, wild-stars, 4 seats: the seats block is as tall at every turn of the game.
+
+    Before, a seat drew its "bid" line only once it had bid this round and a
+    "showing N" line only after a show, so each row of the 2x2 grid grew by 0, 20
+    or 40 px from turn to turn; the picker below then left the screen by 21 px in
+    one CI run (the test above saw ``scrollY == 21``). Now every seat in play keeps
+    one line for both, empty or not."""
+    compared = 0
+    for _ in range(3):  # a game can end (or leave ann out) before a second turn: then a new table
+        ctx = browser.new_context(viewport={"width": 1366, "height": 768})
+        try:
+            page = ctx.new_page()
+            create_table(page, server.url, "ann", preset="wild-stars", seats=4, dice=5)
+            add_bots_and_start(page, "probabilistic")
+            heights: list[float] = []
+            for _ in range(5):
+                try:
+                    turn_with_a_standing_bid(page, limit_s=30)
+                except AssertionError:  # the game ended, or ann is out
+                    break
+                lines = page.evaluate("[...document.querySelectorAll('.seat')].map((s) => s.querySelectorAll('.seat-bid').length)")
+                assert lines == [1, 1, 1, 1], f"every seat in play has its one bid line: {lines}"
+                heights.append(page.evaluate("Math.round(document.querySelector('.seats').getBoundingClientRect().height)"))
+                # raise when a raise is left (a lost challenge costs dice, and ann's turns with them)
+                try_click(page, "#bid-btn" if page.is_visible("#bid-btn:not([disabled])") else "#challenge-btn")
+                page.wait_for_timeout(150)
+            assert len(set(heights)) <= 1, f"the seats' height changed between turns: {heights}"
+            compared = max(compared, len(heights))
+        finally:
+            ctx.close()
+        if compared >= 3:
+            break
+    assert compared >= 2, "too few turns at one table to compare"
+
+
 def test_on_a_phone_the_standing_bid_and_the_picker_are_in_view_together(server, new_page) -> None:  # type: ignore[no-untyped-def]
     """390x844: on your turn the standing bid and the picker are in view together,
     and this round's bids are one tap away."""

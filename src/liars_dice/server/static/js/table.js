@@ -454,11 +454,16 @@ export function tablePage({ root, toast }, code) {
           for (const f of shown) row.appendChild(die(f, { rules: r, size: "sm", match: false, title: "shown" }));
         }
         const lb = lastBid[name];
+        // One line for this round's bid and the dice shown, there in every seat even when
+        // empty, so the seats keep one height through the game and the picker below them
+        // never moves off a desktop screen (it was 20-40 px taller in some rounds).
+        const note = [];
+        if (lb) note.push("bid ", bidChip(r, lb.bid, "xs"));
+        if (shown.length) note.push(h("span", { class: "small" }, `${lb ? " · " : ""}showing ${shown.length}`));
         body = h("div", { class: "seat-body" },
           h("div", { class: "seat-count" }, out ? "" : dice(count)),
           row,
-          shown.length ? h("div", { class: "small muted" }, `showing ${shown.length}`) : null,
-          lb ? h("div", { class: "seat-bid" }, "bid ", bidChip(r, lb.bid, "xs")) : null,
+          h("div", { class: "seat-bid" }, note.length ? note : "\u00a0"),
           toMove ? timerBar() : null);
       } else {
         body = h("div", { class: "seat-body" },
