@@ -278,20 +278,41 @@ async def one_table(i: int, base: str, http: httpx.AsyncClient, args: argparse.N
     return first
 
 
-def rss_total(pids: list[int]) -> int:
-    """Resident memory of the server processes ``pids`` together, KiB."""
-    return sum(rss_kib(p) for p in pids)
+def with_children(pids: list[int]) -> list[int]:
+    """``pids`` and all their descendants (a worker's bot processes,
+    ``--limit bot_processes=N``), from ``/proc/PID/task/*/children``."""
+    out: list[int] = []
+    todo = list(pids)
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        for task in Path(f"/proc/{p}/task").glob("*/children"):
+            try:
+                todo.extend(int(c) for c in task.read_text().split())
+            except OSError:
+                pass
+    return out
 
 
-def cpu_total(pids: list[int]) -> float:
-    """CPU seconds of the server processes ``pids`` together (a process gone counts 0)."""
+def _summed(pids: list[int], read: Callable[[int], float]) -> float:
+    """``read(pid)`` over ``pids`` and their children, summed (a process gone counts 0)."""
     total = 0.0
-    for p in pids:
+    for p in with_children(pids):
         try:
-            total += cpu_seconds(p)
+            total += read(p)
         except OSError:
             pass
     return total
+
+
+def rss_total(pids: list[int]) -> int:
+    """Resident memory of the server processes ``pids`` and their children together, KiB."""
+    return int(_summed(pids, rss_kib))
+
+
+def cpu_total(pids: list[int]) -> float:
+    """CPU seconds of the server processes ``pids`` and their children together."""
+    return _summed(pids, cpu_seconds)
 
 
 async def main(args: argparse.Namespace) -> None:

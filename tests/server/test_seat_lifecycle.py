@@ -336,12 +336,12 @@ def test_a_person_back_while_the_bot_thinks_makes_their_own_move(db_url: str, mo
     real = bots_runner.decide
     decided = threading.Event()
 
-    async def slow(bot, view, where):  # type: ignore[no-untyped-def]
+    async def slow(bot, view, where, processes=None):  # type: ignore[no-untyped-def]
         import asyncio
 
         await asyncio.sleep(1.0)
         try:
-            return await real(bot, view, where)
+            return await real(bot, view, where, processes)
         finally:
             decided.set()
 

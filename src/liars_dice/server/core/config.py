@@ -15,6 +15,10 @@ def normalize_db_url(url: str) -> str:
     return url
 
 
+#: Limits with a ceiling of their own (``nice`` goes to 19; a bot process per core is plenty).
+_MOST = {"bot_nice": 19, "bot_processes": 64}
+
+
 def _check_limit(name: str, value: int | float | str) -> None:
     """A limit's value must make sense before the server starts (attack2: a rate
     the ``limits`` library cannot read was a traceback at start-up; ``body_bytes=-5``
@@ -32,6 +36,8 @@ def _check_limit(name: str, value: int | float | str) -> None:
             raise ValueError(f"--limit {name} needs a rate such as 20/minute or '5 per 5 seconds', not {value[:40]!r}.") from None
     elif not 0 <= value < float("inf"):
         raise ValueError(f"--limit {name} needs a number from 0 up, not {value!r}.")
+    elif name in _MOST and value > _MOST[name]:
+        raise ValueError(f"--limit {name} takes at most {_MOST[name]}, not {value!r}.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,6 +186,11 @@ class Settings:
     :ivar trim_seconds: seconds between two returns of the C heap's free pages
         to the operating system (:mod:`liars_dice.server.runtime.memory`;
         0 = never): a flood's high-water mark no longer stays with the worker.
+    :ivar bot_processes: processes of a worker's own for its bots' decisions
+        (:class:`liars_dice.server.runtime.bots_runner.BotProcesses`); 0 = on
+        threads of the worker (the default).
+    :ivar bot_nice: the ``nice`` increment of those processes (0-19): when CPU
+        is short, the people's moves are served before the bots' thinking.
 
     What a table may be:
 
@@ -253,6 +264,8 @@ class Settings:
     wal_bytes: int = 16 * 1024 * 1024
     wal_truncate_seconds: float = 60.0
     trim_seconds: float = 10.0
+    bot_processes: int = 0
+    bot_nice: int = 10
 
     def with_overrides(self, pairs: "list[str] | tuple[str, ...]") -> "Settings":
         """A copy with ``NAME=VALUE`` pairs applied (``liars-dice serve --limit``);

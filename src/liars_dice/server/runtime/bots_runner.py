@@ -1,12 +1,26 @@
 """Bots in seats: which bot plays for a person, and running a bot's decision
-off the event loop (a strong bot may think for a while)."""
+off the event loop (a strong bot may think for a while).
+
+A decision runs on a thread of the worker (:data:`BOT_THREADS`), or, with
+``Settings.bot_processes`` above 0, in processes of their own
+(:class:`BotProcesses`) at a lower CPU priority: a table full of ``strong``
+bots then no longer shares the worker's interpreter lock with the event loop
+that answers the people, and when the machine is short of CPU the people's
+moves are served first (issue 16: the attacker's ``bots_learn`` tables were
+what kept the honest p99 over 100 ms on 2 workers).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
+import os
+import pickle
 import random
-from concurrent.futures import ThreadPoolExecutor
+import signal
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from ...bots import REGISTRY, Bot, Decision, make_bot
 from ...bots.names import DEFAULT_BOT
@@ -55,11 +69,86 @@ def new_bot(name: str) -> Bot:
     return make_bot(name)
 
 
-async def decide(bot: Bot, view: SeatView, where: str = "") -> Decision:
+def _start_bot_process(nice: int) -> None:
+    """A bot process's start: a lower CPU priority (``nice``), and Ctrl+C left to
+    the server, which closes the pool."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if nice:
+        try:
+            os.nice(nice)
+        except OSError:  # pragma: no cover - a nice value the system refuses
+            pass
+
+
+def _decide_here(payload: bytes) -> bytes:
+    """In a bot process: the pickled ``(bot, view)`` in, the pickled ``(decision,
+    bot after it)`` out (the bot's state holds what it learned)."""
+    bot, view = pickle.loads(payload)
+    return pickle.dumps((bot.decide(view), bot), pickle.HIGHEST_PROTOCOL)
+
+
+class BotProcesses:
+    """Processes of their own for the bots' decisions (``Settings.bot_processes``).
+
+    A bot goes to a process with the view and comes back with its decision and
+    its state after it (a ``strong`` bot learns from the rounds it has seen),
+    which is copied back into the worker's bot, so the seat's bot is one object
+    wherever it thinks. A bot that cannot be pickled thinks on a thread. The pool's processes are started with ``spawn`` (the
+    worker has threads), each with ``os.nice(nice)``. A process that dies (killed,
+    out of memory) breaks the pool: that decision runs on a thread instead and
+    a new pool is started for the next one.
+
+    :param processes: how many processes (at least 1).
+    :param nice: the processes' ``nice`` increment, 0-19 (10 by default).
+    """
+
+    def __init__(self, processes: int, nice: int = 10) -> None:
+        if processes < 1:
+            raise ValueError(f"bot processes must be 1 or more, not {processes}")
+        self.processes = processes
+        self.nice = nice
+        self.restarts = 0  #: pools started again after a process died
+        self._pool = self._new_pool()
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_start_bot_process, initargs=(self.nice,))
+
+    async def decide(self, bot: Bot, view: SeatView) -> Decision:
+        """``bot.decide(view)`` in a bot process, ``bot`` updated in place.
+
+        :raises Exception: what the bot's decision raised.
+        """
+        loop = asyncio.get_running_loop()
+        try:
+            payload = pickle.dumps((bot, view), pickle.HIGHEST_PROTOCOL)
+        except Exception:  # noqa: BLE001 - a bot that cannot travel thinks on a thread
+            log.warning("bot %s cannot be sent to a bot process; it thinks on a thread", getattr(bot, "name", bot))
+            return await loop.run_in_executor(_pool, bot.decide, view)
+        try:
+            decision: Decision
+            decision, after = pickle.loads(await loop.run_in_executor(self._pool, _decide_here, payload))
+        except BrokenProcessPool:
+            log.error("a bot process died: this decision runs on a thread, and a new pool is started")
+            broken, self._pool = self._pool, self._new_pool()
+            self.restarts += 1
+            broken.shutdown(wait=False, cancel_futures=True)
+            return await loop.run_in_executor(_pool, bot.decide, view)
+        vars(bot).update(vars(after))
+        return decision
+
+    def close(self) -> None:
+        """Stop the processes (a decision under way is given up)."""
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+async def decide(bot: Bot, view: SeatView, where: str = "", processes: BotProcesses | None = None) -> Decision:
     """``bot.decide(view)`` on a thread of the bots' own pool
-    (:data:`BOT_THREADS`). A bot that raises is replaced, for this move, by a
-    uniform choice among the legal actions."""
+    (:data:`BOT_THREADS`), or in ``processes`` when given. A bot that raises is
+    replaced, for this move, by a uniform choice among the legal actions."""
     try:
+        if processes is not None:
+            return await processes.decide(bot, view)
         return await asyncio.get_running_loop().run_in_executor(_pool, bot.decide, view)
     except Exception:  # noqa: BLE001 - a broken bot must not stall the table
         log.exception("bot %s failed %s", getattr(bot, "name", bot), where)

@@ -182,6 +182,7 @@ class TableService:
 
     async def shutdown(self) -> None:
         await self.scheduler.shutdown()
+        self.turns.close()
 
     # -- the one path of a change --------------------------------------------------
 

@@ -47,6 +47,14 @@ class Turns:
         self.scheduler = scheduler
         self.learner = learner
         self.run = run
+        #: the bots' own processes (``Settings.bot_processes``), started at the first decision; None: threads
+        self.processes = (bots_runner.BotProcesses(settings.bot_processes, settings.bot_nice)
+                          if settings.bot_processes else None)
+
+    def close(self) -> None:
+        """Stop the bots' processes, if any."""
+        if self.processes is not None:
+            self.processes.close()
 
     def stand_in_name(self) -> str:
         """The bot that plays for a person who left or ran out of time."""
@@ -134,7 +142,7 @@ class Turns:
         kind = t.seats[seat].kind
         if t.bots_learn and kind is SeatKind.BOT and seat not in room.models_given:
             await self._give_models(room, seat, bot)
-        d = await bots_runner.decide(bot, view, f"at table {t.code}")
+        d = await bots_runner.decide(bot, view, f"at table {t.code}", self.processes)
         if room.table.seats[seat].kind is not kind:
             # the person came back to the seat (or left it) while the bot thought:
             # the move is theirs now (attack7: the bot still made it for them)

@@ -1,0 +1,152 @@
+"""The bots' own processes (``Settings.bot_processes``; runtime/bots_runner.py).
+
+Issue 16's attack benchmark: on 2 workers, the attacker's ``bots_learn`` tables
+of ``strong`` bots thought on threads of the workers, sharing the interpreter
+lock with the event loop that answers the people. With ``bot_processes`` the
+decisions run in processes of their own at a lower CPU priority. These tests
+show a decision there is the bot's own (its state comes back), a dead process
+costs no move, a bot that cannot travel still moves, and a whole game of
+``strong`` bots on the real service ends that way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from liars_dice.bots import Decision
+from liars_dice.engine import Game, Rules, SeatView, SeededDice
+from liars_dice.server.core.config import Settings
+from liars_dice.server.core.tables import TableStatus
+from liars_dice.server.runtime.bots_runner import BotProcesses, decide
+
+from helpers import run_in_thread
+
+from .test_store_faults import Service, until
+
+
+class CountingBot:
+    """The first legal action, with what a decision saw: the process it ran in,
+    its nice value, and how many decisions this bot has made (state that must
+    come back from the bot process)."""
+
+    name = "counting"
+
+    def __init__(self) -> None:
+        self.decisions = 0
+        self.pids: list[int] = []
+        self.nice: int | None = None
+
+    def decide(self, view: SeatView) -> Decision:
+        self.decisions += 1
+        self.pids.append(os.getpid())
+        self.nice = os.nice(0)
+        return Decision(view.legal_actions()[0])
+
+
+class LocalBot(CountingBot):
+    """A bot that holds something pickle cannot carry (a lambda)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hook = lambda: None
+
+
+def a_view() -> SeatView:
+    game = Game.create(Rules.preset("classic"), ["p0", "p1", "p2"], [3, 3, 3])
+    state = game.initial_state(0).roll(SeededDice(1))
+    return state.view(state.to_move)
+
+
+def test_a_decision_runs_in_a_lower_priority_process_and_the_bot_keeps_what_it_learned() -> None:
+    pool = BotProcesses(1, nice=5)
+    bot = CountingBot()
+    view = a_view()
+
+    async def go() -> list[Decision]:
+        return [await pool.decide(bot, view) for _ in range(3)]
+
+    try:
+        decisions = run_in_thread(go())
+    finally:
+        pool.close()
+    assert [d.action for d in decisions] == [view.legal_actions()[0]] * 3
+    assert bot.decisions == 3, "the bot's state after each decision came back to the worker's bot"
+    assert len(set(bot.pids)) == 1 and bot.pids[0] != os.getpid(), "the decisions ran in one other process"
+    assert bot.nice == os.nice(0) + 5, "at the lower priority"
+
+
+def test_a_bot_process_killed_costs_no_move_and_a_new_one_takes_over() -> None:
+    pool = BotProcesses(1)
+    bot = CountingBot()
+    view = a_view()
+
+    async def go() -> None:
+        await pool.decide(bot, view)
+        os.kill(bot.pids[-1], signal.SIGKILL)
+        await asyncio.sleep(0.5)
+        await pool.decide(bot, view)  # the broken pool: this one on a thread of the worker
+        await pool.decide(bot, view)  # and the next in the new pool's process
+
+    try:
+        run_in_thread(go())
+    finally:
+        pool.close()
+    assert bot.decisions == 3 and pool.restarts == 1
+    first, second, third = bot.pids
+    assert second == os.getpid() and third not in (first, os.getpid())
+
+
+def test_a_bot_that_cannot_be_pickled_thinks_on_a_thread(caplog: pytest.LogCaptureFixture) -> None:
+    pool = BotProcesses(1)
+    bot = LocalBot()
+
+    try:
+        d = run_in_thread(decide(bot, a_view(), "here", pool))
+    finally:
+        pool.close()
+    assert d.action is not None and bot.pids == [os.getpid()]
+    assert "cannot be sent to a bot process" in caplog.text
+
+
+def test_the_settings_bound_the_processes_and_their_priority() -> None:
+    assert Settings().bot_processes == 0, "the embedded default keeps bots on threads"
+    assert Settings().with_overrides(["bot_processes=2", "bot_nice=19"]).bot_processes == 2
+    with pytest.raises(ValueError, match="bot_nice takes at most 19"):
+        Settings().with_overrides(["bot_nice=20"])
+    with pytest.raises(ValueError, match="bot_processes takes at most 64"):
+        Settings().with_overrides(["bot_processes=65"])
+
+
+def test_a_game_of_strong_bots_ends_with_their_decisions_in_a_bot_process(tmp_path: Path) -> None:
+    """The real service with ``bot_processes=1``: 3 strong bots (one a stand-in
+    for the host, who left) play a game to its end."""
+    from liars_dice.server.core.commands import AddBot, Start
+    from liars_dice.server.core.messages import CreateTable
+    from liars_dice.server.core.tables import Departure
+
+    s = Service(tmp_path / "t.db", bot_delay=0.0, bot_processes=1, timeout_bot="strong")
+
+    async def go() -> Any:
+        svc = s.svc
+        made = await svc.create_table(CreateTable(nickname="ann", seats=3, options={"dice_per_player": 2}), "ann", "http://x/")
+        room = svc.rooms[made["code"]]
+        for _ in range(2):
+            await svc.run(room, AddBot(0, "strong"))
+        await svc.run(room, Start(0, 0))
+        await svc.leave(room, 0, Departure.LEAVE)
+        await until(lambda: room.table.status is TableStatus.FINISHED, 120)
+        pool = svc.turns.processes
+        assert pool is not None and pool.restarts == 0
+        workers = list(pool._pool._processes)  # noqa: SLF001 - the pool's live processes
+        await s.close()
+        return room, workers
+
+    room, workers = run_in_thread(go())
+    assert room.table.winner is not None
+    assert workers and os.getpid() not in workers, "the decisions were made in a process of their own"
