@@ -15,6 +15,7 @@ import os
 import re
 import resource
 import socket
+import statistics
 import subprocess
 import sys
 import threading
@@ -137,6 +138,15 @@ def _open_files(pid: int) -> int:
     return len(os.listdir(f"/proc/{pid}/fd"))
 
 
+def _sample_open_files(pid: int, n: int, every: float) -> list[int]:
+    """``n`` counts of :func:`_open_files`, ``every`` seconds apart."""
+    counts = []
+    for _ in range(n):
+        counts.append(_open_files(pid))
+        time.sleep(every)
+    return counts
+
+
 def test_one_address_holding_a_thousand_keep_alive_connections_locks_no_one_out(server: tuple[str, int]) -> None:
     # Issue 16 fault 1: "1,005 such connections held the server at 1,024 open files.
     # For the whole run every new request from anyone failed".
@@ -148,7 +158,10 @@ def test_one_address_holding_a_thousand_keep_alive_connections_locks_no_one_out(
     honest = httpx.Client(base_url=server, transport=httpx.HTTPTransport(local_address="127.0.0.3"), timeout=5)
     with KeepAliveFlood(server, "127.0.0.2", 1000) as flood:
         time.sleep(6.0)  # the flood has tried every connection a few times over
-        held = _open_files(pid)
+        # The median of a second's samples: a connection over the cap is accepted,
+        # answered 429 and closed within a turn of the loop, but a sample taken in
+        # that turn counts it (CI under load once saw 119 open at one instant).
+        held = statistics.median(_sample_open_files(pid, 11, 0.1))
         answered = []
         for _ in range(5):
             r = honest.post("/api/tables", json={"nickname": "ann", "seats": 2})
