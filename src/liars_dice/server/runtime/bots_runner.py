@@ -19,12 +19,15 @@ import os
 import pickle
 import random
 import signal
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from ...bots import REGISTRY, Bot, Decision, make_bot
 from ...bots.names import DEFAULT_BOT
 from ...engine import SeatView
+from . import memory
 
 log = logging.getLogger(__name__)
 
@@ -69,15 +72,32 @@ def new_bot(name: str) -> Bot:
     return make_bot(name)
 
 
-def _start_bot_process(nice: int) -> None:
-    """A bot process's start: a lower CPU priority (``nice``), and Ctrl+C left to
-    the server, which closes the pool."""
+def _start_bot_process(nice: int, trim_seconds: float = 10.0) -> None:
+    """A bot process's start: a lower CPU priority (``nice``), Ctrl+C left to
+    the server, which closes the pool, and a thread that gives the process's
+    freed memory back every ``trim_seconds`` (:func:`.memory.trim`; a
+    ``strong`` bot's endgame positions are 17-30 MiB each, and the ones that
+    leave its cache would otherwise stay with the process; 0: never)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if nice:
         try:
             os.nice(nice)
         except OSError:  # pragma: no cover - a nice value the system refuses
             pass
+    if trim_seconds > 0:
+        threading.Thread(target=_trim_every, args=(trim_seconds,), name="liars-dice-bot-trim", daemon=True).start()
+
+
+def _trim_every(seconds: float) -> None:
+    while True:
+        time.sleep(seconds)
+        memory.trim()
+
+
+def _ready() -> int:
+    """In a bot process: nothing but being there (its pid), so that the pool's
+    processes start with the worker, not at its first bot decision."""
+    return os.getpid()
 
 
 def _decide_here(payload: bytes) -> bytes:
@@ -98,21 +118,36 @@ class BotProcesses:
     out of memory) breaks the pool: that decision runs on a thread instead and
     a new pool is started for the next one.
 
+    The processes are started at once, with the pool (and again with a new
+    pool): their fixed cost (about 26 MiB each, what they import) is paid when
+    the worker starts, and the first bot decisions find them ready.
+
     :param processes: how many processes (at least 1).
     :param nice: the processes' ``nice`` increment, 0-19 (10 by default).
+    :param trim_seconds: seconds between two returns of a process's freed
+        memory to the system (0: never).
+    :raises ValueError: ``processes`` below 1.
     """
 
-    def __init__(self, processes: int, nice: int = 10) -> None:
+    def __init__(self, processes: int, nice: int = 10, trim_seconds: float = 10.0) -> None:
         if processes < 1:
             raise ValueError(f"bot processes must be 1 or more, not {processes}")
         self.processes = processes
         self.nice = nice
+        self.trim_seconds = trim_seconds
         self.restarts = 0  #: pools started again after a process died
         self._pool = self._new_pool()
 
     def _new_pool(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_start_bot_process, initargs=(self.nice,))
+        pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_start_bot_process, initargs=(self.nice, self.trim_seconds))
+        for _ in range(self.processes):  # each call finds no idle process, so the pool starts one
+            pool.submit(_ready)
+        return pool
+
+    def pids(self) -> list[int]:
+        """The process ids of the pool's processes started so far."""
+        return sorted(self._pool._processes)  # noqa: SLF001 - the executor names its processes nowhere else
 
     async def decide(self, bot: Bot, view: SeatView) -> Decision:
         """``bot.decide(view)`` in a bot process, ``bot`` updated in place.

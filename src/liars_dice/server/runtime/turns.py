@@ -47,8 +47,8 @@ class Turns:
         self.scheduler = scheduler
         self.learner = learner
         self.run = run
-        #: the bots' own processes (``Settings.bot_processes``), started at the first decision; None: threads
-        self.processes = (bots_runner.BotProcesses(settings.bot_processes, settings.bot_nice)
+        #: the bots' own processes (``Settings.bot_processes``), started with the worker; None: threads
+        self.processes = (bots_runner.BotProcesses(settings.bot_processes, settings.bot_nice, settings.trim_seconds)
                           if settings.bot_processes else None)
 
     def close(self) -> None:
