@@ -51,6 +51,14 @@ class CountingBot:
         return Decision(view.legal_actions()[0])
 
 
+class SleepyBot(CountingBot):
+    """A counting bot that thinks for 0.3 s."""
+
+    def decide(self, view: SeatView) -> Decision:
+        time.sleep(0.3)
+        return super().decide(view)
+
+
 class LocalBot(CountingBot):
     """A bot that holds something pickle cannot carry (a lambda)."""
 
@@ -114,7 +122,7 @@ def test_a_bot_process_holds_no_web_server_and_gives_its_freed_memory_back() -> 
 
 
 def test_a_bot_process_killed_costs_no_move_and_a_new_one_takes_over() -> None:
-    pool = BotProcesses(1)
+    pool = BotProcesses(1, restart_seconds=0)
     bot = CountingBot()
     view = a_view()
 
@@ -132,6 +140,44 @@ def test_a_bot_process_killed_costs_no_move_and_a_new_one_takes_over() -> None:
     assert bot.decisions == 3 and pool.restarts == 1
     first, second, third = bot.pids
     assert second == os.getpid() and third not in (first, os.getpid())
+
+
+def test_one_dead_process_with_many_decisions_waiting_starts_one_new_pool() -> None:
+    """Stop 31's attacker: one SIGKILL with 30 decisions in flight started 51
+    pools (104 processes; the server stopped answering for 20 s), since each
+    waiting decision started a pool and shut down the one before it. Now the
+    broken pool is set aside once; the decisions go to threads until
+    ``restart_seconds`` have passed since the last start, and then one new
+    pool takes the next."""
+    pool = BotProcesses(1, restart_seconds=1.0)
+    bots = [SleepyBot() for _ in range(12)]
+    view = a_view()
+
+    async def go() -> tuple[list[int], list[int]]:
+        first = await pool.decide(bots[0], view)
+        assert first is not None
+        (victim,) = pool.pids()
+        waiting = [asyncio.create_task(pool.decide(b, view)) for b in bots[1:]]
+        await asyncio.sleep(0.1)  # one thinking in the process, ten queued behind it
+        os.kill(victim, signal.SIGKILL)
+        await asyncio.gather(*waiting)
+        during = pool.pids()
+        await asyncio.sleep(1.0)
+        await pool.decide(bots[0], view)  # past restart_seconds: a new pool
+        return during, pool.pids()
+
+    try:
+        during, after = run_in_thread(go())
+    finally:
+        pool.close()
+    assert all(b.decisions >= 1 for b in bots), "every decision was made, the waiting ones on threads"
+    assert during == [], "no pool was started while the broken one waited out restart_seconds"
+    assert pool.restarts == 1 and len(after) == 1 and after != [victim_pid(bots)], (pool.restarts, after)
+
+
+def victim_pid(bots: list[CountingBot]) -> int:
+    """The process of the first decision (the one killed)."""
+    return bots[0].pids[0]
 
 
 def test_a_bot_that_cannot_be_pickled_thinks_on_a_thread(caplog: pytest.LogCaptureFixture) -> None:

@@ -115,8 +115,13 @@ class BotProcesses:
     which is copied back into the worker's bot, so the seat's bot is one object
     wherever it thinks. A bot that cannot be pickled thinks on a thread. The pool's processes are started with ``spawn`` (the
     worker has threads), each with ``os.nice(nice)``. A process that dies (killed,
-    out of memory) breaks the pool: that decision runs on a thread instead and
-    a new pool is started for the next one.
+    out of memory) breaks the pool: the decisions that were waiting on it run
+    on threads instead, the broken pool is shut down once, and one new pool is
+    started, no sooner than ``restart_seconds`` after the last start, the
+    decisions meanwhile running on threads (stop 31's attacker: one killed
+    process with 30 decisions in flight started 51 pools, 104 processes, and
+    the server stopped answering for 20 s, since every waiting decision
+    started a pool of its own and shut down the one started before it).
 
     The processes are started at once, with the pool (and again with a new
     pool): their fixed cost (about 26 MiB each, what they import) is paid when
@@ -126,17 +131,24 @@ class BotProcesses:
     :param nice: the processes' ``nice`` increment, 0-19 (10 by default).
     :param trim_seconds: seconds between two returns of a process's freed
         memory to the system (0: never).
+    :param restart_seconds: the least time between two starts of a pool, so
+        that processes that keep dying (out of memory) cost threads, not a
+        storm of new interpreters.
     :raises ValueError: ``processes`` below 1.
     """
 
-    def __init__(self, processes: int, nice: int = 10, trim_seconds: float = 10.0) -> None:
+    def __init__(self, processes: int, nice: int = 10, trim_seconds: float = 10.0,
+                 restart_seconds: float = 5.0) -> None:
         if processes < 1:
             raise ValueError(f"bot processes must be 1 or more, not {processes}")
         self.processes = processes
         self.nice = nice
         self.trim_seconds = trim_seconds
+        self.restart_seconds = restart_seconds
         self.restarts = 0  #: pools started again after a process died
-        self._pool = self._new_pool()
+        self._started = time.monotonic()  # when the pool was last started
+        self._pool: ProcessPoolExecutor | None = self._new_pool()
+        self._closed = False
 
     def _new_pool(self) -> ProcessPoolExecutor:
         pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
@@ -146,8 +158,28 @@ class BotProcesses:
         return pool
 
     def pids(self) -> list[int]:
-        """The process ids of the pool's processes started so far."""
+        """The process ids of the pool's processes started so far (none while
+        a broken pool waits for its restart)."""
+        if self._pool is None:
+            return []
         return sorted(self._pool._processes)  # noqa: SLF001 - the executor names its processes nowhere else
+
+    def _current(self) -> ProcessPoolExecutor | None:
+        """The pool to send a decision to: a new one if the last broke and
+        ``restart_seconds`` have passed since the last start, else None
+        (the decision runs on a thread)."""
+        if self._pool is None and not self._closed and time.monotonic() - self._started >= self.restart_seconds:
+            self._pool, self._started = self._new_pool(), time.monotonic()
+            self.restarts += 1
+        return self._pool
+
+    def _broken(self, pool: ProcessPoolExecutor) -> None:
+        """``pool`` broke: set it aside, once, whichever of its waiting decisions sees it first."""
+        if self._pool is pool:
+            log.error("a bot process died: the decisions waiting on it run on threads, and a new pool starts "
+                      "at a decision %.0f s or more after the last start", self.restart_seconds)
+            self._pool = None
+            pool.shutdown(wait=False, cancel_futures=True)
 
     async def decide(self, bot: Bot, view: SeatView) -> Decision:
         """``bot.decide(view)`` in a bot process, ``bot`` updated in place.
@@ -160,21 +192,23 @@ class BotProcesses:
         except Exception:  # noqa: BLE001 - a bot that cannot travel thinks on a thread
             log.warning("bot %s cannot be sent to a bot process; it thinks on a thread", getattr(bot, "name", bot))
             return await loop.run_in_executor(_pool, bot.decide, view)
+        pool = self._current()
+        if pool is None:  # a broken pool waits for its restart
+            return await loop.run_in_executor(_pool, bot.decide, view)
         try:
             decision: Decision
-            decision, after = pickle.loads(await loop.run_in_executor(self._pool, _decide_here, payload))
+            decision, after = pickle.loads(await loop.run_in_executor(pool, _decide_here, payload))
         except BrokenProcessPool:
-            log.error("a bot process died: this decision runs on a thread, and a new pool is started")
-            broken, self._pool = self._pool, self._new_pool()
-            self.restarts += 1
-            broken.shutdown(wait=False, cancel_futures=True)
+            self._broken(pool)
             return await loop.run_in_executor(_pool, bot.decide, view)
         vars(bot).update(vars(after))
         return decision
 
     def close(self) -> None:
         """Stop the processes (a decision under way is given up)."""
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        self._closed = True
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
 
 
 async def decide(bot: Bot, view: SeatView, where: str = "", processes: BotProcesses | None = None) -> Decision:
