@@ -232,7 +232,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         acct = await signed_in(request, csrf=True)
         name = await seat_name(request, body.nickname, acct)
         async with g.new_table(request) as slot:  # the caps checked and held in one step (fault 5)
-            out = await svc(request).create_table(body, name, base, acct.id if acct else None)
+            out = await svc(request).create_table(body, name, base, acct.id if acct else None, g.address(request))
             slot.created(out["code"])
         return out
 

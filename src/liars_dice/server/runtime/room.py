@@ -34,6 +34,7 @@ class Room:
     __slots__ = (
         "table", "lock", "conns", "_seat_conns", "visitors", "timers", "deadline", "reveal_until", "_bots",
         "results_cache", "presence_pending", "turn_for", "learned", "models_given", "unsure", "refreshed", "refreshing",
+        "creator",
         "__weakref__",
     )
 
@@ -58,6 +59,9 @@ class Room:
         self.models_given: set[int] = set()  #: bot seats that got them
         #: a write failed or its commit is uncertain: re-read the events before the next change
         self.unsure = False
+        #: the address that created the table, as this worker saw it (kept in memory only; None after a
+        #: restart or a failover): the key of its bots' turns (:mod:`.bot_queue`)
+        self.creator: str | None = None
 
     @property
     def code(self) -> str:

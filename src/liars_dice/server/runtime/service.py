@@ -440,10 +440,13 @@ class TableService:
             return self.cluster.lobby(here, self.settings.lobby_max)
         return here
 
-    async def create_table(self, req: CreateTable, name: str, base_url: str, account: int | None = None) -> dict[str, Any]:
+    async def create_table(self, req: CreateTable, name: str, base_url: str, account: int | None = None,
+                           address: str | None = None) -> dict[str, Any]:
         """``POST /api/tables``: a new open table with its creator, ``name``
         (cleaned at the edge), in seat 0 (the host), through the change path;
-        ``account``: the signed-in creator's account id (``None``: a guest).
+        ``account``: the signed-in creator's account id (``None``: a guest);
+        ``address``: the creator's address, the key of the table's bots'
+        turns (:mod:`.bot_queue`; kept in memory only).
 
         :raises ServerError: on a bad request (nothing is stored).
         """
@@ -464,6 +467,7 @@ class TableService:
         }
         token = new_token()
         room = Room(unopened(payload, self.settings.chat_history))
+        room.creator = address
         await self.run(room, Create(payload, name, hash_token(token), account))
         self.rooms[code] = room
         return {

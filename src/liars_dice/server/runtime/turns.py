@@ -27,6 +27,7 @@ from ..core.config import Settings
 from ..core.errors import RevealShowing
 from ..core.tables import Event, EventKind, SeatKind, TableStatus
 from . import bots_runner
+from .bot_queue import FairQueue
 from .learning import Learner
 from .room import Room
 from .timers import Evict, GraceOver, Scheduler, TurnDue
@@ -50,6 +51,9 @@ class Turns:
         #: the bots' own processes (``Settings.bot_processes``), started with the worker; None: threads
         self.processes = (bots_runner.BotProcesses(settings.bot_processes, settings.bot_nice, settings.trim_seconds)
                           if settings.bot_processes else None)
+        #: the decisions' slots (the processes, or the bots' threads), taken in turn by
+        #: the addresses that made the tables (:mod:`.bot_queue`; stop 31's attacker)
+        self.queue = FairQueue(settings.bot_processes or bots_runner.BOT_THREADS)
 
     def close(self) -> None:
         """Stop the bots' processes, if any."""
@@ -142,7 +146,10 @@ class Turns:
         kind = t.seats[seat].kind
         if t.bots_learn and kind is SeatKind.BOT and seat not in room.models_given:
             await self._give_models(room, seat, bot)
-        d = await bots_runner.decide(bot, view, f"at table {t.code}", self.processes)
+        async with self.queue.turn(room.creator or f"table:{t.code}"):
+            if room.table.move_number != expect:  # the game moved on while this decision waited
+                return
+            d = await bots_runner.decide(bot, view, f"at table {t.code}", self.processes)
         if room.table.seats[seat].kind is not kind:
             # the person came back to the seat (or left it) while the bot thought:
             # the move is theirs now (attack7: the bot still made it for them)

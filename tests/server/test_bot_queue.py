@@ -1,0 +1,148 @@
+"""Fair turns for the bots' decisions (runtime/bot_queue.py).
+
+Stop 31's attacker: 20 tables from one address under an accepted rules file
+(9 faces, 10 dice), 6 ``strong`` bots each (250-500 ms of CPU per decision),
+and the host gone; an honest table's bot then answered in 3.4-13.5 s instead of
+3 ms, since every decision of the worker waited in one first-come queue. The
+decisions now take the slots round-robin by the address that made the table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from liars_dice.server.core.commands import AddBot, Start
+from liars_dice.server.core.messages import CreateTable
+from liars_dice.server.core.tables import Departure
+from liars_dice.server.runtime import bots_runner
+from liars_dice.server.runtime.bot_queue import FairQueue
+
+from helpers import run_in_thread
+
+from .test_store_faults import Service, until
+
+
+def test_a_key_with_many_waiting_gets_one_turn_in_each_round() -> None:
+    """One slot held by ``a``, ten more of ``a`` waiting, then one of ``h``:
+    ``h`` is served after one of ``a``, not after all ten."""
+    q = FairQueue(1)
+    order: list[str] = []
+
+    async def one(key: str, hold: asyncio.Event) -> None:
+        async with q.turn(key):
+            order.append(key)
+            await hold.wait()
+
+    async def go() -> None:
+        gates = [asyncio.Event() for _ in range(12)]
+        tasks = [asyncio.create_task(one("a", gates[i])) for i in range(11)]
+        await asyncio.sleep(0.01)
+        tasks.append(asyncio.create_task(one("h", gates[11])))
+        await asyncio.sleep(0.01)
+        assert q.running == 1 and q.waiting() == 11
+        for g in gates:
+            g.set()  # each holder in turn lets go (a gate of one not yet served opens at its turn)
+            await asyncio.sleep(0.01)
+        await asyncio.gather(*tasks)
+
+    asyncio.run(go())
+    assert order.index("h") == 2, order
+    assert q.running == 0 and q.waiting() == 0
+
+
+def test_keys_take_turns_and_each_key_keeps_its_own_order() -> None:
+    q = FairQueue(1)
+    order: list[str] = []
+
+    async def one(name: str) -> None:
+        async with q.turn(name[0]):
+            order.append(name)
+            await asyncio.sleep(0)
+
+    async def go() -> None:
+        async with q.turn("x"):  # every one below waits
+            tasks = [asyncio.create_task(one(n)) for n in ("a1", "a2", "a3", "b1", "b2", "c1")]
+            await asyncio.sleep(0.01)
+        await asyncio.gather(*tasks)
+
+    asyncio.run(go())
+    assert order == ["a1", "b1", "c1", "a2", "b2", "a3"]
+
+
+def test_a_waiter_cancelled_gives_its_place_up_and_the_slots_are_never_lost() -> None:
+    q = FairQueue(2)
+
+    async def go() -> None:
+        hold = asyncio.Event()
+
+        async def holder() -> None:
+            async with q.turn("a"):
+                await hold.wait()
+
+        holders = [asyncio.create_task(holder()) for _ in range(2)]
+        await asyncio.sleep(0.01)
+        waiters = [asyncio.create_task(holder()) for _ in range(3)]
+        await asyncio.sleep(0.01)
+        assert q.waiting() == 3
+        waiters[1].cancel()
+        await asyncio.sleep(0.01)
+        assert q.waiting() == 2
+        hold.set()
+        await asyncio.gather(*holders, waiters[0], waiters[2])
+        # cancelled at the moment its slot was handed over: the slot is passed on
+        async with q.turn("a"):
+            late = asyncio.create_task(holder())
+            await asyncio.sleep(0.01)
+            other = asyncio.create_task(holder())
+            await asyncio.sleep(0.01)
+        late.cancel()  # its future is done (the slot handed to it) but it has not run yet
+        await asyncio.gather(late, other, return_exceptions=True)
+
+    asyncio.run(go())
+    assert q.running == 0 and q.waiting() == 0
+    with pytest.raises(ValueError, match="1 slot or more"):
+        FairQueue(0)
+
+
+def test_an_honest_tables_bot_moves_before_an_address_with_many_tables_waiting(tmp_path: Path) -> None:
+    """The real service: every slot of the bots is held and 5 more decisions
+    of the address ``attacker`` wait; an honest table's bot then gets the
+    second slot to come free, not the sixth."""
+    s = Service(tmp_path / "t.db", bot_delay=0.0)
+
+    async def go() -> int:
+        svc = s.svc
+        queue = svc.turns.queue
+        assert queue.slots == bots_runner.BOT_THREADS
+        hold = asyncio.Event()
+
+        async def attacker() -> None:
+            async with queue.turn("attacker"):
+                await hold.wait()
+
+        held = [asyncio.create_task(attacker()) for _ in range(queue.slots + 5)]
+        await until(lambda: queue.waiting() == 5, 5)
+        made = await svc.create_table(CreateTable(nickname="ann", seats=2), "ann", "http://x/", address="10.0.0.7")
+        room = svc.rooms[made["code"]]
+        assert room.creator == "10.0.0.7"
+        await svc.run(room, AddBot(0, "probabilistic"))
+        await svc.run(room, Start(0, 1))  # the bot (seat 1) opens
+        await svc.leave(room, 0, Departure.LEAVE)
+        await until(lambda: queue.waiting() == 6, 5)
+        moves = room.table.move_number
+        # two holders let go (one slot each): the first goes to the attacker's
+        # oldest, the second to the honest table (first come, it was the sixth)
+        for t in held[:2]:
+            t.cancel()
+        await until(lambda: room.table.move_number > moves, 10)
+        still = queue.waiting()
+        hold.set()
+        await asyncio.gather(*held, return_exceptions=True)
+        await s.close()
+        return still
+
+    still = run_in_thread(go())
+    assert still >= 4, f"the honest bot moved with {still} of the attacker's 5 decisions still waiting"
