@@ -228,3 +228,45 @@ def test_a_game_of_strong_bots_ends_with_their_decisions_in_a_bot_process(tmp_pa
     room, workers = run_in_thread(go())
     assert room.table.winner is not None
     assert workers and os.getpid() not in workers, "the decisions were made in a process of their own"
+
+
+def test_the_bot_processes_exit_when_their_worker_is_killed(tmp_path: Path) -> None:
+    """Stop 31's attacker: a worker killed with SIGKILL left its 2 bot
+    processes and the resource tracker behind for good (ppid 1, 800 s later).
+    A real worker process here: it starts a pool of 2, prints their pids, and
+    is killed; both are gone within a few seconds."""
+    import subprocess
+    import sys
+
+    code = ("import sys, time\n"
+            "from liars_dice.server.runtime.bots_runner import BotProcesses\n"
+            "pool = BotProcesses(2)\n"
+            "while len(pool.pids()) < 2: time.sleep(0.05)\n"
+            "time.sleep(1.0)\n"  # the processes' starts (their watch of the worker) are done
+            "print(*pool.pids(), flush=True)\n"
+            "time.sleep(600)\n")
+    worker = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        assert worker.stdout is not None
+        pids = [int(x) for x in worker.stdout.readline().split()]
+        assert len(pids) == 2 and all(_alive(p) for p in pids)
+        worker.kill()
+        worker.wait(10)
+        deadline = time.monotonic() + 15
+        while any(_alive(p) for p in pids) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        left = [p for p in pids if _alive(p)]
+    finally:
+        worker.kill()
+    for p in left:
+        os.kill(p, signal.SIGKILL)
+    assert left == [], f"bot processes {left} outlived their worker"
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False

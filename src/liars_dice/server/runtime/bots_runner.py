@@ -86,6 +86,24 @@ def _start_bot_process(nice: int, trim_seconds: float = 10.0) -> None:
             pass
     if trim_seconds > 0:
         threading.Thread(target=_trim_every, args=(trim_seconds,), name="liars-dice-bot-trim", daemon=True).start()
+    threading.Thread(target=_exit_with, args=(os.getppid(),), name="liars-dice-bot-orphan", daemon=True).start()
+
+
+#: seconds between two looks at whether a bot process's worker is still there
+ORPHAN_CHECK_SECONDS = 1.0
+
+
+def _exit_with(worker: int) -> None:
+    """In a bot process: exit once its worker ``worker`` is gone (its parent
+    changed). A worker killed with SIGKILL closes nothing, and a spawned pool
+    process holds both ends of its own queue, so it never saw the end: stop
+    31's attacker found 2 bot processes and the resource tracker per killed
+    worker still there 800 s later (80-93 MiB each time, and the CPU of a
+    decision under way). The resource tracker exits in turn once no process
+    holds its pipe."""
+    while os.getppid() == worker:
+        time.sleep(ORPHAN_CHECK_SECONDS)
+    os._exit(0)
 
 
 def _trim_every(seconds: float) -> None:
