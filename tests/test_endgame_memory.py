@@ -90,3 +90,21 @@ def test_the_memory_of_positions_comes_back_to_the_system() -> None:
     start, peak, after = (float(x) for x in out.stdout.split())
     assert peak - start > 100, out.stdout
     assert after - start < 30, out.stdout
+
+
+def test_idle_positions_leave_with_no_further_lookup(empty_cache) -> None:
+    """Stop 31's attacker: positions left only when another was asked for, so
+    once endgames stopped a bot process kept 374-408 MiB of them for good. A
+    served worker's trims (and its bot processes') now drop the idle ones."""
+    from liars_dice.server.runtime import memory
+
+    (t1, d1), (t2, d2) = _every_position()[:2]
+    t1.position(d1)
+    t2.position(d2)
+    assert endgame.evict_idle() == 0, "none idle yet"
+    now = endgame._USED[(str(t1._file), d1)]
+    endgame._USED[(str(t1._file), d1)] = now - endgame.POSITION_IDLE_SECONDS - 1
+    assert endgame.evict_idle() == 1 and list(endgame._POSITIONS) == [(str(t2._file), d2)]
+    endgame._USED[(str(t2._file), d2)] = now - endgame.POSITION_IDLE_SECONDS - 1
+    memory.trim()
+    assert endgame._POSITIONS == {}, "a trim dropped the idle position"

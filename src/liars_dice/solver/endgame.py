@@ -411,6 +411,23 @@ _USED: dict[tuple[str, tuple[int, int]], float] = {}
 _POSITIONS_LOCK = threading.Lock()
 
 
+def evict_idle(now: float | None = None) -> int:
+    """Drop the built positions unused for :data:`POSITION_IDLE_SECONDS`;
+    returns how many. :meth:`EndgameTables.position` drops them only when it
+    is asked for another position, so once endgames stopped a process kept its
+    positions for good (stop 31's attacker: bot processes at 374 MiB stayed at
+    408 MiB 330 s later). A served worker and its bot processes call this
+    before each return of freed memory (server/runtime/memory.py).
+
+    :param now: ``time.monotonic()`` seconds (default: now)."""
+    with _POSITIONS_LOCK:
+        now = time.monotonic() if now is None else now
+        idle = [k for k in _POSITIONS if now - _USED[k] > POSITION_IDLE_SECONDS]
+        for k in idle:
+            del _POSITIONS[k], _USED[k]
+        return len(idle)
+
+
 def _data_dir() -> Path:
     return Path(str(resources.files("liars_dice") / "data"))
 

@@ -22,6 +22,8 @@ import ctypes.util
 import logging
 from collections.abc import Callable
 
+from ...solver.endgame import evict_idle
+
 log = logging.getLogger(__name__)
 
 
@@ -42,11 +44,14 @@ _TRIM = _find_trim()
 
 
 def trim() -> bool:
-    """Return the free pages of the C heap to the operating system
-    (glibc's ``malloc_trim(0)``; blocking, a few ms on a heap of 100 MiB).
+    """Drop the endgame positions unused for their idle time
+    (:func:`liars_dice.solver.endgame.evict_idle`), then return the free pages
+    of the C heap to the operating system (glibc's ``malloc_trim(0)``;
+    blocking, a few ms on a heap of 100 MiB).
 
     :returns: ``True`` if memory was given back, ``False`` if none could be
         (or the C library has no ``malloc_trim``)."""
+    evict_idle()
     return bool(_TRIM(0)) if _TRIM is not None else False
 
 
