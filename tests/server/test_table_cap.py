@@ -106,3 +106,34 @@ def test_parallel_creates_on_two_workers_never_pass_a_cap(cap: str) -> None:
         time.sleep(2.5)
         src = "127.0.1.99" if cap == "total" else "127.0.1.40"
         assert _create(a, src) == refused and _create(b, src) == refused
+
+
+def test_a_started_table_still_counts_under_its_addresss_cap(tmp_path: Path) -> None:
+    """Stop 31's attacker: a table left the cap's count when it started, so one
+    address ran 20 tables of 6 strong bots (under 9 faces x 10 dice, 250-500 ms
+    a decision) with the cap at 8, by starting each and making the next. A
+    table counts until it is finished or closed (``open_tables_per_address``)."""
+    from starlette.testclient import TestClient
+
+    from liars_dice.server import create_app
+
+    from .helpers import Player, close_all, create
+
+    s = Settings(db_url=f"sqlite:///{tmp_path / 't.db'}", open_tables_per_address=2, create_rate="1000/minute",
+                 bot_delay=30.0)
+    with TestClient(create_app(s)) as app:
+        try:
+            for _ in range(2):
+                t = create(app, seats=2)
+                host = Player(app, t["code"], t["token"])
+                host.send({"type": "add_bot", "bot": "random", "id": 1})
+                host.send({"type": "start", "id": 2})
+                assert host.wait(lambda m: m.get("id") == 2)["type"] == "ack"
+                assert app.get(f"/api/tables/{t['code']}").json()["status"] == "playing"
+            r = app.post("/api/tables", json={"nickname": "ann", "preset": "classic", "seats": 2})
+            assert r.status_code == 429, r.text
+            body = r.json()["error"]
+            assert body["code"] == "table/too_many"
+            assert body["message"] == "You already have 2 tables open or in play (the most is 2): finish one first."
+        finally:
+            close_all()

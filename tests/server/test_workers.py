@@ -394,11 +394,11 @@ def test_the_open_table_caps_hold_across_the_workers(settings: Settings) -> None
         assert guard_b.elsewhere_tables == {"testclient": 2, ALL_TABLES: 2}
         r = b.post("/api/tables", json={"nickname": "cy", "preset": "classic", "seats": 2})
         assert r.status_code == 429 and r.json()["error"]["code"] == "table/too_many", r.text
-        assert "2 open tables" in r.json()["error"]["message"]
+        assert "2 tables open or in play" in r.json()["error"]["message"]
         # another address: under its own cap, and over the total of 2 across a and b
         from liars_dice.server.core.errors import ServerBusy
 
-        with pytest.raises(ServerBusy, match="as many open tables as it takes"):
+        with pytest.raises(ServerBusy, match="as many tables open or in play as it takes"):
             guard_b.check_new_table("198.51.100.9")
         # a replica is its owner's to count: b holds one of a's tables, and counts none as its own
         assert b.get(f"/api/tables/{codes[0]}").status_code == 200

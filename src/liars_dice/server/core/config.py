@@ -163,8 +163,10 @@ class Settings:
 
     Caps:
 
-    :ivar open_tables_per_address: open (not yet started) tables created from one address.
-    :ivar open_tables_total: open tables in all. Both count every worker's
+    :ivar open_tables_per_address: unfinished tables (open, or playing) created
+        from one address; a finished or closed table leaves the count (a started
+        one counted no more, before stop 32).
+    :ivar open_tables_total: unfinished tables in all. Both count every worker's
         tables, as of the last heartbeat (2 s) for the other workers'.
     :ivar connections_per_address: open HTTP connections from one peer address
         (not counting a trusted proxy; 0 = no cap), counted by the HTTP layer

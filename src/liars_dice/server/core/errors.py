@@ -248,7 +248,7 @@ class ChatFull(ServerError):
 
 
 class TooManyTables(ServerError):
-    """The address already has ``Settings.open_tables_per_address`` open tables."""
+    """The address already has ``Settings.open_tables_per_address`` tables open or in play."""
 
     code = "table/too_many"
     status = 429

@@ -99,12 +99,12 @@ def _redis_failed(e: Exception) -> ServerUnavailable:
 
 def _too_many_tables(have: int, cap: int) -> TooManyTables:
     """The refusal of an address's table past its open-table cap."""
-    return TooManyTables(f"You already have {have} open tables (the most is {cap}): start or leave one first.")
+    return TooManyTables(f"You already have {have} tables open or in play (the most is {cap}): finish one first.")
 
 
 def _tables_full() -> ServerBusy:
     """The refusal of a table past the server's total open-table cap."""
-    return ServerBusy("The server has as many open tables as it takes: try again later.")
+    return ServerBusy("The server has as many tables open or in play as it takes: try again later.")
 
 
 def _per(item: RateLimitItem) -> str:
@@ -133,7 +133,7 @@ class Guard:
 
     :param limits: the settings holding the rates and caps.
     :param open_tables: a function giving the codes of the tables open now
-        (created, not started, not closed); the cap on open tables counts them.
+        (created, not finished, not closed); the caps on open tables count them.
     """
 
     def __init__(self, limits: Settings, open_tables: Callable[[], set[str]] | None = None) -> None:
