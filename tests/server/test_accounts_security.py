@@ -117,7 +117,10 @@ def test_unknown_names_and_wrong_passwords_look_the_same(tmp_path: Path) -> None
         wrong, unknown = statistics.median(times["wrong"]), statistics.median(times["unknown"])
         print(f"median sign-in: wrong password {wrong * 1000:.1f} ms, unknown name {unknown * 1000:.1f} ms")
         assert wrong > 0.005 and unknown > 0.005  # an Argon2id verification ran in both
-        assert abs(wrong - unknown) < 0.005, (wrong, unknown)
+        # within 5 ms, or a quarter of the slower median on a loaded machine (CI
+        # under load saw 30.4 against 25.1 ms); a skipped verification (~10 ms
+        # of ~25) is still outside either bound
+        assert abs(wrong - unknown) < max(0.005, 0.25 * max(wrong, unknown)), (wrong, unknown)
 
 
 def test_a_session_set_before_sign_in_is_never_adopted(tmp_path: Path) -> None:
