@@ -151,7 +151,7 @@ def test_games_go_on_after_postgres_stops(cluster: pg_cluster.Cluster, tmp_path:
     games never moved again, a crash lost announced moves, and the server
     numbered past the gap."""
     cli = str(Path(__import__("sys").executable).parent / "liars-dice")
-    proc, base = start_server(cli, cluster.url, tmp_path, bot_delay=0.15)
+    proc, base = start_server(cli, cluster.url, tmp_path, bot_delay=0.15, extra=("--limit", "open_tables_per_address=100"))
     log = drain(proc)
     engine = make_engine(cluster.url)
     try:
@@ -180,7 +180,7 @@ def test_games_go_on_after_postgres_stops(cluster: pg_cluster.Cluster, tmp_path:
     finally:
         stop_server(proc)
     assert sum("the store failed" in line for line in log) == 1, "".join(log)[-3000:]  # logged once per outage
-    proc, base = start_server(cli, cluster.url, tmp_path, bot_delay=0.15)  # restarts cleanly
+    proc, base = start_server(cli, cluster.url, tmp_path, bot_delay=0.15, extra=("--limit", "open_tables_per_address=100"))  # restarts cleanly
     drain(proc)
     try:
         for code in codes:

@@ -67,7 +67,7 @@ def test_games_go_on_after_the_disk_was_full(small_disk: Path, tmp_path: Path) -
     # blocks the next commits then reuse, so a full disk could pass unnoticed
     # (CI: "the disk never filled"); after a truncation the next commit needs
     # new blocks, so the full disk is met within a second.
-    proc, base = start_server(cli, url, tmp_path, bot_delay=0.15, extra=("--limit", "wal_truncate_seconds=1"))
+    proc, base = start_server(cli, url, tmp_path, bot_delay=0.15, extra=("--limit", "wal_truncate_seconds=1", "--limit", "open_tables_per_address=100"))
     log = drain(proc)
     try:
         http = httpx.Client(base_url=base, timeout=30)
@@ -97,7 +97,7 @@ def test_games_go_on_after_the_disk_was_full(small_disk: Path, tmp_path: Path) -
     # blocks the next commits then reuse, so a full disk could pass unnoticed
     # (CI: "the disk never filled"); after a truncation the next commit needs
     # new blocks, so the full disk is met within a second.
-    proc, base = start_server(cli, url, tmp_path, bot_delay=0.15, extra=("--limit", "wal_truncate_seconds=1"))  # restarts cleanly
+    proc, base = start_server(cli, url, tmp_path, bot_delay=0.15, extra=("--limit", "wal_truncate_seconds=1", "--limit", "open_tables_per_address=100"))  # restarts cleanly
     drain(proc)
     try:
         for code in codes:
