@@ -23,14 +23,6 @@ if TYPE_CHECKING:
     from ..runtime.service import TableService
 
 
-def _is_live(table: object) -> bool:
-    """Open or in play: a table the open-table caps count (stop 32: a started
-    table left the count, so one address kept starting tables of 6 strong bots
-    for nobody, 20 at once, past its cap of 8)."""
-    status = getattr(table, "status", None)
-    return getattr(status, "value", status) in ("open", "playing")
-
-
 class RequestGuard:
     """The guard of one app: its :class:`~.limits.Guard` and the text checks.
 
@@ -44,12 +36,14 @@ class RequestGuard:
         self.guard = Guard(settings, self._open_codes)
 
     def _open_codes(self) -> set[str]:
-        """The open or playing tables this worker runs: with several workers, a replica of
+        """The open or playing tables this worker runs (``Table.is_live``; stop 32: a
+        started table left the count, so one address ran 20 tables of 6 strong bots
+        past its cap of 8): with several workers, a replica of
         another worker's table is that worker's to count (:meth:`.limits.Guard.share`)."""
         cluster = self.service.cluster
         return {
             code for code, room in self.service.rooms.items()
-            if _is_live(room.table) and (cluster is None or cluster.owns(room))
+            if room.table.is_live and (cluster is None or cluster.owns(room))
         }
 
     @staticmethod
