@@ -192,3 +192,46 @@ def test_sigkill_the_owner_mid_round_loses_nothing(tmp_path: Path) -> None:
     with workers(2, tmp_path) as urls:
         failover = play_killing_the_owner(urls[0], urls[1], [urls, urls[1:] + urls[:1]], tmp_path)
     print(f"failover: {failover:.2f} s (moves resumed after the SIGKILL)")
+
+
+def test_tables_taken_over_still_count_under_their_addresss_cap(tmp_path: Path) -> None:
+    """Stop 32's note: the address that made a table lived in its worker's
+    memory only, so the worker that took a table over from a dead one counted
+    it under no address, and the address could make its cap of tables again.
+    It is stored with the table (``tables.creator``, migration 0005) and read
+    back by the takeover."""
+    assert POSTGRES_URL is not None and REDIS_URL is not None
+    reset_postgres(POSTGRES_URL)
+    reset_redis(REDIS_URL)
+    options = ["--grace", "600", "--limit", "open_tables_per_address=2", "--limit", "create_rate=1000/minute"]
+
+    def create(url: str) -> int:
+        with httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.3"), timeout=20) as c:
+            return c.post(url + "/api/tables", json={"nickname": "ann", "seats": 2}).status_code
+
+    with serve_workers(2, POSTGRES_URL, REDIS_URL, options, tmp_path / "out.txt", seconds=60) as w:
+        first, second = w.urls
+        assert [create(first), create(first)] == [201, 201]
+        engine = create_engine(normalize_db_url(POSTGRES_URL))
+        try:
+            with engine.connect() as conn:
+                owners = set(conn.execute(text("SELECT owner FROM table_leases")).scalars())
+                assert set(conn.execute(text("SELECT creator FROM tables")).scalars()) == {"127.0.0.3"}
+            assert len(owners) == 1
+            dead = owners.pop()
+            os.kill(int(dead.split("-")[-2]), signal.SIGKILL)
+            # the lease (6 s) lapses, the other worker takes both tables over, and
+            # the dead worker's shared counts stop counting (within a lease too)
+            deadline = time.monotonic() + 40
+            while True:
+                with engine.connect() as conn:
+                    now = set(conn.execute(text("SELECT owner FROM table_leases")).scalars())
+                if now and dead not in now:
+                    break
+                assert time.monotonic() < deadline, (tmp_path / "out.txt").read_text()[-3000:]
+                time.sleep(0.2)
+        finally:
+            engine.dispose()
+        time.sleep(15)  # past the dead worker's counts in Redis
+        assert create(second) == 429
+        assert httpx.post(second + "/api/tables", json={"nickname": "bob", "seats": 2}).status_code == 201  # 127.0.0.1

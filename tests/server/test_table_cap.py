@@ -137,3 +137,65 @@ def test_a_started_table_still_counts_under_its_addresss_cap(tmp_path: Path) -> 
             assert body["message"] == "You already have 2 tables open or in play (the most is 2): finish one first."
         finally:
             close_all()
+
+
+def test_a_restart_keeps_each_live_table_under_its_addresss_cap(tmp_path: Path) -> None:
+    """Stop 32's note: the address that made a table lived in the worker's
+    memory only, so after a restart (or a takeover by another worker, which
+    rebuilds a table through the same ``TableService.resume``) every live table
+    counted under no address, and one address could make its cap of tables
+    again. The address is kept with the table while it is live
+    (``tables.creator``, migration 0005) and cleared when it ends."""
+    import sqlalchemy as sa
+
+    db = tmp_path / "t.db"
+    s = Settings(db_url=f"sqlite:///{db}", open_tables_per_address=2, create_rate="1000/minute")
+    with live_server(s) as url:
+        assert [_create(url, "127.0.0.2") for _ in range(2)] == [201, 201]
+        assert _create(url, "127.0.0.2") == 429
+    with live_server(s) as url:  # a new process on the same store
+        assert _create(url, "127.0.0.2") == 429
+        assert _create(url, "127.0.0.3") == 201
+    engine = sa.create_engine(f"sqlite:///{db}")
+    with engine.connect() as conn:
+        rows = conn.execute(sa.text("select creator from tables where status = 'open'")).scalars().all()
+    engine.dispose()
+    assert sorted(rows) == ["127.0.0.2", "127.0.0.2", "127.0.0.3"]
+
+
+def test_a_tables_address_is_cleared_when_it_ends(tmp_path: Path) -> None:
+    """The store keeps a creator's address only while the table is live
+    (migration 0005): a closed table's row, and the row written by any
+    ``finished`` event, hold none; "play again" writes it back."""
+    import sqlalchemy as sa
+    from starlette.testclient import TestClient
+
+    from liars_dice.server import create_app
+    from liars_dice.server.core.tables import Event, EventKind
+    from liars_dice.server.runtime.service import _ops
+
+    from .helpers import Player, close_all, create
+
+    db = tmp_path / "t.db"
+    with TestClient(create_app(Settings(db_url=f"sqlite:///{db}"))) as app:
+        try:
+            t = create(app, seats=2)
+            engine = sa.create_engine(f"sqlite:///{db}")
+            q = sa.text("select status, creator from tables")
+            with engine.connect() as conn:
+                assert conn.execute(q).one() == ("open", "testclient")
+            host = Player(app, t["code"], t["token"])
+            host.send({"type": "leave", "id": 1})
+            deadline = time.monotonic() + 10
+            while app.get(f"/api/tables/{t['code']}").json()["status"] != "closed":
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+            with engine.connect() as conn:
+                assert conn.execute(q).one() == ("closed", None)
+            engine.dispose()
+        finally:
+            close_all()
+    finished = _ops("t1", 9, [Event(EventKind.FINISHED, {"winner": "ann"})], None, "127.0.0.9")
+    assert [op.row["creator"] for op in finished if op.kind == "update"] == [None]
+    again = _ops("t1", 10, [Event(EventKind.NEW_GAME, {"players": ["ann", "bob"]})], None, "127.0.0.9")
+    assert [op.row["creator"] for op in again if op.kind == "update"] == ["127.0.0.9"]

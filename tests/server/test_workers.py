@@ -403,7 +403,8 @@ def test_the_open_table_caps_hold_across_the_workers(settings: Settings) -> None
         # a replica is its owner's to count: b holds one of a's tables, and counts none as its own
         assert b.get(f"/api/tables/{codes[0]}").status_code == 200
         assert codes[0] in b.app.state.service.rooms  # type: ignore[attr-defined]
-        assert b.app.state.guard._open_codes() == set()  # type: ignore[attr-defined]
+        assert b.app.state.guard._open_codes() == {}  # type: ignore[attr-defined]
+        assert a.app.state.guard._open_codes() == {code: "testclient" for code in codes}  # type: ignore[attr-defined]
 
 
 def test_the_per_address_socket_cap_holds_across_the_workers(settings: Settings) -> None:

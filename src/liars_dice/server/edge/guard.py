@@ -35,14 +35,16 @@ class RequestGuard:
         self.service = service
         self.guard = Guard(settings, self._open_codes)
 
-    def _open_codes(self) -> set[str]:
+    def _open_codes(self) -> dict[str, str | None]:
         """The open or playing tables this worker runs (``Table.is_live``; stop 32: a
         started table left the count, so one address ran 20 tables of 6 strong bots
-        past its cap of 8): with several workers, a replica of
-        another worker's table is that worker's to count (:meth:`.limits.Guard.share`)."""
+        past its cap of 8), each with the address that created it (``Room.creator``,
+        kept in the store, so a restart or a takeover keeps it): with several
+        workers, a replica of another worker's table is that worker's to count
+        (:meth:`.limits.Guard.share`)."""
         cluster = self.service.cluster
         return {
-            code for code, room in self.service.rooms.items()
+            code: room.creator for code, room in self.service.rooms.items()
             if room.table.is_live and (cluster is None or cluster.owns(room))
         }
 

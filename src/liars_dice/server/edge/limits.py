@@ -132,11 +132,17 @@ class Guard:
     """The rate limits and caps of one app (one per :func:`create_app`).
 
     :param limits: the settings holding the rates and caps.
-    :param open_tables: a function giving the codes of the tables open now
-        (created, not finished, not closed); the caps on open tables count them.
+    :param open_tables: a function giving the tables this worker runs that are
+        open or in play (created, not finished, not closed), as code to the
+        address that created each (``None``: not known); the open-table caps
+        count them. The address is the table's, kept with it in the store
+        (``tables.creator``), so a table restarted or taken over by another
+        worker still counts under its address's cap (stop 32's attacker's
+        note: before, the guard's own memory of who made which table was lost
+        at a restart, and every such table counted under no address).
     """
 
-    def __init__(self, limits: Settings, open_tables: Callable[[], set[str]] | None = None) -> None:
+    def __init__(self, limits: Settings, open_tables: Callable[[], dict[str, str | None]] | None = None) -> None:
         self.limits = limits
         #: the rates in this process's memory: every rate with one worker, and a
         #: websocket's own message rate always (one connection lives on one
@@ -163,8 +169,7 @@ class Guard:
                          "chat_rate_seat", "chat_rate_address", "signin_rate_address", "signin_rate_name",
                          "signup_rate_address")
         }
-        self._open_tables = open_tables or (lambda: set())
-        self._tables_of: dict[str, set[str]] = {}
+        self._open_tables = open_tables or (lambda: {})
         self._creating: Counter[str] = Counter()  #: tables being created, by address
         self.sockets_of_address: Counter[str] = Counter()
         self.sockets_of_table: Counter[str] = Counter()
@@ -239,20 +244,13 @@ class Guard:
 
         :raises TooManyTables: over the address's cap. :raises ServerBusy: over the total.
         """
-        open_now = self._open_tables()
-        if len(self._tables_of) > 2 * self.limits.open_tables_total:
-            # Forget addresses none of whose tables is open any more.
-            self._tables_of = {a: c & open_now for a, c in self._tables_of.items() if c & open_now}
-        mine = self._tables_of.get(address)
-        if mine is not None:
-            mine &= open_now
-            if not mine:
-                del self._tables_of[address]
+        live = self._open_tables()
+        mine = sum(1 for creator in live.values() if creator == address)
         elsewhere = self.elsewhere_tables
-        have = len(mine or ()) + self._creating[address] + elsewhere.get(address, 0)
+        have = mine + self._creating[address] + elsewhere.get(address, 0)
         if have >= self.limits.open_tables_per_address:
             raise _too_many_tables(have, self.limits.open_tables_per_address)
-        if len(open_now) + sum(self._creating.values()) + elsewhere.get(ALL_TABLES, 0) >= self.limits.open_tables_total:
+        if len(live) + sum(self._creating.values()) + elsewhere.get(ALL_TABLES, 0) >= self.limits.open_tables_total:
             raise _tables_full()
 
     @asynccontextmanager
@@ -284,9 +282,7 @@ class Guard:
             self._creating[address] -= 1
             if self._creating[address] <= 0:
                 del self._creating[address]
-            if slot.code is not None:
-                self.table_created(address, slot.code)  # its claims stay: the next heartbeat counts it whole
-            else:
+            if slot.code is None:  # a table made keeps its claims: the next heartbeat counts it whole
                 for key in claimed:
                     self._give_claim("open_tables", key)
 
@@ -303,9 +299,6 @@ class Guard:
             if not taken:
                 raise _tables_full() if key == ALL_TABLES else _too_many_tables(per, per)
             claimed.append(key)
-
-    def table_created(self, address: str, code: str) -> None:
-        self._tables_of.setdefault(address, set()).add(code)
 
     # -- sockets -----------------------------------------------------------------
 
@@ -418,11 +411,11 @@ class Guard:
         # each against its cap of 8, and the total cap was one per worker):
         # this worker's open tables (those it runs: ``open_tables``) by the
         # address that created them here, and their number under ALL_TABLES.
-        open_now = self._open_tables()
-        tables = Counter({a: n for a, c in self._tables_of.items() if (n := len(c & open_now))})
+        live = self._open_tables()
+        tables = Counter(creator for creator in live.values() if creator is not None)
         tables.update(self._creating)  # their places are claimed: the rewrite keeps them
-        if open_now or self._creating:
-            tables[ALL_TABLES] = len(open_now) + sum(self._creating.values())
+        if live or self._creating:
+            tables[ALL_TABLES] = len(live) + sum(self._creating.values())
         self.elsewhere_tables = await share_counts("open_tables", tables)
 
     def stats(self) -> dict[str, Any]:
@@ -430,7 +423,7 @@ class Guard:
         return {
             "sockets": sum(self.sockets_of_address.values()),
             "addresses": len(self.sockets_of_address),
-            "tables_tracked": sum(len(v) for v in self._tables_of.values()),
+            "tables_tracked": sum(1 for creator in self._open_tables().values() if creator is not None),
         }
 
 

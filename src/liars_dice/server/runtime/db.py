@@ -15,6 +15,8 @@ The tables:
 * ``accounts``, ``account_sessions``, ``ratings``, ``rating_history``, with
   ``seats.account_id`` and ``tables.rated``: optional accounts and their
   ratings per rule set (issue 18; migration 0003 says what each holds).
+* ``tables.creator``: the address that created a table, kept while it is
+  open or in play and cleared when it ends (migration 0005).
 """
 
 from __future__ import annotations
@@ -64,6 +66,8 @@ tables_t = Table(
     Column("winner", String(64), nullable=True),
     Column("finished_at", DateTime(timezone=True), nullable=True),
     Column("rated", Boolean, nullable=False, server_default=false()),
+    # the creating client's address while the table is live (migration 0005)
+    Column("creator", String(64), nullable=True),
 )
 
 events_t = Table(

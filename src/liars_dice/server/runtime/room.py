@@ -59,8 +59,9 @@ class Room:
         self.models_given: set[int] = set()  #: bot seats that got them
         #: a write failed or its commit is uncertain: re-read the events before the next change
         self.unsure = False
-        #: the address that created the table, as this worker saw it (kept in memory only; None after a
-        #: restart or a failover): the key of its bots' turns (:mod:`.bot_queue`)
+        #: the address that created the table (stored in ``tables.creator`` while it is live, and read
+        #: back at a restart or a takeover; None for a replica): the key of its bots' turns
+        #: (:mod:`.bot_queue`) and of its place under the open-table cap per address
         self.creator: str | None = None
 
     @property

@@ -65,11 +65,14 @@ _GAME_EVENTS = frozenset({
 })
 
 
-def _ops(table_id: str, first_seq: int, events: Sequence[Event], table: Table | None = None) -> list[Op]:
+def _ops(table_id: str, first_seq: int, events: Sequence[Event], table: Table | None = None,
+         creator: str | None = None) -> list[Op]:
     """The database writes for ``events`` numbered from ``first_seq``: the
     events, plus the ``tables`` row, ``seats`` rows and row updates they imply,
     and, for a rated game's ``finished`` event, its rating (``table`` is the
-    table after the events; :mod:`.ratings_store`)."""
+    table after the events; :mod:`.ratings_store`). ``creator``: the address
+    that created the table (``Room.creator``), kept in its row while it is live
+    and cleared when it finishes or closes (migration 0005)."""
     ops: list[Op] = []
     for e in events:
         if e.kind is EventKind.CREATED:
@@ -77,7 +80,7 @@ def _ops(table_id: str, first_seq: int, events: Sequence[Event], table: Table | 
             ops.append(Store.op_insert_table({
                 "id": p["id"], "code": p["code"], "created_at": datetime.fromisoformat(p["created_at"]), "status": TableStatus.OPEN.value,
                 "private": p["private"], "preset": p["preset"], "n_seats": p["n_seats"], "turn_timer": p["turn_timer"],
-                "rated": bool(p.get("rated", False)),
+                "rated": bool(p.get("rated", False)), "creator": creator,
             }))
     ops += [Store.op_event(table_id, first_seq + i, e.kind.value, e.payload) for i, e in enumerate(events)]
     for e in events:
@@ -88,17 +91,18 @@ def _ops(table_id: str, first_seq: int, events: Sequence[Event], table: Table | 
             ops.append(Store.op_update_table(table_id, status=TableStatus.PLAYING.value, players=p["players"]))
         elif e.kind is EventKind.NEW_GAME:  # "Play again": the row describes the game in play
             ops.append(Store.op_update_table(
-                table_id, status=TableStatus.PLAYING.value, players=p["players"], winner=None, finished_at=None
+                table_id, status=TableStatus.PLAYING.value, players=p["players"], winner=None, finished_at=None,
+                creator=creator,
             ))
         elif e.kind is EventKind.FINISHED:
             ops.append(Store.op_update_table(
-                table_id, status=TableStatus.FINISHED.value, winner=p["winner"], finished_at=utcnow()
+                table_id, status=TableStatus.FINISHED.value, winner=p["winner"], finished_at=utcnow(), creator=None
             ))
             game = outcome(table) if table is not None else None
             if game is not None:  # in the finish's transaction, by the table's owner (issue 18)
                 ops.append(Store.op_rate(game))
         elif e.kind is EventKind.CLOSED:
-            ops.append(Store.op_update_table(table_id, status=TableStatus.CLOSED.value))
+            ops.append(Store.op_update_table(table_id, status=TableStatus.CLOSED.value, creator=None))
     return ops
 
 
@@ -173,6 +177,8 @@ class TableService:
             room = self.rooms[table.code] = Room(table)
         else:  # a replica kept for this worker's sockets (.replica) becomes the owner's room
             room.table = table
+        if room.creator is None:  # under its address's cap, its bots in its address's turn (migration 0005)
+            room.creator = await self.stored(self.store.read(self.store.creator_of, table_id))
         await self.run(room, Settle())  # a deal due (never: a round's events are stored together)
         for seat in room.table.humans():
             if not room.is_connected(seat):
@@ -202,7 +208,7 @@ class TableService:
             new, events = step(room.table, command, self.dice)
             if not events:
                 return events
-            ops = _ops(new.id, room.table.seq + 1, events, new)
+            ops = _ops(new.id, room.table.seq + 1, events, new, room.creator)
             if self.cluster is not None:  # only the table's owner may store (.ownership)
                 ops.insert(0, self.cluster.fence(new.id))
             try:
@@ -446,7 +452,8 @@ class TableService:
         (cleaned at the edge), in seat 0 (the host), through the change path;
         ``account``: the signed-in creator's account id (``None``: a guest);
         ``address``: the creator's address, the key of the table's bots'
-        turns (:mod:`.bot_queue`; kept in memory only).
+        turns (:mod:`.bot_queue`) and of its place under the open-table cap
+        per address; stored with the table while it is live (``tables.creator``).
 
         :raises ServerError: on a bad request (nothing is stored).
         """

@@ -236,6 +236,12 @@ class Store:
         with self.engine.connect() as conn:
             return conn.execute(select(tables_t.c.id).where(tables_t.c.code == code)).scalar_one_or_none()
 
+    def creator_of(self, table_id: str) -> str | None:
+        """The address that created a live table (``tables.creator``; ``None``
+        once it has finished or closed, or for a table made before migration 0005)."""
+        with self.engine.connect() as conn:
+            return conn.execute(select(tables_t.c.creator).where(tables_t.c.id == table_id)).scalar_one_or_none()
+
     def last_seq(self, table_id: str) -> int:
         """The number of the table's last stored event (0: none), from the
         ``(table_id, seq)`` index alone."""
