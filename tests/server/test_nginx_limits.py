@@ -198,3 +198,51 @@ def test_nginx_ends_a_pooled_connection_before_a_worker_does() -> None:
     for server in servers:
         options = dict(part.split("=", 1) for part in server.split()[2:])
         assert int(options["max_fails"]) >= 3, server
+
+
+WS_BURST = 64  # deploy/nginx/liars-dice.conf: limit_req zone=liars_dice_ws_opens burst=64
+WS_RATE = 10  # ... rate=10r/s
+
+
+def _upgrade(address: str, listen: int, host: str, code: str) -> tuple[int, bytes]:
+    """One websocket opening handshake from ``address``: its status and head."""
+    s = _from(address, listen)
+    try:
+        s.sendall(f"GET /ws/tables/{code} HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\n"
+                  f"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                  f"Sec-WebSocket-Version: 13\r\nOrigin: http://{host}\r\n\r\n".encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = s.recv(4096)
+            if not chunk:
+                break
+            head += chunk
+        return (int(head.split(b" ", 2)[1]) if head else 0), head
+    finally:
+        s.close()
+
+
+def test_websocket_opens_past_the_burst_are_refused_by_the_front(tmp_path: Path) -> None:
+    """The benchmarks' attacker reopened each socket a worker closed, 1,200-1,400
+    times in 30 s, and every refusal was a handshake on a worker's event loop.
+    The shipped front refuses opens past a burst of 64 (every socket one
+    address may hold, so all may reconnect at once) and 10 a second, with 429
+    from nginx; another address opens its socket meanwhile."""
+    with live_server(Settings(db_url=f"sqlite:///{tmp_path}/n.db", trusted_proxies=shipped_trusted_proxies())) as url:
+        proc, listen = _front(tmp_path, int(url.rsplit(":", 1)[1]))
+        host = f"127.0.0.1:{listen}"
+        try:
+            made = httpx.post(f"http://{host}/api/tables", json={"nickname": "ann", "seats": 2}).json()
+            start = time.monotonic()
+            answers = [_upgrade("127.0.0.4", listen, host, made["code"]) for _ in range(WS_BURST + 60)]
+            elapsed = time.monotonic() - start
+            passed = [status for status, _ in answers if status != 429]
+            refused = [head for status, head in answers if status == 429]
+            assert set(passed) == {101}, passed
+            # the burst, plus what the rate refilled while they were sent
+            assert WS_BURST <= len(passed) <= WS_BURST + int(WS_RATE * elapsed) + 1, (len(passed), elapsed)
+            assert refused and all(b"nginx" in head for head in refused)  # the front's, not a worker's
+            assert _upgrade("127.0.0.5", listen, host, made["code"])[0] == 101, "another address opens its socket"
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
