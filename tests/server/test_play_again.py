@@ -287,3 +287,49 @@ def test_each_listed_game_says_its_own_stand_in_mark(db_url: str) -> None:
         assert [(g["game"], g.get("winner_stand_in", False)) for g in public if g["code"] == code] == [(2, False), (1, True)]
         left = client.post("/api/my-games", json={"tokens": [j["token"]]}).json()["games"]
         assert [(g["game"], g["winner"], g.get("winner_stand_in", False)) for g in left if g["code"] == code] == [(1, "bob", True)]
+
+
+def test_play_again_counts_under_the_askers_open_table_cap(db_url: str) -> None:
+    """Stop 33's attacker: "play again" on finished tables checked no cap, so one
+    address with a cap of 8 ran 32 tables (8 open and 24 replayed), and a
+    table replayed after a restart counted under no address. A rematch is a
+    live table again: it is refused over the asker's cap, with the create's
+    sentence and nothing changed, and once made it counts under the asker's
+    address (``tables.creator``), after a restart too."""
+    import sqlalchemy as sa
+
+    settings = Settings(db_url=db_url, grace=600.0, bot_delay=0.0, open_tables_per_address=1,
+                        create_rate="1000/minute")
+    rng = random.Random(5)
+    with running(settings) as client:
+        t = create(client, "ann", seats=3, options={"dice_per_player": 1})
+        code = t["code"]
+        j = join(client, code, "bob")
+        ann, bob = Player(client, code, t["token"]), Player(client, code, j["token"])
+        ann.send({"type": "add_bot", "bot": "random", "id": "b"})
+        ann.send({"type": "start", "id": "s"})
+        ann.wait(lambda m: m.get("id") == "s")
+        _to_the_end(ann, bob, rng)
+        other = create(client, "cy", seats=2)  # the address's one live table
+        ann.send({"type": "rematch", "id": "r0"})
+        refused = ann.wait(lambda m: m.get("id") == "r0")
+        assert refused["type"] == "error" and refused["code"] == "table/too_many", refused
+        assert refused["message"] == "You already have 1 table open or in play (the most is 1): finish one first."
+        assert client.get(f"/api/tables/{code}").json()["status"] == "finished"  # nothing changed
+        Player(client, other["code"], other["token"]).send({"type": "leave", "id": "l"})  # the open table closes
+        for _ in range(200):
+            if client.get(f"/api/tables/{other['code']}").json()["status"] == "closed":
+                break
+            import time
+
+            time.sleep(0.02)
+        ann.send({"type": "rematch", "id": "r1"})
+        assert ann.wait(lambda m: m.get("id") == "r1")["type"] == "ack"
+        assert client.post("/api/tables", json={"nickname": "cy", "seats": 2}).status_code == 429
+        ann.close(), bob.close()
+    engine = sa.create_engine(db_url)
+    with engine.connect() as conn:
+        assert conn.execute(sa.text("select creator from tables where code = :c"), {"c": code}).scalar() == "testclient"
+    engine.dispose()
+    with running(settings) as client:  # the replayed table still counts after a restart
+        assert client.post("/api/tables", json={"nickname": "cy", "seats": 2}).status_code == 429

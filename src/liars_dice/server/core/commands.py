@@ -148,9 +148,13 @@ class Rematch:
     """"Play again" (issue 17): ``by`` asks for the table's next game, once
     this one is over: the same seats, rules and settings, the next seat
     opening. Allowed to the host, or to any seated person when the host's seat
-    holds no person (:meth:`~liars_dice.server.core.tables.Table.may_rematch`)."""
+    holds no person (:meth:`~liars_dice.server.core.tables.Table.may_rematch`).
+    ``address``: the client address that asked, the table's creator from
+    then on (its open-table cap and its bots' place in the queue; never in
+    an event, so never in a record)."""
 
     by: int
+    address: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -99,7 +99,8 @@ def _redis_failed(e: Exception) -> ServerUnavailable:
 
 def _too_many_tables(have: int, cap: int) -> TooManyTables:
     """The refusal of an address's table past its open-table cap."""
-    return TooManyTables(f"You already have {have} tables open or in play (the most is {cap}): finish one first.")
+    noun = "table" if have == 1 else "tables"
+    return TooManyTables(f"You already have {have} {noun} open or in play (the most is {cap}): finish one first.")
 
 
 def _tables_full() -> ServerBusy:

@@ -324,7 +324,11 @@ class TableSession:
         elif isinstance(msg, StartMsg):
             await svc.run(room, Start(seat, secrets.randbelow(room.table.n_seats)))
         elif isinstance(msg, RematchMsg):
-            await svc.run(room, Rematch(seat))
+            # the next game is a live table again: under the asker's open-table
+            # caps, as a create is (stop 33's attacker ran 32 tables against a cap of 8)
+            async with self.gate.guard.new_table(self.address) as slot:
+                await svc.run(room, Rematch(seat, self.address))
+                slot.created(room.code)
         elif isinstance(msg, LeaveMsg):
             await svc.leave(room, seat, Departure.LEAVE)
         else:  # pragma: no cover - the message union is closed

@@ -281,7 +281,8 @@ class Broker:
         else:
             await self.redis.hdel(key, self.worker)
 
-    async def share_counts(self, kind: str, mine: dict[str, int], seconds: float) -> dict[str, int]:
+    async def share_counts(self, kind: str, mine: dict[str, int], seconds: float,
+                           keep_dead: bool = False) -> dict[str, int]:
         """Publish this worker's counts of ``kind`` (sockets per address, visitors
         per table...) and return the sum of every other live worker's.
 
@@ -289,7 +290,12 @@ class Broker:
         replaced whole at each heartbeat and expiring after ``seconds`` (a dead
         worker's counts go with it); the workers that share are the members of
         ``liars:counters:{kind}``, and one whose :meth:`alive` key has expired
-        is left out. Shape: ``{key: count}`` for the keys with a count > 0.
+        is left out, unless ``keep_dead``: then a dead worker's counts still
+        count until its hash expires (the open tables: a dead worker's tables
+        are live until another worker takes them over and counts them; stop
+        33's attacker doubled an address's cap of 8 in the second between the
+        dead worker's counts leaving and the takeover's first heartbeat).
+        Shape: ``{key: count}`` for the keys with a count > 0.
         """
         members = f"liars:counters:{kind}"
         own = counts_key(kind, self.worker)
@@ -305,6 +311,9 @@ class Broker:
             self._peers[kind] = []
             return {}
         flags = await self.redis.mget([alive_key(w) for w in others])
+        if keep_dead:  # dead, but its counts still held: counted until they expire
+            held = [await self.redis.exists(counts_key(kind, w)) if f is None else 1 for w, f in zip(others, flags)]
+            flags = [f if f is not None else (b"1" if h else None) for f, h in zip(flags, held)]
         dead = [w for w, f in zip(others, flags) if f is None]
         if dead:
             await self.redis.srem(members, *dead)

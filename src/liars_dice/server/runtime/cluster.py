@@ -362,15 +362,21 @@ class Cluster:
 
     async def claim_count(self, kind: str, key: str, cap: int) -> bool:
         """One place under a cap shared by the workers (:meth:`.broker.Broker.claim_count`)."""
-        return await self.broker.claim_count(kind, key, cap, 3 * self.beat)
+        return await self.broker.claim_count(kind, key, cap, self._counts_seconds(kind))
 
     async def release_count(self, kind: str, key: str) -> None:
         await self.broker.release_count(kind, key)
 
     async def share_counts(self, kind: str, mine: dict[str, int]) -> dict[str, int]:
         """This worker's counts of ``kind`` out, every other live worker's sum
-        back (:meth:`.broker.Broker.share_counts`); they last three beats."""
-        return await self.broker.share_counts(kind, mine, 3 * self.beat)
+        back (:meth:`.broker.Broker.share_counts`); they last three beats, and
+        the open tables a lease and three beats, dead worker or not: its tables
+        stay live until another worker has taken them over (a lease) and counted
+        them at its next beat."""
+        return await self.broker.share_counts(kind, mine, self._counts_seconds(kind), keep_dead=kind == "open_tables")
+
+    def _counts_seconds(self, kind: str) -> float:
+        return self.leases.seconds + 3 * self.beat if kind == "open_tables" else 3 * self.beat
 
     def _lost(self, table_id: str) -> None:
         """Another worker took ``table_id``: stop its timers; keep it as a replica."""

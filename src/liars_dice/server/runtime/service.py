@@ -27,7 +27,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...engine import DiceSource, LiarsDiceError, SecureDice
-from ..core.commands import Command, Create, Join, Leave, Move, Return, Settle, Stale, step
+from ..core.commands import Command, Create, Join, Leave, Move, Rematch, Return, Settle, Stale, step
 from ..core.config import Settings
 from ..core.errors import BadToken, ServerBusy, TableDamaged, TableNotFound, TokenRevoked
 from ..core.listing import safe_entries
@@ -208,7 +208,10 @@ class TableService:
             new, events = step(room.table, command, self.dice)
             if not events:
                 return events
-            ops = _ops(new.id, room.table.seq + 1, events, new, room.creator)
+            # "play again" makes the asker the creator of the live table (stop 33's
+            # attacker: rematches of finished tables passed the open-table caps)
+            creator = command.address if isinstance(command, Rematch) and command.address else room.creator
+            ops = _ops(new.id, room.table.seq + 1, events, new, creator)
             if self.cluster is not None:  # only the table's owner may store (.ownership)
                 ops.insert(0, self.cluster.fence(new.id))
             try:
@@ -222,6 +225,7 @@ class TableService:
                 raise
             first = room.table.seq + 1
             room.table = new
+            room.creator = creator
         if self.cluster is not None:  # published after the commit, never before (.broker)
             self.cluster.committed(room, first, events)
         self._after(room, events)
