@@ -16,6 +16,7 @@ keeps a running score over its games").
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 import pytest
@@ -187,17 +188,24 @@ def _to_the_end(ann: Player, bob: Player, rng: random.Random) -> dict[str, Any]:
     return last["view"]
 
 
+def _ann_bob_and_a_bot_started(client: TestClient) -> tuple[dict[str, Any], dict[str, Any], Player, Player]:
+    """A table of ann (the host), bob and a random bot, one die each, started:
+    the create's and the join's answers and the two people's sockets."""
+    t = create(client, "ann", seats=3, options={"dice_per_player": 1})
+    j = join(client, t["code"], "bob")
+    ann, bob = Player(client, t["code"], t["token"]), Player(client, t["code"], j["token"])
+    ann.send({"type": "add_bot", "bot": "random", "id": "b"})
+    ann.send({"type": "start", "id": "s"})
+    ann.wait(lambda m: m.get("id") == "s")
+    return t, j, ann, bob
+
+
 def test_play_again_over_the_websocket_with_records_lists_and_a_restart(db_url: str) -> None:
     settings = Settings(db_url=db_url, grace=600.0, bot_delay=0.0)
     rng = random.Random(4)
     with running(settings) as client:
-        t = create(client, "ann", seats=3, options={"dice_per_player": 1})
+        t, j, ann, bob = _ann_bob_and_a_bot_started(client)
         code = t["code"]
-        j = join(client, code, "bob")
-        ann, bob = Player(client, code, t["token"]), Player(client, code, j["token"])
-        ann.send({"type": "add_bot", "bot": "random", "id": "b"})
-        ann.send({"type": "start", "id": "s"})
-        ann.wait(lambda m: m.get("id") == "s")
         over = _to_the_end(ann, bob, rng)
         bob.send({"type": "rematch", "id": "r0"})
         refused = bob.wait(lambda m: m.get("id") == "r0")
@@ -302,13 +310,8 @@ def test_play_again_counts_under_the_askers_open_table_cap(db_url: str) -> None:
                         create_rate="1000/minute")
     rng = random.Random(5)
     with running(settings) as client:
-        t = create(client, "ann", seats=3, options={"dice_per_player": 1})
+        t, j, ann, bob = _ann_bob_and_a_bot_started(client)
         code = t["code"]
-        j = join(client, code, "bob")
-        ann, bob = Player(client, code, t["token"]), Player(client, code, j["token"])
-        ann.send({"type": "add_bot", "bot": "random", "id": "b"})
-        ann.send({"type": "start", "id": "s"})
-        ann.wait(lambda m: m.get("id") == "s")
         _to_the_end(ann, bob, rng)
         other = create(client, "cy", seats=2)  # the address's one live table
         ann.send({"type": "rematch", "id": "r0"})
@@ -320,8 +323,6 @@ def test_play_again_counts_under_the_askers_open_table_cap(db_url: str) -> None:
         for _ in range(200):
             if client.get(f"/api/tables/{other['code']}").json()["status"] == "closed":
                 break
-            import time
-
             time.sleep(0.02)
         ann.send({"type": "rematch", "id": "r1"})
         assert ann.wait(lambda m: m.get("id") == "r1")["type"] == "ack"
