@@ -84,9 +84,10 @@ def test_the_client_address_behind_proxies(peer: str, header: str | None, client
 
 
 def test_a_trusted_proxy_that_is_not_an_address_is_refused_in_one_sentence() -> None:
-    with pytest.raises(ValueError, match=r"--trusted-proxy takes IP addresses or networks .*'nginx'\.$"):
+    with pytest.raises(ValueError, match=r"--trusted-proxy takes IP addresses or networks .* or unix, not 'nginx'\.$"):
         parse_proxies(["127.0.0.1,nginx"])
     assert parse_proxies(["127.0.0.1, 10.0.0.0/8", "::1"]) == ("127.0.0.1/32", "10.0.0.0/8", "::1/128")
+    assert parse_proxies(["UNIX,127.0.0.2"]) == ("unix", "127.0.0.2/32")
 
 
 def test_the_scheme_is_the_proxys_word_only_from_a_trusted_proxy(proxied: str) -> None:
@@ -105,5 +106,5 @@ def test_serve_refuses_a_trusted_proxy_that_is_not_an_address() -> None:
     run = subprocess.run([cli, "serve", "--port", "0", "--trusted-proxy", "127.0.0.1,nginx"],
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 2 and run.stderr.strip() == (
-        "--trusted-proxy takes IP addresses or networks (127.0.0.1, 10.0.0.0/8), not 'nginx'."
+        "--trusted-proxy takes IP addresses or networks (127.0.0.1, 10.0.0.0/8) or unix, not 'nginx'."
     ), (run.returncode, run.stderr)

@@ -51,3 +51,23 @@ def test_the_workers_get_the_supervisors_options_from_the_real_command() -> None
     assert argv[argv.index("--trusted-proxy") + 1] == "127.0.0.1"
     assert argv[argv.index("--allowed-host") + 1] == "dice.example"
     assert "--durable" in argv and "--workers" not in argv and "--port" not in argv
+
+
+def test_worker_i_on_a_unix_socket_listens_on_its_own_path() -> None:
+    from liars_dice.cli.serve_workers import worker_socket
+
+    assert worker_socket("/run/liars-dice/worker.sock", 0) == "/run/liars-dice/worker-0.sock"
+    assert worker_socket("/run/liars-dice/w", 3) == "/run/liars-dice/w-3"
+    cmd = worker_command(1, 8001, ["--trusted-proxy", "unix"], "/run/liars-dice/worker.sock")
+    assert cmd[cmd.index("--unix-socket") + 1] == "/run/liars-dice/worker-1.sock"
+    assert "--port" not in cmd and cmd[cmd.index("--workers") + 1] == "1"
+
+
+def test_the_supervisors_unix_socket_is_not_passed_to_the_workers_as_it_is() -> None:
+    from typer.main import get_command
+
+    from liars_dice.cli.serve_workers import worker_argv
+
+    group: Any = get_command(app)
+    argv = worker_argv(group.commands["serve"], {"unix_socket": "/run/liars-dice/worker.sock", "workers": 2})
+    assert "--unix-socket" not in argv, "each worker gets its own path from worker_command"

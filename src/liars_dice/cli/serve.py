@@ -8,12 +8,16 @@ imported when the command runs, so ``play`` and ``replay`` work without the
 from __future__ import annotations
 
 import gc
+import os
 import socket
 import sys
 
 import typer
 
 from .app import Command, app
+
+#: The mode of a ``--unix-socket`` file: its user and group may connect, no one else.
+UNIX_SOCKET_MODE = 0o660
 
 
 @app.command("serve", cls=Command)
@@ -49,8 +53,15 @@ def serve_command(
     ),
     trusted_proxy: list[str] = typer.Option(
         [], "--trusted-proxy", help="A proxy in front of the server whose X-Forwarded-For is believed: "
-        "ADDR[,ADDR|CIDR...], repeatable (e.g. 127.0.0.2 for the shipped nginx, which connects from 127.0.0.2: "
-        "trusting 127.0.0.1 would believe every local process). Default: none, the peer is the client."
+        "ADDR[,ADDR|CIDR...] or unix (a peer on --unix-socket), repeatable. The shipped nginx connects from "
+        "127.0.0.2; any local process may bind that address too, so on a machine shared with other users use "
+        "--unix-socket and --trusted-proxy unix instead (the socket's permissions then say who is the proxy). "
+        "Default: none, the peer is the client."
+    ),
+    unix_socket: str = typer.Option(
+        "", "--unix-socket", help="Listen on a unix socket at this path instead of --host/--port (mode 0660: "
+        "only this user and its group may connect). With --workers N, worker i listens on PATH with -i "
+        "before its suffix (worker.sock: worker-0.sock, worker-1.sock, ...)."
     ),
     limit: list[str] = typer.Option(
         [], "--limit", help="Change one limit: NAME=VALUE (repeatable), e.g. --limit create_rate=60/minute. "
@@ -67,7 +78,7 @@ def serve_command(
     ),
 ) -> None:
     """Start the server and print the URL to open. Games survive a restart."""
-    from .serve_workers import cluster_problem, supervise, worker_argv, worker_env
+    from .serve_workers import cluster_problem, supervise, worker_argv, worker_env, worker_socket
 
     problem = cluster_problem(workers, db, redis)
     if problem is not None:
@@ -75,9 +86,11 @@ def serve_command(
         raise typer.Exit(2)
     if workers > 1:
         argv = worker_argv(ctx.command, ctx.params)
-        typer.echo(f"Liar's Dice server: {workers} workers on ports {port}-{port + workers - 1} (database: {_safe(db)}; Ctrl+C stops)")
+        where = (f"unix sockets {worker_socket(unix_socket, 0)}-{workers - 1}" if unix_socket
+                 else f"ports {port}-{port + workers - 1}")
+        typer.echo(f"Liar's Dice server: {workers} workers on {where} (database: {_safe(db)}; Ctrl+C stops)")
         sys.stdout.flush()
-        raise typer.Exit(supervise(workers, port, argv, worker_env(ctx.command, ctx.params)))
+        raise typer.Exit(supervise(workers, port, argv, worker_env(ctx.command, ctx.params), unix_socket=unix_socket or None))
     try:
         import uvicorn
 
@@ -95,7 +108,8 @@ def serve_command(
             trusted_proxies=parse_proxies(trusted_proxy), redis_url=redis or None,
         )
         settings = settings.with_overrides(limit)
-        config = uvicorn_config(create_app(settings), settings, host=host, port=port, log_level=log_level)
+        config = uvicorn_config(create_app(settings), settings, host=host, port=port, log_level=log_level,
+                                uds=unix_socket or None)
     except ValueError as e:
         typer.echo(str(e), err=True)
         raise typer.Exit(2)
@@ -103,7 +117,13 @@ def serve_command(
     class _Server(uvicorn.Server):
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:
             await super().startup(sockets)
-            if self.started:
+            if self.started and unix_socket:
+                # uvicorn makes the socket 0666 (anyone may connect); only this
+                # user and its group (the front's) may.
+                os.chmod(unix_socket, UNIX_SOCKET_MODE)
+                typer.echo(f"Liar's Dice server: listening on unix socket {unix_socket}  (database: {_safe(db)}; Ctrl+C stops)")
+                sys.stdout.flush()
+            elif self.started:
                 bound = port
                 for srv in self.servers:
                     for sock in srv.sockets:

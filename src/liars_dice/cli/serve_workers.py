@@ -18,6 +18,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Mapping, Sequence
+from pathlib import PurePath
 from types import FrameType
 from typing import Any, Protocol
 
@@ -48,7 +49,7 @@ class _Command(Protocol):
 
 
 #: The options each worker gets from the supervisor itself, not from the command line.
-_OWN_OPTIONS = ("workers", "port")
+_OWN_OPTIONS = ("workers", "port", "unix_socket")
 
 
 def worker_argv(command: _Command, values: Mapping[str, Any]) -> list[str]:
@@ -103,15 +104,27 @@ def worker_env(command: _Command, values: Mapping[str, Any]) -> dict[str, str]:
     return env
 
 
-def worker_command(i: int, port: int, argv: Sequence[str]) -> list[str]:
+def worker_socket(path: str, i: int) -> str:
+    """Worker ``i``'s unix socket for ``--unix-socket path``: ``-i`` before the
+    suffix (``/run/liars-dice/worker.sock`` -> ``/run/liars-dice/worker-0.sock``)."""
+    p = PurePath(path)
+    return str(p.with_name(f"{p.stem}-{i}{p.suffix}"))
+
+
+def worker_command(i: int, port: int, argv: Sequence[str], unix_socket: str | None = None) -> list[str]:
     """The command line of worker ``i``: ``liars-dice serve`` with ``argv``
-    (every option but ``--workers`` and ``--port``) on port ``port + i``."""
-    return [sys.executable, "-c", "from liars_dice.cli import main; main()", "serve", *argv, "--port", str(port + i), "--workers", "1"]
+    (every option but ``--workers``, ``--port`` and ``--unix-socket``) on port
+    ``port + i``, or on :func:`worker_socket` of ``unix_socket`` when given."""
+    where = ["--unix-socket", worker_socket(unix_socket, i)] if unix_socket else ["--port", str(port + i)]
+    return [sys.executable, "-c", "from liars_dice.cli import main; main()", "serve", *argv, *where, "--workers", "1"]
 
 
-def supervise(workers: int, port: int, argv: Sequence[str], env: Mapping[str, str] | None = None) -> int:
+def supervise(
+    workers: int, port: int, argv: Sequence[str], env: Mapping[str, str] | None = None, unix_socket: str | None = None,
+) -> int:
     """Run ``workers`` workers until SIGINT or SIGTERM, each with ``env`` added
-    to this process's environment; returns the exit code (0)."""
+    to this process's environment, on ports from ``port`` or on unix sockets
+    named from ``unix_socket`` (:func:`worker_socket`); returns the exit code (0)."""
     stopping = False
 
     def _stop(_sig: int, _frame: FrameType | None) -> None:
@@ -126,10 +139,11 @@ def supervise(workers: int, port: int, argv: Sequence[str], env: Mapping[str, st
         for i in range(workers):
             p = procs[i]
             if p is not None and p.poll() is not None:
-                print(f"worker {i} (port {port + i}) exited with {p.returncode}; starting it again", file=sys.stderr, flush=True)
+                where = worker_socket(unix_socket, i) if unix_socket else f"port {port + i}"
+                print(f"worker {i} ({where}) exited with {p.returncode}; starting it again", file=sys.stderr, flush=True)
                 procs[i], died_at[i] = None, time.monotonic()
             if procs[i] is None and time.monotonic() - died_at[i] >= RESTART_SECONDS:
-                procs[i] = subprocess.Popen(worker_command(i, port, argv), env={**os.environ, **(env or {})})
+                procs[i] = subprocess.Popen(worker_command(i, port, argv, unix_socket), env={**os.environ, **(env or {})})
         time.sleep(0.2)
     for p in procs:
         if p is not None and p.poll() is None:

@@ -14,7 +14,7 @@ from starlette.requests import HTTPConnection
 from ..core.config import Settings
 from ..core.errors import ChatInvalid, NameInvalid, RateLimited, TableInvalid
 from .limits import Guard, TableSlot
-from .proxies import address_key
+from .proxies import UNIX_PEER, address_key
 from ..core.messages import ChatMsg, CreateTable, JoinTable, RulesQuery
 from ..core.rules_check import rules_file
 from ..core.text import check_json_strings, clean_text
@@ -53,8 +53,9 @@ class RequestGuard:
         """The client address: the peer, or the ``X-Forwarded-For`` address when
         the peer is a proxy the operator trusts (``--trusted-proxy``; set by
         :class:`.proxies.ProxyHeaders`); an IPv6 one by its /64 network
-        (:func:`.proxies.address_key`)."""
-        return address_key(conn.client.host) if conn.client is not None else "unknown"
+        (:func:`.proxies.address_key`); :data:`.proxies.UNIX_PEER` for a peer
+        on a unix socket with no address of its own (so all such count as one)."""
+        return address_key(conn.client.host) if conn.client is not None else UNIX_PEER
 
     # -- HTTP --------------------------------------------------------------------
 

@@ -42,7 +42,7 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 
 from ..core.config import Settings
 from ..core.errors import TooManySockets
-from .proxies import TrustedProxies, address_key
+from .proxies import UNIX_PEER, TrustedProxies, address_key
 
 #: Client states of an h11 connection in which the request is still arriving.
 _RECEIVING = (h11.IDLE, h11.SEND_BODY)
@@ -109,8 +109,8 @@ def deadline_protocol(
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]  # uvicorn narrows BaseTransport
             super().connection_made(transport)
             self._opened = self.loop.time()
-            peer = self.client[0] if self.client else None
-            if per_address is not None and peer is not None and not (trusted and trusted.trusts(peer)):
+            peer = self.client[0] if self.client else UNIX_PEER  # a unix socket's peer has no address
+            if per_address is not None and not (trusted and trusted.trusts(peer)):
                 peer = address_key(peer)  # an IPv6 peer counts by its /64
                 if open_of[peer] >= per_address:
                     transport.write(refusal)
@@ -256,8 +256,12 @@ class LeanWebSocket(WebSocketsSansIOProtocol):
             self.__dict__["request"] = self.__dict__["response"] = None
 
 
-def uvicorn_config(app: Any, settings: Settings, *, host: str, port: int, log_level: str = "warning") -> uvicorn.Config:
-    """The uvicorn ``Config`` that serves ``app`` under ``settings``' limits.
+def uvicorn_config(
+    app: Any, settings: Settings, *, host: str, port: int, log_level: str = "warning", uds: str | None = None,
+) -> uvicorn.Config:
+    """The uvicorn ``Config`` that serves ``app`` under ``settings``' limits, on
+    ``host``:``port``, or on the unix socket at path ``uds`` when given
+    (``liars-dice serve --unix-socket``; then ``host`` and ``port`` are unused).
 
     Frames larger than twice the largest message are cut by the websocket layer
     before they are held; no per-message compression (state messages are a few
@@ -277,7 +281,7 @@ def uvicorn_config(app: Any, settings: Settings, *, host: str, port: int, log_le
     """
     proxies = TrustedProxies(settings.trusted_proxies)
     return uvicorn.Config(
-        app, host=host, port=port, log_level=log_level,
+        app, host=host, port=port, uds=uds, log_level=log_level,
         # asyncio's loop, not uvloop: libuv accepts one connection per loop turn, so
         # under a burst a newcomer waited behind the whole listen queue (22-26 s;
         # tests/server/test_accept_fairness.py). asyncio's accepts the queue at once.

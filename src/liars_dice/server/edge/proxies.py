@@ -16,7 +16,12 @@ proxy handling is switched off (``proxy_headers=False``), and:
   walk: the last trusted hop before it is taken as the client, so a forged
   value never becomes a key of its own;
 * ``X-Forwarded-Proto`` (``http`` or ``https``) from a trusted proxy is the
-  request's scheme.
+  request's scheme;
+* a connection over a unix socket (``liars-dice serve --unix-socket PATH``)
+  has no address: its peer is :data:`UNIX_PEER`, trusted only when the
+  operator names ``unix`` (``--trusted-proxy unix``). The socket file's
+  permissions then say who may be the proxy, which an address cannot: any
+  local process may bind 127.0.0.2 (the stop-33 attacker's F4).
 
 :class:`ProxyHeaders` applies this to every request and websocket, so every
 part of the app sees the client's address as ``request.client``.
@@ -30,13 +35,19 @@ from typing import Any
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
+#: The peer of a connection over a unix socket (it has no address), and the
+#: ``--trusted-proxy`` value that trusts such connections.
+UNIX_PEER = "unix:"
+UNIX = "unix"
+
 
 def parse_proxies(values: Iterable[str]) -> tuple[str, ...]:
     """The trusted proxies of ``--trusted-proxy`` values (each one address or
-    CIDR network, or several separated by commas), normalised (``10.0.0.0/8``).
+    CIDR network, or ``unix`` for the peers of a unix socket, or several
+    separated by commas), normalised (``10.0.0.0/8``).
 
-    :raises ValueError: an entry that is neither an IP address nor a network,
-        named in the sentence.
+    :raises ValueError: an entry that is neither an IP address, a network nor
+        ``unix``, named in the sentence.
     """
     out: list[str] = []
     for value in values:
@@ -44,11 +55,14 @@ def parse_proxies(values: Iterable[str]) -> tuple[str, ...]:
             part = part.strip()
             if not part:
                 continue
+            if part.lower() == UNIX:
+                out.append(UNIX)
+                continue
             try:
                 out.append(str(ipaddress.ip_network(part, strict=False)))
             except ValueError:
                 raise ValueError(
-                    f"--trusted-proxy takes IP addresses or networks (127.0.0.1, 10.0.0.0/8), not {part[:60]!r}."
+                    f"--trusted-proxy takes IP addresses or networks (127.0.0.1, 10.0.0.0/8) or unix, not {part[:60]!r}."
                 ) from None
     return tuple(out)
 
@@ -84,20 +98,24 @@ def address_key(address: str) -> str:
 class TrustedProxies:
     """The proxies whose forwarding headers are believed.
 
-    :param networks: addresses or CIDR networks as strings (see :func:`parse_proxies`);
-        empty = no proxy: every peer is the client.
+    :param networks: addresses or CIDR networks as strings, or ``unix`` (see
+        :func:`parse_proxies`); empty = no proxy: every peer is the client.
     """
 
-    __slots__ = ("networks",)
+    __slots__ = ("networks", "unix")
 
     def __init__(self, networks: Iterable[str] = ()) -> None:
-        self.networks: tuple[Network, ...] = tuple(ipaddress.ip_network(n, strict=False) for n in networks)
+        names = tuple(networks)
+        self.unix = UNIX in names
+        self.networks: tuple[Network, ...] = tuple(ipaddress.ip_network(n, strict=False) for n in names if n != UNIX)
 
     def __bool__(self) -> bool:
-        return bool(self.networks)
+        return bool(self.networks) or self.unix
 
     def trusts(self, address: str) -> bool:
-        """Whether ``address`` (text) is one of the trusted proxies."""
+        """Whether ``address`` (text, or :data:`UNIX_PEER`) is one of the trusted proxies."""
+        if address == UNIX_PEER:
+            return self.unix
         ip = _ip(address)
         return ip is not None and any(ip.version == n.version and ip in n for n in self.networks)
 
@@ -122,7 +140,8 @@ class ProxyHeaders:
     """ASGI middleware: for a connection from a trusted proxy, the client
     address of :meth:`TrustedProxies.client` becomes the scope's ``client``,
     and ``X-Forwarded-Proto`` (``http``/``https``) its scheme (``ws``/``wss``
-    for a websocket); from any other peer the headers are ignored.
+    for a websocket); from any other peer the headers are ignored. A scope
+    with no ``client`` came over a unix socket: its peer is :data:`UNIX_PEER`.
 
     :param app: the ASGI app. :param proxies: the trusted proxies.
     """
@@ -132,12 +151,13 @@ class ProxyHeaders:
         self.proxies = proxies
 
     async def __call__(self, scope: MutableMapping[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] in ("http", "websocket") and scope.get("client") and self.proxies.trusts(scope["client"][0]):
+        peer = scope["client"][0] if scope.get("client") else UNIX_PEER
+        if scope["type"] in ("http", "websocket") and self.proxies.trusts(peer):
             forwarded = [v.decode("latin-1") for k, v in scope["headers"] if k == b"x-forwarded-for"]
             proto = [v.decode("latin-1").strip().lower() for k, v in scope["headers"] if k == b"x-forwarded-proto"]
             scope = dict(scope)
-            client = self.proxies.client(scope["client"][0], ",".join(forwarded) or None)
-            if client != scope["client"][0]:
+            client = self.proxies.client(peer, ",".join(forwarded) or None)
+            if client != peer:
                 scope["client"] = (client, 0)
             if proto and proto[-1] in ("http", "https"):
                 scope["scheme"] = proto[-1].replace("http", "ws") if scope["type"] == "websocket" else proto[-1]
