@@ -86,8 +86,8 @@ def serve_command(
         raise typer.Exit(2)
     if workers > 1:
         argv = worker_argv(ctx.command, ctx.params)
-        where = (f"unix sockets {worker_socket(unix_socket, 0)}-{workers - 1}" if unix_socket
-                 else f"ports {port}-{port + workers - 1}")
+        where = (f"unix sockets {worker_socket(unix_socket, 0)} to {worker_socket(unix_socket, workers - 1)}"
+                 if unix_socket else f"ports {port}-{port + workers - 1}")
         typer.echo(f"Liar's Dice server: {workers} workers on {where} (database: {_safe(db)}; Ctrl+C stops)")
         sys.stdout.flush()
         raise typer.Exit(supervise(workers, port, argv, worker_env(ctx.command, ctx.params), unix_socket=unix_socket or None))
