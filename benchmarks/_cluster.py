@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import socket
@@ -207,14 +208,16 @@ def cluster(workers: int, db: str, redis_url: str, extra: list[str], log: Path) 
 
 
 @contextmanager
-def nginx_front(ports: list[int], worker_connections: int = 8192) -> Iterator[tuple[str, int]]:
+def nginx_front(ports: list[int], worker_connections: int = 8192,
+                routes: list[int] | None = None) -> Iterator[tuple[str, int]]:
     """nginx on a free loopback port with the shipped server block, its upstream
     ports replaced by ``ports``; yields ``(front URL, nginx master pid)``.
 
     The shipped file is a server block; the ``nginx.conf`` around it (worker
     count, connections) is the operator's: here 1 worker process and
     ``worker_connections`` (Debian's default of 768 holds fewer than 200 tables of
-    4 seats, whose every socket is two connections in nginx)."""
+    4 seats, whose every socket is two connections in nginx). The owner routes
+    w0, w1, w2 (``--route w``) go to ``routes`` (default: ``ports``) in order."""
     exe = shutil.which("nginx") or "/usr/sbin/nginx"
     listen = free_ports(1)
     site = SHIPPED_NGINX.read_text().replace("listen 8080;", f"listen 127.0.0.1:{listen};")
@@ -223,6 +226,9 @@ def nginx_front(ports: list[int], worker_connections: int = 8192) -> Iterator[tu
     body, tail = rest.split("}", 1)
     kept = "\n".join(ln for ln in body.splitlines() if "server 127.0.0.1:" not in ln)
     site = f"{head}upstream liars_dice_workers {{\n{upstream}{kept}}}{tail}"
+    # each worker's own upstream (the owner routes, --route w): worker i is w{i}
+    for i, p in enumerate((routes or ports)[:3]):
+        site = re.sub(rf"(upstream liars_dice_w{i} {{ server )127\.0\.0\.1:\d+;", rf"\g<1>127.0.0.1:{p};", site)
     tmp = Path(tempfile.mkdtemp(prefix="ld-nginx-"))
     (tmp / "liars-dice.conf").write_text(site)
     for d in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):

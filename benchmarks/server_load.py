@@ -105,6 +105,7 @@ def honest_address(i: int) -> dict[str, str]:
 
 class Stats:
     def __init__(self) -> None:
+        self.rerouted = 0  #: sockets that reconnected to their table's owner (--route)
         self.rtts: list[float] = []
         self.by_phase: dict[str, list[float]] = {}
         self.phase = ""
@@ -135,11 +136,23 @@ def _local(local: str | None) -> dict[str, object]:
 
 async def player(base: str, code: str, token: str, name: str, stats: Stats, rng: random.Random,
                  think: float, stop: asyncio.Event, ready: asyncio.Event | None = None,
-                 headers: dict[str, str] | None = None, local: str | None = None) -> None:
+                 headers: dict[str, str] | None = None, local: str | None = None, follow: bool = False) -> None:
+    """One seat's player. ``follow`` (``--route`` behind ``--nginx``): a welcome
+    on another worker than the table's owner is followed, once, by a
+    reconnect with ``?owner=ROUTE``, as the page does (static/js/api.js)."""
     url = base.replace("http://", "ws://") + f"ws/tables/{code}"
     try:
         ws = await connect(url, max_size=2**20, open_timeout=60, ping_interval=None, additional_headers=headers,
                            **_local(local))  # type: ignore[arg-type]
+        if follow:
+            await ws.send(json.dumps({"type": "hello", "token": token}))
+            while (w := json.loads(await ws.recv()))["type"] != "welcome":
+                pass
+            if w.get("owner") and w.get("worker") != w["owner"]:
+                await ws.close()
+                stats.rerouted += 1
+                ws = await connect(f"{url}?owner={w['owner']}", max_size=2**20, open_timeout=60, ping_interval=None,
+                                   additional_headers=headers, **_local(local))  # type: ignore[arg-type]
     finally:
         if ready is not None:  # also when the connect failed: the worker then sees the error
             ready.set()
@@ -248,7 +261,8 @@ async def one_table(i: int, base: str, http: httpx.AsyncClient, args: argparse.N
     bases = ws_bases or [base]
     tasks = [
         asyncio.create_task(player(bases[(i + k) % len(bases)], code, tok, f"p{k}", stats, random.Random(rng.random()),
-                                   args.think, stop, readies[k], headers, local))
+                                   args.think, stop, readies[k], headers, local,
+                                   follow=bool(args.route and args.nginx)))
         for k, tok in enumerate(tokens)
     ]
     try:
@@ -351,7 +365,7 @@ def server_options(args: argparse.Namespace) -> list[str]:
     deploy/systemd runs the workers."""
     proxy = "127.0.0.2" if args.nginx else "127.0.0.1"
     wanted = [("--log-level", "error"), ("--trusted-proxy", proxy), ("--reveal-seconds", "0"),
-              *[("--limit", lim) for lim in args.limit]]
+              *[("--limit", lim) for lim in args.limit], *([("--route", "w")] if args.route else [])]
     # A baseline from before an option (``--versus 97450a9`` has neither
     # --trusted-proxy nor --reveal-seconds) runs without it: its defaults are
     # what those options set here (loopback proxies believed, no reveal pause).
@@ -450,7 +464,7 @@ async def measure(args: argparse.Namespace, base: str, pids: Callable[[], list[i
     print(f"setup of {args.tables} tables: {setup:.1f} s"
           + (f"; failed set-ups (retried): {dict(stats.setup_errors)}" if stats.setup_errors else ""))
     print(f"moves: {stats.moves} in {window:.1f} s = {stats.moves / window:.1f} moves/s; "
-          f"games finished: {stats.games}; errors: {stats.errors}"
+          f"games finished: {stats.games}; errors: {stats.errors}; sockets rerouted to the owner: {stats.rerouted}"
           + (f" {dict(stats.error_codes)}" if stats.error_codes else ""))
     print(f"move round trip ms: p50 {q[49]:.1f}  p90 {q[89]:.1f}  p99 {q[98]:.1f}  max {rtts[-1] if rtts else float('nan'):.1f}")
     print(f"server RSS: start {rss0 / 1024:.1f} MiB, live {max(rss1, rss2) / 1024:.1f} MiB, "
@@ -784,6 +798,9 @@ if __name__ == "__main__":
     ap.add_argument("--nginx", action="store_true",
                     help="with --workers: every client goes through nginx with deploy/nginx/liars-dice.conf, each "
                          "honest table from a loopback address of its own")
+    ap.add_argument("--route", action="store_true",
+                    help="with --workers: the workers get --route w, and behind --nginx each player reconnects to "
+                         "its table's owner (?owner=) as the page does, so no move is forwarded")
     ap.add_argument("--no-attacker", action="store_true",
                     help="with --attack: the same three windows without the attacker (the control run)")
     ap.add_argument("--settle", type=float, default=10.0, help="seconds between the attack's end and the 'after' window")

@@ -15,6 +15,7 @@ are set (``.ci/run`` starts both) and chromium is installed.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import time
 from collections.abc import Iterator
@@ -26,7 +27,7 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, text
 
-from _cluster import serve_workers  # benchmarks/_cluster.py (tests/conftest.py puts benchmarks/ on the path)
+from _cluster import nginx_front, serve_workers  # benchmarks/_cluster.py (tests/conftest.py puts benchmarks/ on the path)
 from e2e_ui import add_bots_and_start, create_table, join_by_code, play_until_over, try_click
 
 POSTGRES_URL = os.environ.get("LIARS_DICE_TEST_POSTGRES_URL")
@@ -61,12 +62,13 @@ def _reset() -> None:
 
 
 @contextmanager
-def two_workers(tmp_path: Path) -> Iterator[list[str]]:
-    """``liars-dice serve --workers 2`` on fresh PostgreSQL and Redis; yields both workers' URLs."""
+def two_workers(tmp_path: Path, extra: tuple[str, ...] = ()) -> Iterator[list[str]]:
+    """``liars-dice serve --workers 2`` (and ``extra`` options) on fresh
+    PostgreSQL and Redis; yields both workers' URLs."""
     assert POSTGRES_URL is not None and REDIS_URL is not None
     _reset()
     options = ["--bot-delay", "0.05", "--reveal-seconds", "0",
-               "--limit", "create_rate=600/minute", "--limit", "open_tables_per_address=100"]
+               "--limit", "create_rate=600/minute", "--limit", "open_tables_per_address=100", *extra]
     with serve_workers(2, POSTGRES_URL, REDIS_URL, options, tmp_path / "serve.txt", seconds=60) as w:
         yield w.urls
 
@@ -180,3 +182,43 @@ def _port_of_pid(pid: int, urls: list[str]) -> int:
             if u.endswith(":" + port):
                 return i
     raise AssertionError(f"worker {pid} is not one of {urls}")
+
+
+def _seat_sockets() -> dict[str, int]:
+    """Seat-holding sockets by worker route, as each worker shares its counts
+    at its heartbeat (Redis' ``liars:counts:seats:{worker id}``, worker id
+    ``route~host-pid-random``)."""
+    import redis
+
+    assert REDIS_URL is not None
+    r = redis.Redis.from_url(REDIS_URL)
+    try:
+        out: dict[str, int] = {}
+        for key in r.scan_iter("liars:counts:seats:*"):
+            route = key.decode().split(":", 3)[3].partition("~")[0]
+            out[route] = out.get(route, 0) + sum(int(v) for v in r.hvals(key))
+        return out
+    finally:
+        r.close()
+
+
+@pytest.mark.skipif(shutil.which("nginx") is None and not os.path.exists("/usr/sbin/nginx"), reason="nginx is not installed")
+def test_a_page_behind_nginx_moves_its_socket_to_the_tables_owner(new_page: Any, tmp_path: Path) -> None:
+    """The page's own reconnect (static/js/api.js): the table is run by w0, and
+    the front sends every socket without a route to w1 only; bob's page is
+    welcomed there, told the owner is w0, and reconnects with ?owner=w0."""
+    with two_workers(tmp_path, ("--route", "w", "--trusted-proxy", "127.0.0.2")) as urls:
+        ports = [int(u.rsplit(":", 1)[1]) for u in urls]
+        with nginx_front([ports[1]], routes=ports) as (front, _):
+            ann, bob = new_page(), new_page()
+            code = create_table(ann, urls[0], "ann", preset="classic", seats=3, dice=2)  # on w0: w0 runs it
+            join_by_code(bob, front.rstrip("/"), "bob", code)
+            ann.wait_for_selector('.seat[data-seat="1"]:not(.seat-empty)')
+            deadline = time.monotonic() + 15
+            while _seat_sockets().get("w0", 0) != 2 or _seat_sockets().get("w1", 0) != 0:
+                assert time.monotonic() < deadline, f"seat sockets by worker: {_seat_sockets()}, not both on the owner w0"
+                time.sleep(0.2)
+            add_bots_and_start(ann, "random")
+            bob.wait_for_selector("#turn")
+            play_until_over([ann, bob], limit_s=150)
+            assert _seat_sockets().get("w1", 0) == 0, "the sockets stayed on the owner"

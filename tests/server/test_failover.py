@@ -124,7 +124,7 @@ def workers(n: int, tmp_path: Path) -> Iterator[list[str]]:
     reset_postgres(POSTGRES_URL)
     reset_redis(REDIS_URL)
     # as deploy/systemd runs them behind the nginx front (its X-Forwarded-For believed)
-    options = ["--grace", "600", "--bot-delay", "0.05", "--trusted-proxy", "127.0.0.2"]
+    options = ["--grace", "600", "--bot-delay", "0.05", "--trusted-proxy", "127.0.0.2", "--route", "w"]
     with serve_workers(n, POSTGRES_URL, REDIS_URL, options, tmp_path / "out.txt", seconds=60) as w:
         yield w.urls
 

@@ -38,9 +38,8 @@ def nginx_conf(tmp_path: Path, listen: int, ports: list[int]) -> Path:
     with its ports replaced (nothing else changed)."""
     site = CONF.read_text().replace("listen 8080;", f"listen 127.0.0.1:{listen};")
     for shipped, port in zip((8001, 8002, 8003), ports):
-        site = site.replace(f"127.0.0.1:{shipped} ", f"127.0.0.1:{port} ")
-    upstream = site.split("upstream", 1)[1].split("}", 1)[0]
-    assert not re.search(r"127\.0\.0\.1:800[1-3]\b", upstream), "every worker port replaced"
+        site = re.sub(rf"127\.0\.0\.1:{shipped}\b", f"127.0.0.1:{port}", site)
+    assert not re.search(r"127\.0\.0\.1:800[1-3]\b", site), "every worker port replaced (the group and each worker's own)"
     (tmp_path / "liars-dice.conf").write_text(site)
     for d in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
         (tmp_path / d).mkdir(exist_ok=True)

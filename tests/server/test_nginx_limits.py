@@ -57,9 +57,15 @@ def _get(sock: socket.socket, host: str) -> int:
 
 
 def _front(tmp_path: Path, port: int) -> tuple[subprocess.Popen[bytes], int]:
+    return _front_on(tmp_path, [port, port, port])
+
+
+def _front_on(tmp_path: Path, ports: list[int]) -> tuple[subprocess.Popen[bytes], int]:
+    """nginx with the shipped file in front of ``ports`` (its three workers'),
+    answering ``/healthz``; the process and its port."""
     assert NGINX is not None
     listen = free_ports(1)
-    conf = nginx_conf(tmp_path, listen, [port, port, port])
+    conf = nginx_conf(tmp_path, listen, ports)
     proc = subprocess.Popen([NGINX, "-p", str(tmp_path), "-c", str(conf), "-g", "daemon off;"])
     deadline = time.monotonic() + 20
     while True:

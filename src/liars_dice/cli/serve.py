@@ -58,6 +58,12 @@ def serve_command(
         "--unix-socket and --trusted-proxy unix instead (the socket's permissions then say who is the proxy). "
         "Default: none, the peer is the client."
     ),
+    route: str = typer.Option(
+        "", "--route", help="Behind the shipped nginx with several workers: the name the front reaches this "
+        "worker by; with --workers N, worker i is NAME followed by i (--route w: w0, w1, ...; the nginx file's "
+        "liars_dice_w0, ...). A table's websockets then go to the worker that runs it (?owner=NAME), so its moves "
+        "are not forwarded. Default: none."
+    ),
     unix_socket: str = typer.Option(
         "", "--unix-socket", help="Listen on a unix socket at this path instead of --host/--port (mode 0660: "
         "only this user and its group may connect). With --workers N, worker i listens on PATH with -i "
@@ -80,7 +86,7 @@ def serve_command(
     """Start the server and print the URL to open. Games survive a restart."""
     from .serve_workers import cluster_problem, supervise, worker_argv, worker_env, worker_socket
 
-    problem = cluster_problem(workers, db, redis)
+    problem = cluster_problem(workers, db, redis) or _route_problem(route, workers, redis)
     if problem is not None:
         typer.echo(problem, err=True)
         raise typer.Exit(2)
@@ -90,11 +96,13 @@ def serve_command(
                  if unix_socket else f"ports {port}-{port + workers - 1}")
         typer.echo(f"Liar's Dice server: {workers} workers on {where} (database: {_safe(db)}; Ctrl+C stops)")
         sys.stdout.flush()
-        raise typer.Exit(supervise(workers, port, argv, worker_env(ctx.command, ctx.params), unix_socket=unix_socket or None))
+        raise typer.Exit(supervise(workers, port, argv, worker_env(ctx.command, ctx.params), unix_socket=unix_socket or None,
+                                   route=route or None))
     try:
         import uvicorn
 
         from ..server import Settings, create_app
+        from ..server.core.config import check_route
         from ..server.edge.http_deadline import uvicorn_config
         from ..server.edge.proxies import parse_proxies
     except ImportError as e:  # pragma: no cover - without the server extra
@@ -106,6 +114,7 @@ def serve_command(
             public_url=public_url or None, durable=durable, allowed_origins=tuple(allowed_origin),
             allowed_hosts=default_hosts(host, public_url, allowed_host, proxied=bool(trusted_proxy)),
             trusted_proxies=parse_proxies(trusted_proxy), redis_url=redis or None,
+            route=check_route(route) if route else None,
         )
         settings = settings.with_overrides(limit)
         config = uvicorn_config(create_app(settings), settings, host=host, port=port, log_level=log_level,
@@ -143,6 +152,22 @@ def serve_command(
     # sooner than the default 5 ms while the event loop is busy.
     sys.setswitchinterval(0.001)
     _Server(config).run()
+
+
+def _route_problem(route: str, workers: int, redis: str) -> str | None:
+    """The sentence refusing ``--route`` as given, or ``None``: routes need
+    several workers (``--redis``), and each worker's name must be one."""
+    if not route:
+        return None
+    if not redis:
+        return "--route needs --redis: routes name the workers that share their tables through Redis."
+    from ..server.core.config import check_route
+
+    try:
+        check_route(f"{route}{workers - 1}" if workers > 1 else route)
+    except ValueError as e:
+        return str(e)
+    return None
 
 
 def default_hosts(bind: str, public_url: str, given: list[str], proxied: bool = False) -> tuple[str, ...]:

@@ -49,7 +49,7 @@ class _Command(Protocol):
 
 
 #: The options each worker gets from the supervisor itself, not from the command line.
-_OWN_OPTIONS = ("workers", "port", "unix_socket")
+_OWN_OPTIONS = ("workers", "port", "unix_socket", "route")
 
 
 def worker_argv(command: _Command, values: Mapping[str, Any]) -> list[str]:
@@ -111,20 +111,26 @@ def worker_socket(path: str, i: int) -> str:
     return str(p.with_name(f"{p.stem}-{i}{p.suffix}"))
 
 
-def worker_command(i: int, port: int, argv: Sequence[str], unix_socket: str | None = None) -> list[str]:
+def worker_command(i: int, port: int, argv: Sequence[str], unix_socket: str | None = None,
+                   route: str | None = None) -> list[str]:
     """The command line of worker ``i``: ``liars-dice serve`` with ``argv``
-    (every option but ``--workers``, ``--port`` and ``--unix-socket``) on port
-    ``port + i``, or on :func:`worker_socket` of ``unix_socket`` when given."""
+    (every option but ``--workers``, ``--port``, ``--unix-socket`` and
+    ``--route``) on port ``port + i``, or on :func:`worker_socket` of
+    ``unix_socket`` when given; its route is ``route`` followed by ``i``."""
     where = ["--unix-socket", worker_socket(unix_socket, i)] if unix_socket else ["--port", str(port + i)]
+    if route:
+        where += ["--route", f"{route}{i}"]
     return [sys.executable, "-c", "from liars_dice.cli import main; main()", "serve", *argv, *where, "--workers", "1"]
 
 
 def supervise(
     workers: int, port: int, argv: Sequence[str], env: Mapping[str, str] | None = None, unix_socket: str | None = None,
+    route: str | None = None,
 ) -> int:
     """Run ``workers`` workers until SIGINT or SIGTERM, each with ``env`` added
     to this process's environment, on ports from ``port`` or on unix sockets
-    named from ``unix_socket`` (:func:`worker_socket`); returns the exit code (0)."""
+    named from ``unix_socket`` (:func:`worker_socket`), worker ``i``'s route
+    ``route`` followed by ``i`` (:func:`worker_command`); returns the exit code (0)."""
     stopping = False
 
     def _stop(_sig: int, _frame: FrameType | None) -> None:
@@ -143,7 +149,7 @@ def supervise(
                 print(f"worker {i} ({where}) exited with {p.returncode}; starting it again", file=sys.stderr, flush=True)
                 procs[i], died_at[i] = None, time.monotonic()
             if procs[i] is None and time.monotonic() - died_at[i] >= RESTART_SECONDS:
-                procs[i] = subprocess.Popen(worker_command(i, port, argv, unix_socket), env={**os.environ, **(env or {})})
+                procs[i] = subprocess.Popen(worker_command(i, port, argv, unix_socket, route), env={**os.environ, **(env or {})})
         time.sleep(0.2)
     for p in procs:
         if p is not None and p.poll() is None:

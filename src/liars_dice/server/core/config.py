@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
@@ -17,6 +18,20 @@ def normalize_db_url(url: str) -> str:
 
 #: Limits with a ceiling of their own (``nice`` goes to 19; a bot process per core is plenty).
 _MOST = {"bot_nice": 19, "bot_processes": 64}
+
+
+#: A route's name: what :attr:`Settings.route` and a socket's ``?owner=`` may hold.
+ROUTE = re.compile(r"[A-Za-z0-9_-]{1,12}")
+
+
+def check_route(name: str) -> str:
+    """``name`` as a route (:attr:`Settings.route`).
+
+    :raises ValueError: it is not 1-12 letters, digits, ``-`` or ``_``, in one sentence.
+    """
+    if not ROUTE.fullmatch(name):
+        raise ValueError(f"--route takes 1-12 letters, digits, '-' or '_' (w, or w0 for one worker), not {name[:40]!r}.")
+    return name
 
 
 def _check_limit(name: str, value: int | float | str) -> None:
@@ -57,6 +72,14 @@ class Settings:
         database (PostgreSQL): tables' events, forwarded commands, presence and
         the rate limits go through it (:mod:`liars_dice.server.runtime.cluster`);
         ``None`` = one worker, everything in this process.
+    :ivar route: several workers behind the shipped nginx: the name the front
+        reaches this worker by (``w0``, ``w1``, ...: its upstream
+        ``liars_dice_w0``, ...; ``liars-dice serve --route w``). A welcome then
+        names the table's owner's route, and a page reconnects with
+        ``?owner=ROUTE`` so that its socket lands on the owner and no command
+        of it is forwarded (docs/scaling.md). ``None``: no routes, sockets go
+        to any worker. At most 12 letters, digits, ``-`` or ``_``
+        (:func:`check_route`).
     :ivar public_url: base URL for share links; ``None`` = taken from each request.
     :ivar allowed_origins: browser origins (``https://example.org``) whose pages
         may open websockets; empty = only the server's own origin (the request's
@@ -206,6 +229,7 @@ class Settings:
 
     db_url: str = "sqlite:///liars-dice.db"
     redis_url: str | None = None
+    route: str | None = None
     public_url: str | None = None
     durable: bool = False
     allowed_origins: tuple[str, ...] = ()
@@ -292,5 +316,5 @@ class Settings:
 
     def limits(self) -> dict[str, Any]:
         """Every bound and rate (the settings less storage, links and timing), as JSON."""
-        skip = {"db_url", "redis_url", "public_url", "durable", "allowed_origins", "allowed_hosts", "trusted_proxies", "timeout_bot", "bot_delay"}
+        skip = {"db_url", "redis_url", "route", "public_url", "durable", "allowed_origins", "allowed_hosts", "trusted_proxies", "timeout_bot", "bot_delay"}
         return {k: v for k, v in asdict(self).items() if k not in skip and not isinstance(v, tuple)}

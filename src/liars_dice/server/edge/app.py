@@ -110,7 +110,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.redis_url:
             from ..runtime.cluster import join_cluster  # redis-py, imported only for several workers
 
-            cluster = await join_cluster(service, engine, settings.redis_url)
+            cluster = await join_cluster(service, engine, settings.redis_url, route=settings.route)
             counted = cluster
             # the socket caps hold across the workers (counts shared at each heartbeat)
             cluster.beat_hooks.append(lambda: app.state.guard.guard.share(counted.share_counts))

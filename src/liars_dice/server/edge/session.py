@@ -252,10 +252,18 @@ class TableSession:
             self.watching = True
             seat = await self.service.claim(room, conn, None)
         t = room.table
-        conn.send({
+        welcome: dict[str, object] = {
             "type": "welcome", "seat": seat, "name": t.seats[seat].name if seat is not None else None,
             "host": seat == t.host, "table": room.summary(), "id": msg.id,
-        })
+        }
+        cluster = self.service.cluster
+        if self.settings.route and cluster is not None:
+            # Routes (--route): which worker runs the table and which one this
+            # socket is on, so that a page reconnects to the owner (?owner=ROUTE
+            # through the shipped nginx) and its moves are not forwarded.
+            welcome["worker"] = self.settings.route
+            welcome["owner"] = await cluster.owner_route(room)
+        conn.send(welcome)
         for line in t.chat:
             conn.send({"type": "chat", **line, "history": True})
         if t.state is not None:

@@ -54,9 +54,19 @@ FORWARD_WAITS = 3
 LOBBY = "liars:lobby"
 
 
-def worker_id() -> str:
-    """A worker id unique across machines and restarts: ``host-pid-random``."""
-    return f"{socket.gethostname()[:32]}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
+def worker_id(route: str | None = None) -> str:
+    """A worker id unique across machines and restarts: ``host-pid-random``,
+    after ``route~`` when the worker has a route (:attr:`Settings.route`), so
+    that a table's lease names the route of its owner (:func:`route_of`).
+    At most 60 characters (the lease's owner column holds 64)."""
+    base = f"{socket.gethostname()[:32]}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
+    return f"{route}~{base}" if route else base
+
+
+def route_of(worker: str) -> str | None:
+    """The route in worker id ``worker`` (:func:`worker_id`), or ``None``."""
+    route, sep, _ = worker.partition("~")
+    return route if sep else None
 
 
 class Cluster:
@@ -113,6 +123,15 @@ class Cluster:
 
     def owns(self, room: Room) -> bool:
         return room.table.id in self.leases.held
+
+    async def owner_route(self, room: Room) -> str | None:
+        """The route of the worker that runs ``room`` (:func:`route_of` of its
+        lease's owner; this worker's own when it runs it), or ``None``: no
+        route, or nobody runs it now. One read of the lease when another does."""
+        if self.owns(room):
+            return route_of(self.worker)
+        owner = await asyncio.to_thread(self.leases.owner_of, room.table.id)
+        return route_of(owner) if owner is not None else None
 
     async def route(self, room: Room, command: Command) -> list[Event] | None:
         """``None`` if this worker runs ``room`` (taking a new or unowned table's
@@ -460,17 +479,19 @@ class Cluster:
         return {"first": first, "events": [[e.kind.value, e.payload] for e in events]}
 
 
-async def join_cluster(service: TableService, engine: Engine, redis_url: str, lease_seconds: float = LEASE_SECONDS) -> Cluster:
+async def join_cluster(service: TableService, engine: Engine, redis_url: str, lease_seconds: float = LEASE_SECONDS,
+                       route: str | None = None) -> Cluster:
     """``service`` joins the workers sharing ``engine``'s PostgreSQL database
-    and ``redis_url``, and takes the tables nobody runs.
+    and ``redis_url``, and takes the tables nobody runs; ``route`` is the
+    name the front reaches this worker by (:attr:`Settings.route`).
 
     :raises ValueError: the database is not PostgreSQL's.
     :raises redis.exceptions.ConnectionError: Redis cannot be reached.
     """
-    me = worker_id()
+    me = worker_id(route)
     cluster = Cluster(service, Leases(engine, me, lease_seconds), Broker(redis_url, me))
     await cluster.start()
     return cluster
 
 
-__all__ = ["Cluster", "join_cluster", "tell_sockets", "worker_id"]
+__all__ = ["Cluster", "join_cluster", "route_of", "tell_sockets", "worker_id"]

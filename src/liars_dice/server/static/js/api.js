@@ -111,13 +111,18 @@ export class TableSocket {
     this.retry = 0;
     this.nextId = 1;
     this.pingTimer = null;
+    // Several workers with routes (`liars-dice serve --route`): the route of the
+    // worker that runs the table, from the welcome; sockets go there
+    // (?owner=, read by the shipped nginx) so that moves are not forwarded.
+    this.owner = null;
     this.connect();
   }
 
   connect() {
     if (this.closed) return;
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const ws = new WebSocket(`${proto}//${location.host}/ws/tables/${encodeURIComponent(this.code)}`);
+    const query = this.owner ? `?owner=${encodeURIComponent(this.owner)}` : "";
+    const ws = new WebSocket(`${proto}//${location.host}/ws/tables/${encodeURIComponent(this.code)}${query}`);
     this.ws = ws;
     this.onStatus("connecting");
     ws.onopen = () => {
@@ -140,10 +145,21 @@ export class TableSocket {
       // opens and is closed at once (a failing server) keeps backing off.
       if (msg && msg.type === "welcome") this.retry = 0;
       this.onMessage(msg);
+      if (msg && msg.type === "welcome" && msg.owner && msg.owner !== this.owner) {
+        // Once per owner: this socket is on another worker; reconnect to the
+        // owner's. A front that cannot reach it serves us elsewhere, and then
+        // the owner is this.owner already: no loop.
+        this.owner = msg.owner;
+        if (msg.worker !== msg.owner) {
+          this.ws = null;
+          ws.close(1000);
+          this.connect();
+        }
+      }
     };
     ws.onclose = (event) => {
+      if (this.ws !== ws || this.closed) return; // replaced (its timer is the new socket's) or closed
       clearInterval(this.pingTimer);
-      if (this.ws !== ws || this.closed) return;
       const delay = reconnectDelay(event.code, this.retry++);
       if (delay === null) {
         this.closed = true;
