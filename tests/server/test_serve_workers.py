@@ -71,3 +71,19 @@ def test_the_supervisors_unix_socket_is_not_passed_to_the_workers_as_it_is() -> 
     group: Any = get_command(app)
     argv = worker_argv(group.commands["serve"], {"unix_socket": "/run/liars-dice/worker.sock", "workers": 2})
     assert "--unix-socket" not in argv, "each worker gets its own path from worker_command"
+
+
+def test_a_port_in_use_is_refused_in_one_sentence() -> None:
+    import socket
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    with socket.create_server(("127.0.0.1", 0)) as held:
+        port = held.getsockname()[1]
+        cli = str(Path(sys.executable).with_name("liars-dice"))
+        run = subprocess.run([cli, "serve", "--port", str(port), "--db", "sqlite:///:memory:"],
+                             capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2 and run.stderr.strip() == (
+        f"Port {port} on 127.0.0.1 is in use (another server?): choose another with --port."
+    ), (run.returncode, run.stderr)

@@ -7,6 +7,7 @@ imported when the command runs, so ``play`` and ``replay`` work without the
 
 from __future__ import annotations
 
+import errno
 import gc
 import os
 import socket
@@ -151,7 +152,29 @@ def serve_command(
     # The database writer thread needs the GIL for each commit; hand it over
     # sooner than the default 5 ms while the event loop is busy.
     sys.setswitchinterval(0.001)
+    if not unix_socket and port:
+        taken = _port_taken(host, port)
+        if taken:
+            typer.echo(taken, err=True)
+            raise typer.Exit(2)
     _Server(config).run()
+
+
+def _port_taken(host: str, port: int) -> str | None:
+    """The sentence saying ``host``:``port`` cannot be listened on (another
+    server has it, or the address is not this machine's), or ``None``.
+    Without it uvicorn printed ``[Errno 98] error while attempting to bind``
+    and exited 3 (a new user's find)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            s.bind((host, port))
+        except OSError as e:
+            if e.errno == errno.EADDRINUSE:
+                return f"Port {port} on {host} is in use (another server?): choose another with --port."
+            return f"Cannot listen on {host}:{port}: {e.strerror}."
+    return None
 
 
 def _route_problem(route: str, workers: int, redis: str) -> str | None:
