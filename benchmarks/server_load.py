@@ -144,20 +144,24 @@ async def player(base: str, code: str, token: str, name: str, stats: Stats, rng:
     try:
         ws = await connect(url, max_size=2**20, open_timeout=60, ping_interval=None, additional_headers=headers,
                            **_local(local))  # type: ignore[arg-type]
+        welcomed = False
         if follow:
             await ws.send(json.dumps({"type": "hello", "token": token}))
             while (w := json.loads(await ws.recv()))["type"] != "welcome":
                 pass
+            welcomed = True
             if w.get("owner") and w.get("worker") != w["owner"]:
                 await ws.close()
                 stats.rerouted += 1
                 ws = await connect(f"{url}?owner={w['owner']}", max_size=2**20, open_timeout=60, ping_interval=None,
                                    additional_headers=headers, **_local(local))  # type: ignore[arg-type]
+                welcomed = False
     finally:
         if ready is not None:  # also when the connect failed: the worker then sees the error
             ready.set()
     async with ws:
-        await ws.send(json.dumps({"type": "hello", "token": token}))
+        if not welcomed:
+            await ws.send(json.dumps({"type": "hello", "token": token}))
         sent_at: float | None = None
         sent_mn = -1
         last_msg: str | None = None
