@@ -68,11 +68,12 @@ def test_every_serve_option_reaches_the_workers() -> None:
     from typer.main import get_command
 
     from liars_dice.cli import app
+    from liars_dice.cli.serve_workers import OWN_OPTIONS
 
     serve = get_command(app).commands["serve"]  # type: ignore[attr-defined]
     values = {}
     for param in serve.params:
-        if param.param_type_name == "option" and param.name not in ("workers", "port", "help"):
+        if param.param_type_name == "option" and param.name not in (*OWN_OPTIONS, "help"):
             if param.is_flag:
                 values[param.name] = True
             elif param.multiple:
@@ -93,4 +94,6 @@ def test_every_serve_option_reaches_the_workers() -> None:
         if isinstance(value, list):
             assert argv.count(flag) == 2
     assert "--workers" not in argv and "--port" not in argv
+    # each worker gets its own port, socket and route from worker_command
+    assert set(OWN_OPTIONS) == {"workers", "port", "unix_socket", "route"}
     assert worker_argv(serve, {"trusted_proxy": [], "grace": 120.0}) == [], "defaults are left out"

@@ -49,7 +49,7 @@ class _Command(Protocol):
 
 
 #: The options each worker gets from the supervisor itself, not from the command line.
-_OWN_OPTIONS = ("workers", "port", "unix_socket", "route")
+OWN_OPTIONS = ("workers", "port", "unix_socket", "route")
 
 
 def worker_argv(command: _Command, values: Mapping[str, Any]) -> list[str]:
@@ -69,7 +69,7 @@ def worker_argv(command: _Command, values: Mapping[str, Any]) -> list[str]:
     """
     argv: list[str] = []
     for param in command.params:
-        if getattr(param, "param_type_name", None) != "option" or param.name is None or param.name in _OWN_OPTIONS:
+        if getattr(param, "param_type_name", None) != "option" or param.name is None or param.name in OWN_OPTIONS:
             continue
         if getattr(param, "envvar", None):
             continue  # goes by the environment (worker_env): a database password stays out of `ps`
