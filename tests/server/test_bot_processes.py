@@ -263,6 +263,37 @@ def test_the_bot_processes_exit_when_their_worker_is_killed(tmp_path: Path) -> N
     assert left == [], f"bot processes {left} outlived their worker"
 
 
+def test_bot_processes_still_starting_exit_when_their_worker_is_killed() -> None:
+    """A worker killed before its bot processes had started (spawn imports
+    for a second or more under load): each process's parent was init by the
+    time it looked, and it watched init for good (a loaded test run of stop
+    34 found one still there). Killed here as soon as the pids exist."""
+    import subprocess
+    import sys
+
+    code = ("import sys, time\n"
+            "from liars_dice.server.runtime.bots_runner import BotProcesses\n"
+            "pool = BotProcesses(2)\n"
+            "while len(pool.pids()) < 2: time.sleep(0.01)\n"
+            "print(*pool.pids(), flush=True)\n"
+            "time.sleep(600)\n")
+    worker = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        assert worker.stdout is not None
+        pids = [int(x) for x in worker.stdout.readline().split()]
+        worker.kill()
+        worker.wait(10)
+        deadline = time.monotonic() + 20
+        while any(_alive(p) for p in pids) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        left = [p for p in pids if _alive(p)]
+    finally:
+        worker.kill()
+    for p in left:
+        os.kill(p, signal.SIGKILL)
+    assert left == [], f"bot processes {left} outlived their worker"
+
+
 def _alive(pid: int) -> bool:
     """Whether ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
     try:

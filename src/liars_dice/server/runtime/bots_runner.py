@@ -72,7 +72,7 @@ def new_bot(name: str) -> Bot:
     return make_bot(name)
 
 
-def _start_bot_process(nice: int, trim_seconds: float = 10.0) -> None:
+def _start_bot_process(nice: int, trim_seconds: float = 10.0, worker: int | None = None) -> None:
     """A bot process's start: a lower CPU priority (``nice``), Ctrl+C left to
     the server, which closes the pool, and a thread that gives the process's
     freed memory back every ``trim_seconds`` (:func:`.memory.trim`; a
@@ -86,7 +86,12 @@ def _start_bot_process(nice: int, trim_seconds: float = 10.0) -> None:
             pass
     if trim_seconds > 0:
         threading.Thread(target=_trim_every, args=(trim_seconds,), name="liars-dice-bot-trim", daemon=True).start()
-    threading.Thread(target=_exit_with, args=(os.getppid(),), name="liars-dice-bot-orphan", daemon=True).start()
+    # The worker's pid as the worker gave it, not this process's parent now: a
+    # worker killed while this process was still starting (spawn imports for
+    # a second or more under load) had left it orphaned already, its parent
+    # was init, and it watched init for good (seen in a loaded test run).
+    watched = worker if worker is not None else os.getppid()
+    threading.Thread(target=_exit_with, args=(watched,), name="liars-dice-bot-orphan", daemon=True).start()
 
 
 #: seconds between two looks at whether a bot process's worker is still there
@@ -170,7 +175,7 @@ class BotProcesses:
 
     def _new_pool(self) -> ProcessPoolExecutor:
         pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_start_bot_process, initargs=(self.nice, self.trim_seconds))
+                                   initializer=_start_bot_process, initargs=(self.nice, self.trim_seconds, os.getpid()))
         for _ in range(self.processes):  # each call finds no idle process, so the pool starts one
             pool.submit(_ready)
         return pool
