@@ -150,3 +150,22 @@ def test_a_head_under_the_bound_and_a_body_in_the_same_read_are_served(url: str)
             f"Content-Length: {len(body)}\r\n\r\n").encode()
     assert _status(url, head + body).split()[1] in (b"201", b"422")  # read and answered, not refused for its head
     assert _status(url, f"GET /healthz HTTP/1.1\r\nHost: {host}\r\n\r\n".encode()).startswith(b"HTTP/1.1 200")
+
+
+def test_a_ping_flood_is_closed_and_a_few_pings_are_answered(url: str) -> None:
+    """Pings never reach the app, so ``message_rate`` did not count them: the
+    stop-34 attacker's 4 sockets, never saying hello, drew 1.84 million pongs in
+    10 s and slowed every other socket on the worker (0.8 to 109 ms)."""
+    from liars_dice.server.edge.http_deadline import PING_FLOOD_CLOSE, PINGS_MAX
+
+    code = table(url)["code"]
+    with ws_from(url, code, "127.0.0.61") as ws:
+        for _ in range(5):
+            ws.ping().wait(5)  # answered
+    with ws_from(url, code, "127.0.0.62") as ws:
+        try:
+            for _ in range(PINGS_MAX * 50):
+                ws.ping()
+        except ConnectionClosed:
+            pass
+        assert close_code(ws) == PING_FLOOD_CLOSE

@@ -38,6 +38,18 @@ def test_a_worker_id_carries_its_route() -> None:
     assert route_of(worker_id()) is None
 
 
+def test_a_dead_predecessor_on_the_same_route_is_no_owner() -> None:
+    # The supervisor restarts a killed w0 on its port within seconds; until the
+    # dead one's lease expires the lease names "w0~<old id>": not this w0.
+    from liars_dice.server.runtime.cluster import owner_route_for
+
+    assert owner_route_for("w0~new", "w0~old") is None
+    assert owner_route_for("w0~new", "w0~new") == "w0"
+    assert owner_route_for("w0~new", "w1~x") == "w1"
+    assert owner_route_for("w0~new", None) is None
+    assert owner_route_for("host-1-abc", "host-2-def") is None  # no routes
+
+
 def _welcome(url: str, code: str, token: str, owner: str | None = None) -> dict:
     path = f"{code}?owner={owner}" if owner is not None else code
     with ws_from(url, path, "127.0.0.5") as ws:

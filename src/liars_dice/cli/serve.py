@@ -11,6 +11,7 @@ import errno
 import gc
 import os
 import socket
+import stat
 import sys
 
 import typer
@@ -128,9 +129,6 @@ def serve_command(
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:
             await super().startup(sockets)
             if self.started and unix_socket:
-                # uvicorn makes the socket 0666 (anyone may connect); only this
-                # user and its group (the front's) may.
-                os.chmod(unix_socket, UNIX_SOCKET_MODE)
                 typer.echo(f"Liar's Dice server: listening on unix socket {unix_socket}  (database: {_safe(db)}; Ctrl+C stops)")
                 sys.stdout.flush()
             elif self.started:
@@ -157,7 +155,42 @@ def serve_command(
         if taken:
             typer.echo(taken, err=True)
             raise typer.Exit(2)
-    _Server(config).run()
+    if unix_socket:
+        try:
+            listener = bind_unix_socket(unix_socket)
+        except OSError as e:
+            typer.echo(f"Cannot listen on unix socket {unix_socket}: {e.strerror}.", err=True)
+            raise typer.Exit(2)
+        _Server(config).run(sockets=[listener])
+    else:
+        _Server(config).run()
+
+
+def bind_unix_socket(path: str) -> socket.socket:
+    """A listening unix socket at ``path``, mode :data:`UNIX_SOCKET_MODE` from
+    its creation (a stale socket file there is replaced). uvicorn's own bind
+    makes the file 0666 and the server tightened it only once started: a local
+    user connected in that window in 1 of 5 starts (the stop-34 attacker),
+    and behind ``--trusted-proxy unix`` was then believed as the proxy.
+
+    :raises OSError: the path cannot be bound (a directory missing, another
+        file there, no permission).
+    """
+    if os.path.exists(path) and stat.S_ISSOCK(os.stat(path).st_mode):
+        os.unlink(path)
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    old = os.umask(0o777 & ~UNIX_SOCKET_MODE)
+    try:
+        sock.bind(path)
+    except OSError:
+        sock.close()
+        raise
+    finally:
+        os.umask(old)
+    os.chmod(path, UNIX_SOCKET_MODE)
+    sock.listen(2048)
+    sock.set_inheritable(False)
+    return sock
 
 
 def _port_taken(host: str, port: int) -> str | None:

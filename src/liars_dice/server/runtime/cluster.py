@@ -69,6 +69,28 @@ def route_of(worker: str) -> str | None:
     return route if sep else None
 
 
+#: Seconds a replica keeps a table's owner for :meth:`Cluster.owner_route`,
+#: and the most tables it keeps so (then it forgets them all).
+OWNER_ROUTE_SECONDS = 1.0
+OWNERS_KEPT = 10_000
+
+
+def owner_route_for(me: str, owner: str | None) -> str | None:
+    """The route to tell a socket on worker ``me`` for a table whose lease
+    names ``owner`` (``None``: nobody holds it). ``None`` also when the owner
+    has this worker's route but is not this worker: a dead predecessor on
+    the same port, restarted by the supervisor, whose lease has not yet
+    expired (the stop-34 attacker: the restarted w0 said "owner w0" for 3.5 s
+    while another worker was about to take the table, and a page believed
+    it was on the owner for the rest of the game)."""
+    if owner is None:
+        return None
+    route = route_of(owner)
+    if owner != me and route is not None and route == route_of(me):
+        return None
+    return route
+
+
 class Cluster:
     """Joins one worker's :class:`TableService` to the others.
 
@@ -89,6 +111,7 @@ class Cluster:
         self._firsts: dict[asyncio.Task[Any], int] = {}
         self._presence: dict[str, tuple[float, dict[str, set[int]]]] = {}  # table id -> (read at, seats by worker)
         self.takeovers = 0  #: tables taken over from a dead worker (for tests)
+        self._owners: dict[str, tuple[float, str | None]] = {}  #: table id -> (read at, lease owner), :meth:`owner_route`
         #: coroutines run at every heartbeat (the edge shares its socket counts so, :meth:`share_counts`)
         self.beat_hooks: list[Callable[[], Awaitable[None]]] = []
         service.cluster = self
@@ -125,13 +148,22 @@ class Cluster:
         return room.table.id in self.leases.held
 
     async def owner_route(self, room: Room) -> str | None:
-        """The route of the worker that runs ``room`` (:func:`route_of` of its
-        lease's owner; this worker's own when it runs it), or ``None``: no
-        route, or nobody runs it now. One read of the lease when another does."""
+        """The route of the worker that runs ``room`` (:func:`owner_route_for`
+        of its lease's owner), or ``None``. The lease is read at most once per
+        :data:`OWNER_ROUTE_SECONDS` per table: each visitor's hello on a
+        replica read it (the stop-34 attacker: 2.2 database transactions per
+        hello, up to ``lookup_rate`` per address)."""
         if self.owns(room):
             return route_of(self.worker)
-        owner = await asyncio.to_thread(self.leases.owner_of, room.table.id)
-        return route_of(owner) if owner is not None else None
+        table_id = room.table.id
+        now = time.monotonic()
+        known = self._owners.get(table_id)
+        if known is None or now - known[0] > OWNER_ROUTE_SECONDS:
+            owner = await asyncio.to_thread(self.leases.owner_of, table_id)
+            if len(self._owners) >= OWNERS_KEPT:
+                self._owners.clear()
+            known = self._owners[table_id] = (now, owner)
+        return owner_route_for(self.worker, known[1])
 
     async def route(self, room: Room, command: Command) -> list[Event] | None:
         """``None`` if this worker runs ``room`` (taking a new or unowned table's
@@ -494,4 +526,4 @@ async def join_cluster(service: TableService, engine: Engine, redis_url: str, le
     return cluster
 
 
-__all__ = ["Cluster", "join_cluster", "route_of", "tell_sockets", "worker_id"]
+__all__ = ["Cluster", "join_cluster", "owner_route_for", "route_of", "tell_sockets", "worker_id"]
