@@ -244,8 +244,10 @@ FILES_RESERVED = 96
 #: every 20 s; the server pings each socket every 20 s itself.
 PINGS_MAX = 20
 PING_WINDOW = 10.0
-#: The close code of a ping flood (the session's "too many", edge/session.py).
+#: The close code of a ping flood (the session's "too many", edge/session.py),
+#: and the seconds its client has to answer the close before it is cut off.
 PING_FLOOD_CLOSE = 4429
+PING_CLOSE_SECONDS = 2.0
 
 
 class LeanWebSocket(WebSocketsSansIOProtocol):
@@ -278,7 +280,10 @@ class LeanWebSocket(WebSocketsSansIOProtocol):
             self.conn.send_close(PING_FLOOD_CLOSE, "Too many pings.")
             self.close_sent = True
             self.transport.write(b"".join(self.conn.data_to_send()))
-        self.transport.close()
+            # The client's close ends it (uvicorn's handle_close); one that keeps
+            # pinging instead is cut off. Cut at once, its unread pings reset the
+            # connection and the close frame was lost with it.
+            self.loop.call_later(PING_CLOSE_SECONDS, self.transport.close)
 
     async def send(self, message: Any) -> None:
         await super().send(message)
