@@ -235,9 +235,6 @@ def test_the_bot_processes_exit_when_their_worker_is_killed(tmp_path: Path) -> N
     processes and the resource tracker behind for good (ppid 1, 800 s later).
     A real worker process here: it starts a pool of 2, prints their pids, and
     is killed; both are gone within a few seconds."""
-    import subprocess
-    import sys
-
     code = ("import sys, time\n"
             "from liars_dice.server.runtime.bots_runner import BotProcesses\n"
             "pool = BotProcesses(2)\n"
@@ -245,21 +242,7 @@ def test_the_bot_processes_exit_when_their_worker_is_killed(tmp_path: Path) -> N
             "time.sleep(1.0)\n"  # the processes' starts (their watch of the worker) are done
             "print(*pool.pids(), flush=True)\n"
             "time.sleep(600)\n")
-    worker = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
-    try:
-        assert worker.stdout is not None
-        pids = [int(x) for x in worker.stdout.readline().split()]
-        assert len(pids) == 2 and all(_alive(p) for p in pids)
-        worker.kill()
-        worker.wait(10)
-        deadline = time.monotonic() + 15
-        while any(_alive(p) for p in pids) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        left = [p for p in pids if _alive(p)]
-    finally:
-        worker.kill()
-    for p in left:
-        os.kill(p, signal.SIGKILL)
+    left = _left_after_killing(code, started=True)
     assert left == [], f"bot processes {left} outlived their worker"
 
 
@@ -268,19 +251,28 @@ def test_bot_processes_still_starting_exit_when_their_worker_is_killed() -> None
     for a second or more under load): each process's parent was init by the
     time it looked, and it watched init for good (a loaded test run of stop
     34 found one still there). Killed here as soon as the pids exist."""
-    import subprocess
-    import sys
-
     code = ("import sys, time\n"
             "from liars_dice.server.runtime.bots_runner import BotProcesses\n"
             "pool = BotProcesses(2)\n"
             "while len(pool.pids()) < 2: time.sleep(0.01)\n"
             "print(*pool.pids(), flush=True)\n"
             "time.sleep(600)\n")
+    left = _left_after_killing(code, started=False)
+    assert left == [], f"bot processes {left} outlived their worker"
+
+
+def _left_after_killing(code: str, *, started: bool) -> list[int]:
+    """Run ``code`` as a worker (it prints its bot processes' pids), SIGKILL it
+    once they are printed, and return those still running 20 s later (they
+    are then killed). ``started``: check they run before the kill."""
+    import subprocess
+    import sys
+
     worker = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
     try:
         assert worker.stdout is not None
         pids = [int(x) for x in worker.stdout.readline().split()]
+        assert len(pids) == 2 and (not started or all(_alive(p) for p in pids))
         worker.kill()
         worker.wait(10)
         deadline = time.monotonic() + 20
@@ -291,7 +283,7 @@ def test_bot_processes_still_starting_exit_when_their_worker_is_killed() -> None
         worker.kill()
     for p in left:
         os.kill(p, signal.SIGKILL)
-    assert left == [], f"bot processes {left} outlived their worker"
+    return left
 
 
 def _alive(pid: int) -> bool:
