@@ -84,7 +84,8 @@ async def run_steps(args: argparse.Namespace, cl: _cluster.Cluster, counters: _c
         target = args.start
         per_table = 0.0
         while target <= args.max_tables:
-            batch = argparse.Namespace(tables=target - tables, preset=args.preset, seats=args.seats, think=args.think)
+            batch = argparse.Namespace(tables=target - tables, preset=args.preset, seats=args.seats, think=args.think,
+                                       route=False, nginx=False)
             ready, counter = asyncio.Event(), [0]
             t0 = time.perf_counter()
             for i in range(tables, target):
