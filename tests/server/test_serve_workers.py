@@ -87,3 +87,13 @@ def test_a_port_in_use_is_refused_in_one_sentence() -> None:
     assert run.returncode == 2 and run.stderr.strip() == (
         f"Port {port} on 127.0.0.1 is in use (another server?): choose another with --port."
     ), (run.returncode, run.stderr)
+
+
+def test_a_route_that_is_not_a_name_or_has_no_redis_is_refused_before_anything_starts() -> None:
+    r = CliRunner().invoke(app, ["serve", "--route", "w"])
+    assert r.exit_code == 2 and "--route needs --redis" in r.output
+    r = CliRunner().invoke(app, ["serve", "--route", "a b", "--db", "postgresql://u@h/db", "--redis", "redis://h/0"])
+    assert r.exit_code == 2 and "--route takes 1-12 letters, digits, '-' or '_'" in r.output
+    r = CliRunner().invoke(app, ["serve", "--route", "abcdefghijk", "--workers", "12", "--db", "postgresql://u@h/db",
+                                 "--redis", "redis://h/0"])
+    assert r.exit_code == 2 and "'abcdefghijk11'" in r.output, "every worker's route is checked (the last one is too long)"

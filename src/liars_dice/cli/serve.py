@@ -104,7 +104,6 @@ def serve_command(
         import uvicorn
 
         from ..server import Settings, create_app
-        from ..server.core.config import check_route
         from ..server.edge.http_deadline import uvicorn_config
         from ..server.edge.proxies import parse_proxies
     except ImportError as e:  # pragma: no cover - without the server extra
@@ -116,7 +115,7 @@ def serve_command(
             public_url=public_url or None, durable=durable, allowed_origins=tuple(allowed_origin),
             allowed_hosts=default_hosts(host, public_url, allowed_host, proxied=bool(trusted_proxy)),
             trusted_proxies=parse_proxies(trusted_proxy), redis_url=redis or None,
-            route=check_route(route) if route else None,
+            route=route or None,  # checked with the other options' problems (_route_problem)
         )
         settings = settings.with_overrides(limit)
         config = uvicorn_config(create_app(settings), settings, host=host, port=port, log_level=log_level,
