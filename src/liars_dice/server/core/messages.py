@@ -9,7 +9,7 @@ changes. See ``docs/server-protocol.md``.
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal, Union, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, StrictBool, StrictInt, StrictStr, StringConstraints, TypeAdapter, ValidationError
 
@@ -128,6 +128,12 @@ ClientMessage = Annotated[
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+
+
+def client_message_types() -> tuple[type[BaseModel], ...]:
+    """Every member of the client message union (:data:`ClientMessage`): the
+    registry the session's dispatch is checked against."""
+    return tuple(get_args(get_args(ClientMessage)[0]))
 
 
 class MessageError(MessageInvalid):
