@@ -21,7 +21,6 @@ from __future__ import annotations
 import enum
 import types
 from dataclasses import fields, is_dataclass
-from functools import cache
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from ...engine import CALZA, CHALLENGE, Action, Bid, Calza, Challenge, LiarsDiceError
@@ -45,10 +44,13 @@ class Refused(ServerError):
         self.status = status
 
 
-@cache
+#: The resolved field types of each command class, by class name.
+_HINTS: dict[str, dict[str, Any]] = {name: get_type_hints(cls, vars(_commands)) for name, cls in KINDS.items()}
+
+
 def _hints(cls: type[Any]) -> dict[str, Any]:
     """The resolved field types of command class ``cls``."""
-    return get_type_hints(cls, vars(_commands))
+    return _HINTS[cls.__name__]
 
 
 def _is_union(hint: Any) -> bool:
