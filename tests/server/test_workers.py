@@ -114,13 +114,13 @@ def test_a_forward_with_no_reply_answers_by_the_stored_truth(settings: Settings)
         before = room_b.table
         line = Chat(1, "stored, never answered", utcnow().isoformat())
         a.portal.call(sa.run, room_a, line)  # the owner ran it; its reply was lost
-        reply = b.portal.call(sb.cluster._stored_truth, room_b, before, line)
+        reply = b.portal.call(sb.owners._stored_truth, room_b, before, line)
         assert reply["first"] == before.seq + 1 and reply["events"][0][0] == "chat", reply
         assert reply["events"][0][1]["text"] == "stored, never answered"
         wait_until(lambda: room_b.table.seq == room_a.table.seq)  # the replica has it too
         never = Chat(1, "never stored", utcnow().isoformat())
         with pytest.raises(ServerBusy):
-            b.portal.call(sb.cluster._stored_truth, room_b, room_b.table, never)
+            b.portal.call(sb.owners._stored_truth, room_b, room_b.table, never)
 
 
 def test_a_dead_workers_presence_stops_counting_within_a_lease(settings: Settings) -> None:
@@ -246,10 +246,10 @@ def test_a_replica_leaves_memory_after_its_last_socket(settings: Settings) -> No
         bob = Player(b, code, j["token"])
         assert code in sb.rooms
         table_id = sb.rooms[code].table.id
-        wait_until(lambda: channel(table_id) in sb.cluster.broker._pubsub.channels)
+        wait_until(lambda: channel(table_id) in sb.owners.broker._pubsub.channels)
         bob.close()
         wait_until(lambda: code not in sb.rooms, 10)
-        wait_until(lambda: channel(table_id) not in sb.cluster.broker._pubsub.channels, 10)
+        wait_until(lambda: channel(table_id) not in sb.owners.broker._pubsub.channels, 10)
         ann = Player(a, code, t["token"])
         ann.send({"type": "chat", "text": "while b was away", "id": "c"})
         assert ann.wait(lambda m: m.get("id") == "c")["type"] == "ack"
@@ -438,7 +438,7 @@ def test_a_hello_on_a_replica_behind_the_join_is_welcomed(settings: Settings) ->
     with running(settings) as a, running(settings) as b:
         code = create(a, "ann", seats=3)["code"]
         assert b.get(f"/api/tables/{code}").status_code == 200  # b holds a replica
-        cluster_b = b.app.state.service.cluster  # type: ignore[attr-defined]
+        cluster_b = b.app.state.service.owners  # type: ignore[attr-defined]
         wait_until(lambda: code in b.app.state.service.rooms, 10)  # type: ignore[attr-defined]
         on_events = cluster_b._on_events
 
@@ -489,7 +489,7 @@ def test_two_joins_within_a_second_are_both_welcomed_on_a_replica_behind(setting
     with running(settings) as a, running(settings) as b:
         code = create(a, "ann", seats=4)["code"]
         assert b.get(f"/api/tables/{code}").status_code == 200
-        cluster_b = b.app.state.service.cluster  # type: ignore[attr-defined]
+        cluster_b = b.app.state.service.owners  # type: ignore[attr-defined]
         wait_until(lambda: code in b.app.state.service.rooms, 10)  # type: ignore[attr-defined]
         on_events = cluster_b._on_events
 

@@ -125,6 +125,14 @@ class ServerBusy(ServerError):
     status = 503
 
 
+class LeaseLost(ServerError):
+    """A write for a table this worker no longer owns (its lease expired, or
+    another worker took it): nothing was stored (``server/runtime/ownership.py``)."""
+
+    code = "server/moved"
+    status = 503
+
+
 class ServerUnavailable(ServerError):
     """The server cannot store or read the game now (its database failed or
     cannot be reached): nothing changed, and the client may try again. A

@@ -46,6 +46,7 @@ from .session import TableSockets
 from .accounts_api import router as accounts_router, signed_in
 from ..runtime.accounts import Account, Accounts, Revocations
 from ..runtime.store import Store
+from ..runtime.clock import Clock
 from ..runtime.timers import Scheduler
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -81,9 +82,11 @@ def _error(code: str, message: str, status: int) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": bounded(message)}}, status_code=status)
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, clock: Clock | None = None) -> FastAPI:
     """The app for ``settings``. The database is migrated and unfinished games
-    are resumed when the app starts (its lifespan)."""
+    are resumed when the app starts (its lifespan). ``clock``: the time of the
+    timers and the heartbeat (the system's if ``None``; tests pass a
+    :class:`~..runtime.clock.ManualClock` and move it instead of sleeping)."""
     settings = settings or Settings()
 
     @asynccontextmanager
@@ -92,7 +95,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await asyncio.to_thread(migrate, engine)
         await asyncio.to_thread(load_confusables)
         store = Store(engine, wal_bytes=settings.wal_bytes, wal_truncate_seconds=settings.wal_truncate_seconds)
-        service = TableService(settings, store, Scheduler(), Broadcaster(settings.presence_interval, settings.presence_fanout))
+        # Who runs which table (runtime/owners.py): this process, or, with Redis,
+        # the lease holder among the workers sharing PostgreSQL and Redis.
+        cluster = None
+        if settings.redis_url:
+            from ..runtime.cluster import make_cluster  # redis-py, imported only for several workers
+
+            cluster = make_cluster(engine, settings.redis_url, route=settings.route, clock=clock)
+        service = TableService(settings, store, Scheduler(clock), Broadcaster(settings.presence_interval, settings.presence_fanout),
+                               owners=cluster)
         app.state.service = service
         app.state.guard = RequestGuard(settings, service)
         revocations = Revocations(settings.redis_url)
@@ -106,11 +117,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         trimmer.start()
         app.state.trimmer = trimmer
         # Several workers (Redis given): this one takes only the tables nobody runs.
-        cluster = None
-        if settings.redis_url:
-            from ..runtime.cluster import join_cluster  # redis-py, imported only for several workers
-
-            cluster = await join_cluster(service, engine, settings.redis_url, route=settings.route)
+        if cluster is not None:
+            await cluster.start(service)
             counted = cluster
             # the socket caps hold across the workers (counts shared at each heartbeat)
             cluster.beat_hooks.append(lambda: app.state.guard.guard.share(counted.share_counts))

@@ -42,11 +42,8 @@ class RequestGuard:
         kept in the store, so a restart or a takeover keeps it): with several
         workers, a replica of another worker's table is that worker's to count
         (:meth:`.limits.Guard.share`)."""
-        cluster = self.service.cluster
-        return {
-            code: room.creator for code, room in self.service.rooms.items()
-            if room.table.is_live and (cluster is None or cluster.owns(room))
-        }
+        owners = self.service.owners
+        return {code: room.creator for code, room in self.service.rooms.items() if room.table.is_live and owners.owns(room)}
 
     @staticmethod
     def address(conn: HTTPConnection) -> str:

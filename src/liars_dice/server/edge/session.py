@@ -258,13 +258,12 @@ class TableSession:
             "type": "welcome", "seat": seat, "name": t.seats[seat].name if seat is not None else None,
             "host": seat == t.host, "table": room.summary(), "id": msg.id,
         }
-        cluster = self.service.cluster
-        if self.settings.route and cluster is not None:
+        if self.settings.route:
             # Routes (--route): which worker runs the table and which one this
             # socket is on, so that a page reconnects to the owner (?owner=ROUTE
             # through the shipped nginx) and its moves are not forwarded.
             welcome["worker"] = self.settings.route
-            welcome["owner"] = await cluster.owner_route(room)
+            welcome["owner"] = await self.service.owners.owner_route(room)
         conn.send(welcome)
         for line in t.chat:
             conn.send({"type": "chat", **line, "history": True})

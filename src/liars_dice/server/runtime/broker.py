@@ -353,6 +353,12 @@ class Broker:
         renews it): key ``liars:alive:{worker}``, expiring in Redis' clock."""
         await self.redis.set(alive_key(self.worker), "1", px=max(1, int(seconds * 1000)))
 
+    async def server_id(self) -> str:
+        """The Redis server's run id: a new one means Redis restarted (and,
+        without persistence, came back empty)."""
+        info = await self.redis.info("server")
+        return str(info.get("run_id", ""))
+
     async def presence(self, table_id: str) -> dict[str, set[int]]:
         """The seats each live worker's sockets hold at ``table_id``. A worker
         whose :meth:`alive` key has expired (it died) is left out and its field

@@ -9,12 +9,26 @@ and Redis (events, forwarded commands and presence: :mod:`.broker`).
   (:mod:`.replica`) and forwards its sockets' commands to the owner
   (:meth:`Cluster.route`); the reply (the events, or the refusal's sentence)
   comes back to the client that sent it.
-* The heartbeat (every ``lease seconds / 3``) renews this worker's leases,
-  writes its sockets' seats to the presence hash, and takes over any
+* The heartbeat (every ``lease seconds / 3``) renews this worker's leases
+  (taking back at once one that lapsed with no successor: a worker starved of
+  CPU), writes its sockets' seats to the presence hash, checks its replicas
+  against the store of record (a batch lost on the way, or never published
+  because Redis was away, is read within a beat: a replica never waits for a
+  next batch that may never come, issue 36 fault 2), and takes over any
   unfinished table whose lease expired (its owner died), rebuilding it
-  through :meth:`TableService.resume`, today's restart path: timers and
-  stand-in bots resume. A takeover therefore comes at most ``lease seconds
-  + lease seconds / 3`` after the owner's last renewal.
+  through the service's restart path: timers and stand-in bots resume. A
+  takeover therefore comes at most ``lease seconds + lease seconds / 3``
+  after the owner's last renewal.
+* **Presence is one truth for the cluster:** every worker writes the seats
+  its sockets hold (owned table or replica) when they change and at each
+  beat; only the owner runs a seat's grace, and gives the seat up only when
+  no live worker holds it (:meth:`Cluster.held_elsewhere`). After Redis comes
+  back empty (its server id changes) presence is not trusted until every
+  worker has written it again (two beats).
+
+The cluster is the service's ownership port (:mod:`.owners`): given to the
+service at construction and started with the service as its host; neither
+module imports the other.
 """
 
 from __future__ import annotations
@@ -24,7 +38,6 @@ import json
 import logging
 import os
 import socket
-import time
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
@@ -34,13 +47,15 @@ from sqlalchemy import Engine
 from ...engine import LiarsDiceError
 from ..core.commands import Command, Create, Stale, decide
 from ..core.errors import ServerBusy
+from ..core.errors import LeaseLost
 from ..core.tables import Event, Table, TableStatus
 from .broker import Broker, NoReply
+from .clock import Clock, SystemClock
 from .closing import within
-from .ownership import LEASE_SECONDS, LeaseLost, Leases
-from .replica import catch_up, decode as decode_events, tell_sockets
+from .owners import Host
+from .ownership import LEASE_SECONDS, Leases
+from .replica import decode as decode_events, tell_sockets
 from .room import Room
-from .service import TableService
 from .store import Op
 from .wire import Refused, decode, encode, refusal
 
@@ -92,15 +107,17 @@ def owner_route_for(me: str, owner: str | None) -> str | None:
 
 
 class Cluster:
-    """Joins one worker's :class:`TableService` to the others.
+    """Joins one worker's table service to the others: the service's
+    ownership port (:class:`~.owners.Owners`) for many workers.
 
-    :param service: this worker's service (its ``cluster`` is set to this).
     :param leases: this worker's leases (its id is the worker id).
     :param broker: this worker's connection to Redis (same worker id).
+    :param clock: whose time the heartbeat and the caches are in.
     """
 
-    def __init__(self, service: TableService, leases: Leases, broker: Broker) -> None:
-        self.service = service
+    def __init__(self, leases: Leases, broker: Broker, clock: Clock | None = None) -> None:
+        self._host: Host | None = None
+        self.clock: Clock = clock or SystemClock()
         self.leases = leases
         self.broker = broker
         self.worker = leases.worker
@@ -109,17 +126,31 @@ class Cluster:
         self._lobby: list[tuple[str, dict[str, Any]]] = []  # (created_at, summary) of every worker's lobby tables
         self._tasks: list[asyncio.Task[None]] = []
         self._firsts: dict[asyncio.Task[Any], int] = {}
-        self._presence: dict[str, tuple[float, dict[str, set[int]]]] = {}  # table id -> (read at, seats by worker)
+        #: the Redis server's run id as of the last beat, and since when presence read from it
+        #: is trusted (monotonic s): after a restart every worker must first write its own again
+        self._redis_id: str | None = None
+        self._trusted_from = 0.0
+        self._dirty: set[Room] = set()  #: rooms whose seats changed, presence not written yet
+        self._writing: asyncio.Task[None] | None = None
+        self.resyncs = 0  #: replicas found behind the store at a beat and read again (for tests)
+        self.last_beat = 0.0  #: monotonic time of the last heartbeat that went through (readiness)
         self.takeovers = 0  #: tables taken over from a dead worker (for tests)
         self._owners: dict[str, tuple[float, str | None]] = {}  #: table id -> (read at, lease owner), :meth:`owner_route`
         #: coroutines run at every heartbeat (the edge shares its socket counts so, :meth:`share_counts`)
         self.beat_hooks: list[Callable[[], Awaitable[None]]] = []
-        service.cluster = self
+
+    @property
+    def host(self) -> Host:
+        assert self._host is not None, "Cluster.start was never called"
+        return self._host
 
     # -- life cycle ------------------------------------------------------------------
 
-    async def start(self) -> None:
-        """Connect to Redis, take the tables nobody runs, start the heartbeat."""
+    async def start(self, host: Host) -> None:
+        """Connect to Redis, take the tables nobody runs, start the heartbeat;
+        ``host`` is the service this port serves."""
+        self._host = host
+        self._trusted_from = self.clock.monotonic() + 2 * self.beat
         await self.broker.start(self._on_events, self._on_command)
         await self.broker.alive(self.leases.seconds)
         self._tasks.append(asyncio.create_task(self._publisher()))
@@ -128,6 +159,8 @@ class Cluster:
 
     async def close(self) -> None:
         """Stop; give up this worker's leases so that others take over at once."""
+        if self._writing is not None:
+            self._tasks.append(self._writing)
         for t in self._tasks:
             t.cancel()
         # each step bounded (.closing): a stuck one is logged and left; leases then expire
@@ -156,7 +189,7 @@ class Cluster:
         if self.owns(room):
             return route_of(self.worker)
         table_id = room.table.id
-        now = time.monotonic()
+        now = self.clock.monotonic()
         known = self._owners.get(table_id)
         if known is None or now - known[0] > OWNER_ROUTE_SECONDS:
             owner = await asyncio.to_thread(self.leases.owner_of, table_id)
@@ -199,8 +232,7 @@ class Cluster:
                 return None  # this worker took the table over and runs the command itself
             reply = truth
         if int(reply.get("seq", -1)) > room.table.seq:  # a refusal from an owner ahead of this replica: read the store
-            await catch_up(room, int(reply["seq"]) + 1, [], self.service.store, self.service.tell,
-                           self.service.settings.chat_history)
+            await self.host.catch_up(room, int(reply["seq"]) + 1, [])
         if "error" in reply:
             err = reply["error"]
             raise Refused(err["code"], err["message"], int(err.get("status", 400)))
@@ -208,7 +240,7 @@ class Cluster:
             raise Stale()
         events = decode_events(reply["events"])
         if events:
-            await catch_up(room, int(reply["first"]), events, self.service.store, self.service.tell, self.service.settings.chat_history)
+            await self.host.catch_up(room, int(reply["first"]), events)
         return events
 
     async def _await_reply(self, table_id: str, owner: str, key: str) -> dict[str, Any] | None:
@@ -244,7 +276,7 @@ class Cluster:
         try:
             if await asyncio.to_thread(self.leases.owner_of, table_id) is None:
                 took = await self._take(table_id)
-            stored = await asyncio.to_thread(self.service.store.events, table_id)
+            stored = await asyncio.to_thread(self.host.store.events, table_id)
         except Exception:  # noqa: BLE001 - the store cannot say: a plain "try again"
             log.warning("could not read table %s after a forward with no reply", table_id, exc_info=True)
             stored = None
@@ -255,7 +287,7 @@ class Cluster:
             raise ServerBusy("This table's worker did not answer; try again in a few seconds.")
         seq, event = found
         if table_id not in self.leases.held:
-            await catch_up(room, seq, [event], self.service.store, self.service.tell, self.service.settings.chat_history)
+            await self.host.catch_up(room, seq, [event])
         return {"first": seq, "events": [[event.kind.value, event.payload]]}
 
     def _applied(self, before: Table, command: Command,
@@ -264,7 +296,7 @@ class Cluster:
         ``before``, as ``(seq, event)``; ``None`` if it is not there (or
         ``before`` refuses it)."""
         try:
-            expected = decide(before, command, self.service.dice)
+            expected = decide(before, command, self.host.dice)
         except (LiarsDiceError, Stale):
             return None
         if not expected:
@@ -278,6 +310,23 @@ class Cluster:
     def fence(self, table_id: str) -> Op:
         return self.leases.fence_op(table_id)
 
+    async def regain(self, table_id: str) -> bool:
+        """This worker's lease of ``table_id`` lapsed (a write was refused, or
+        the heartbeat's renewal missed it): take it again if no other worker
+        did. Fenced as always: a lease that changed hands in between comes
+        back with the next fence, and the caller re-reads the store first.
+        Whether this worker holds it now (issue 36 fault 9: a lone worker
+        starved of CPU refused its own players' moves with ``server/moved``)."""
+        try:
+            fence = await asyncio.to_thread(self.leases.acquire, table_id)
+        except Exception:  # noqa: BLE001 - the database is away: not regained
+            log.warning("could not take table %s back", table_id, exc_info=True)
+            return False
+        if fence is None:
+            return False
+        await self.broker.unsubscribe(table_id)
+        log.info("worker %s took table %s back after its lease lapsed", self.worker, table_id)
+        return True
     def committed(self, room: Room, first: int, events: Sequence[Event]) -> None:
         """After a commit: publish the batch (in order, by one task)."""
         task = asyncio.current_task()
@@ -299,10 +348,10 @@ class Cluster:
         await self.broker.subscribe(t.id)
         # what was published before the subscription: the last number first
         # (an index look-up); catch_up reads the events only when behind
-        store = self.service.store
-        last = await self.service.stored(store.read(store.last_seq, t.id))  # as every load reads: StoreFailed
+        store = self.host.store
+        last = await self.host.stored(store.read(store.last_seq, t.id))  # as every load reads: StoreFailed
         if last > room.table.seq:
-            await catch_up(room, last + 1, [], store, self.service.tell, self.service.settings.chat_history)
+            await self.host.catch_up(room, last + 1, [])
 
     #: Seconds between two re-reads of one replica for tokens it does not know
     #: (a bad token from a client costs a database read at most this often).
@@ -337,16 +386,16 @@ class Cluster:
     async def _read_again(self, room: Room) -> None:
         """:meth:`refresh`'s one read, at the earliest :data:`REFRESH_SECONDS` after the last."""
         try:
-            await asyncio.sleep(max(0.0, room.refreshed + self.REFRESH_SECONDS - time.monotonic()))
+            await self.clock.sleep(max(0.0, room.refreshed + self.REFRESH_SECONDS - self.clock.monotonic()))
         finally:
             room.refreshing = None  # hellos from now on wait for the next read
-        room.refreshed = time.monotonic()
-        store = self.service.store
+        room.refreshed = self.clock.monotonic()
+        store = self.host.store
         # the last number first (one index look-up): the events only when behind
         # (each bad token read every event of its table: 12,340 rows/s from 700 hellos/s)
-        last = await self.service.stored(store.read(store.last_seq, room.table.id))
+        last = await self.host.stored(store.read(store.last_seq, room.table.id))
         if last > room.table.seq:
-            await catch_up(room, last + 1, [], store, self.service.tell, self.service.settings.chat_history)
+            await self.host.catch_up(room, last + 1, [])
 
     async def dropped(self, room: Room) -> None:
         """A replica left this worker's memory (its last socket here left):
@@ -355,10 +404,38 @@ class Cluster:
         await self.broker.unsubscribe(table_id)
         await self.broker.set_presence(table_id, set())
 
-    def connected_elsewhere(self, room: Room, seat: int) -> bool:
-        """A socket on another worker holds ``seat`` (as of the last heartbeat)."""
-        got = self._presence.get(room.table.id)
-        return got is not None and any(seat in seats for w, seats in got[1].items() if w != self.worker)
+    async def held_elsewhere(self, room: Room, seat: int) -> bool | None:
+        """A socket on another live worker holds ``seat`` now (read from Redis
+        at the moment of asking, never a cache: the replica's grace of issue
+        36 fault 1 read a cache kept only for owned tables). ``None`` when it
+        cannot be known: Redis fails, or came back within two beats (every
+        worker writes its own presence again at its next beat)."""
+        if self.clock.monotonic() < self._trusted_from:
+            return None
+        try:
+            got = await self.broker.presence(room.table.id)
+        except Exception:  # noqa: BLE001 - Redis is away: unknown, never "abandoned"
+            return None
+        return any(seat in seats for w, seats in got.items() if w != self.worker)
+
+    def seats_changed(self, room: Room) -> None:
+        """This worker's sockets at ``room`` changed seats: write its presence
+        soon (one task writes every changed table in turn), not only at the
+        next beat, so the owner's grace sees a socket as soon as it is here."""
+        self._dirty.add(room)
+        if self._writing is None or self._writing.done():
+            self._writing = asyncio.ensure_future(self._write_presence())
+
+    async def _write_presence(self) -> None:
+        while self._dirty:
+            room = self._dirty.pop()
+            t = room.table
+            try:
+                await self.broker.set_presence(t.id, room.connected_seats() if t.is_live else set())
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - the next beat writes it whole
+                log.warning("presence of table %s not written; the next beat writes it", t.code)
 
     # -- inside ------------------------------------------------------------------------
 
@@ -368,7 +445,7 @@ class Cluster:
             return False
         await self.broker.unsubscribe(table_id)
         try:
-            room = await self.service.resume(table_id)
+            room = await self.host.resume(table_id)
         except Exception:
             await asyncio.to_thread(self.leases.release, table_id)
             raise
@@ -380,9 +457,7 @@ class Cluster:
         # An empty batch from the next seq makes a replica that is behind read
         # the store (.replica).
         self._outbox.put_nowait((room, room.table.seq + 1, []))
-        if room.conns:  # this worker's sockets had a replica: the rebuilt table, from the store
-            self.service.tell.table(room)
-            self.service.tell.state(room)
+        self.host.announce(room)  # this worker's sockets had a replica: the rebuilt table, from the store
         log.info("worker %s runs table %s", self.worker, room.code)
         return True
 
@@ -395,21 +470,64 @@ class Cluster:
 
     async def _heartbeat(self) -> None:
         while True:
-            await asyncio.sleep(self.beat)
-            try:
-                lost = await asyncio.to_thread(self.leases.renew)
-                for table_id in lost:
+            await self.clock.sleep(self.beat)
+            await self.beat_once()
+
+    async def beat_once(self) -> None:
+        """One heartbeat (see the module's text); a failure is logged and the
+        next beat tries again."""
+        try:
+            lost = await asyncio.to_thread(self.leases.renew)
+            for table_id in lost:
+                if not await self.regain(table_id):  # taken by another worker: follow it
                     self._lost(table_id)
-                await self.broker.alive(self.leases.seconds)  # gone with this worker within a lease
-                await self._share_presence()
-                for hook in self.beat_hooks:
-                    await hook()
-                await self._read_lobby()
-                await self._take_orphans()
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # noqa: BLE001 - the database or Redis is away: next beat
-                log.warning("heartbeat failed", exc_info=True)
+            await self.broker.alive(self.leases.seconds)  # gone with this worker within a lease
+            await self._check_redis()
+            await self._share_presence()
+            for hook in self.beat_hooks:
+                await hook()
+            await self._read_lobby()
+            await self._take_orphans()
+            await self.resync()
+            self.last_beat = self.clock.monotonic()
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - the database or Redis is away: next beat
+            self._trusted_from = self.clock.monotonic() + 2 * self.beat
+            log.warning("heartbeat failed", exc_info=True)
+
+    async def _check_redis(self) -> None:
+        """Redis' server id: a new one is a Redis restarted (empty, for all this
+        worker knows): presence is trusted again two beats on, and this
+        worker's lobby entries are written again at once."""
+        rid = await self.broker.server_id()
+        if rid == self._redis_id:
+            return
+        if self._redis_id is not None:
+            log.warning("redis restarted (server id %s, was %s): presence and the lobby are written again", rid, self._redis_id)
+            self._trusted_from = self.clock.monotonic() + 2 * self.beat
+            for room in list(self.host.rooms.values()):
+                if room.table.id in self.leases.held:
+                    await self._list(room)
+        self._redis_id = rid
+
+    async def resync(self) -> None:
+        """Every replica this worker keeps is checked against the store of
+        record (one query for all): one behind is read again and its sockets
+        told. A batch published while this worker's subscription was down, or
+        never published (Redis was away at the owner's commit), is so seen
+        within a beat (issue 36 fault 2: a table whose next mover was a person
+        on a replica stopped for good after Redis restarted empty)."""
+        replicas = [r for r in list(self.host.rooms.values())
+                    if r.table.is_live and r.table.id not in self.leases.held]
+        if not replicas:
+            return
+        store = self.host.store
+        last = await self.host.stored(store.read(store.last_seqs, [r.table.id for r in replicas]))
+        for room in replicas:
+            if last.get(room.table.id, 0) > room.table.seq:
+                self.resyncs += 1
+                await self.host.catch_up(room, last[room.table.id] + 1, [])
 
     async def claim_count(self, kind: str, key: str, cap: int) -> bool:
         """One place under a cap shared by the workers (:meth:`.broker.Broker.claim_count`)."""
@@ -431,21 +549,18 @@ class Cluster:
 
     def _lost(self, table_id: str) -> None:
         """Another worker took ``table_id``: stop its timers; keep it as a replica."""
-        for room in list(self.service.rooms.values()):
+        for room in list(self.host.rooms.values()):
             if room.table.id == table_id:
-                self.service.scheduler.cancel_room(room)
+                self.host.stop_timers(room)
                 asyncio.create_task(self.broker.subscribe(table_id))
                 log.warning("worker %s lost table %s", self.worker, room.code)
 
     async def _share_presence(self) -> None:
-        now = time.monotonic()
-        for room in list(self.service.rooms.values()):
+        """The seats this worker's sockets hold at each live table, owned or
+        not (a lease can change hands while the sockets stay)."""
+        for room in list(self.host.rooms.values()):
             t = room.table
-            if not t.is_live:
-                continue
-            if t.id in self.leases.held:
-                self._presence[t.id] = (now, await self.broker.presence(t.id))
-            else:
+            if t.is_live:
                 await self.broker.set_presence(t.id, room.connected_seats())
 
     async def _publisher(self) -> None:
@@ -471,7 +586,7 @@ class Cluster:
         own tables as they are now, newest first, at most ``most``."""
         entries = {e["code"]: (at, e) for at, e in self._lobby}
         for e in here:
-            room = self.service.rooms.get(e["code"])
+            room = self.host.rooms.get(e["code"])
             entries[e["code"]] = (room.table.created_at.isoformat() if room is not None else "", e)
         return [e for _, e in sorted(entries.values(), key=lambda x: x[0], reverse=True)][:most]
 
@@ -486,22 +601,21 @@ class Cluster:
     async def _on_events(self, table_id: str, first: int, events: list[tuple[str, dict[str, Any]]]) -> None:
         if table_id in self.leases.held:
             return
-        for room in list(self.service.rooms.values()):
+        for room in list(self.host.rooms.values()):
             if room.table.id == table_id:
-                await catch_up(room, first, decode_events(events), self.service.store, self.service.tell,
-                               self.service.settings.chat_history)
+                await self.host.catch_up(room, first, decode_events(events))
 
     async def _on_command(self, request: dict[str, Any]) -> dict[str, Any]:
         """A command forwarded by another worker: run it if this worker owns the table."""
         table_id = request["table_id"]
         if table_id not in self.leases.held:
             return {"error": refusal(LeaseLost("This table is run by another worker now; try again."))}
-        room = await self.service.get_room(request["code"])
+        room = await self.host.get_room(request["code"])
         task = asyncio.current_task()
         if task is not None:
             self._firsts[task] = 0  # committed() fills in the first seq of this command's events
         try:
-            events = await self.service.run(room, decode(request["command"]))
+            events = await self.host.run(room, decode(request["command"]))
         except Stale:
             return {"stale": True, "seq": room.table.seq}
         except LiarsDiceError as e:
@@ -511,19 +625,17 @@ class Cluster:
         return {"first": first, "events": [[e.kind.value, e.payload] for e in events]}
 
 
-async def join_cluster(service: TableService, engine: Engine, redis_url: str, lease_seconds: float = LEASE_SECONDS,
-                       route: str | None = None) -> Cluster:
-    """``service`` joins the workers sharing ``engine``'s PostgreSQL database
-    and ``redis_url``, and takes the tables nobody runs; ``route`` is the
-    name the front reaches this worker by (:attr:`Settings.route`).
+def make_cluster(engine: Engine, redis_url: str, lease_seconds: float = LEASE_SECONDS,
+                 route: str | None = None, clock: Clock | None = None) -> Cluster:
+    """The ownership port of a worker among those sharing ``engine``'s
+    PostgreSQL database and ``redis_url`` (not started: give it to the
+    service, then :meth:`Cluster.start` it with the service as its host);
+    ``route`` is the name the front reaches this worker by (:attr:`Settings.route`).
 
     :raises ValueError: the database is not PostgreSQL's.
-    :raises redis.exceptions.ConnectionError: Redis cannot be reached.
     """
     me = worker_id(route)
-    cluster = Cluster(service, Leases(engine, me, lease_seconds), Broker(redis_url, me))
-    await cluster.start()
-    return cluster
+    return Cluster(Leases(engine, me, lease_seconds), Broker(redis_url, me), clock)
 
 
-__all__ = ["Cluster", "join_cluster", "owner_route_for", "route_of", "tell_sockets", "worker_id"]
+__all__ = ["Cluster", "make_cluster", "owner_route_for", "route_of", "tell_sockets", "worker_id"]

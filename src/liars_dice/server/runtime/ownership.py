@@ -30,7 +30,7 @@ from sqlalchemy import Connection, Engine, and_, case, func, or_, select, update
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
-from ..core.errors import ServerError
+from ..core.errors import LeaseLost
 from .db import leases_t, tables_t
 from .store import Op
 
@@ -39,14 +39,6 @@ log = logging.getLogger(__name__)
 #: Seconds a lease lasts without a renewal: the bound on a takeover after a
 #: worker's death (docs/scaling.md).
 LEASE_SECONDS = 6.0
-
-
-class LeaseLost(ServerError):
-    """A write for a table this worker no longer owns (its lease expired, or
-    another worker took it): nothing was stored."""
-
-    code = "server/moved"
-    status = 503
 
 
 class Leases:
@@ -180,7 +172,7 @@ class Leases:
         fence = self.held.get(table_id)
         if fence is None:
             raise LeaseLost("This table is run by another worker now; reconnect to go on.")
-        return Op("fence", {"table_id": table_id, "owner": self.worker, "fence": fence}, table_id)
+        return Op("fence", {"table_id": table_id, "owner": self.worker, "fence": fence}, table_id, check_fence)
 
 
 def _is_lock_conflict(e: DBAPIError) -> bool:

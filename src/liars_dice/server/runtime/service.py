@@ -24,12 +24,12 @@ import uuid
 import weakref
 from collections.abc import Awaitable, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from ...engine import DiceSource, LiarsDiceError, SecureDice
 from ..core.commands import Command, Create, Join, Leave, Move, Rematch, Return, Settle, Stale, step
 from ..core.config import Settings
-from ..core.errors import BadToken, ServerBusy, TableDamaged, TableNotFound, TokenRevoked
+from ..core.errors import BadToken, LeaseLost, ServerBusy, TableDamaged, TableNotFound, TokenRevoked
 from ..core.listing import safe_entries
 from ..core.messages import CreateTable, JoinTable
 from ..core.rules_check import listed_name, rules_for
@@ -37,17 +37,17 @@ from ..core.security import hash_token, is_code, new_code, new_token, normalize_
 from ..core.ratings import outcome
 from ..core.tables import Departure, Event, EventKind, SeatKind, Table, TableStatus, rebuild, unopened
 from ..core.views import record_of
+from .clock import Clock, SystemClock
 from .conn import Conn
 from .hub import Broadcaster
 from .learning import Learner
+from .owners import LocalOwners, Owners
 from .queries import Queries
+from .replica import catch_up
 from .room import Room
 from .store import Op, Store, StoreFailed, utcnow
 from .timers import Evict, GraceOver, Scheduler, TimerCommand, TurnDue
 from .turns import Turns
-
-if TYPE_CHECKING:
-    from .cluster import Cluster
 
 log = logging.getLogger(__name__)
 
@@ -112,15 +112,22 @@ class TableService:
     :param scheduler: runs the timers (a new :class:`Scheduler` if ``None``).
     :param broadcaster: tells the clients (a new :class:`Broadcaster` if ``None``).
     :param dice: where each round seed comes from, one byte per 256-faced die (:class:`SecureDice` if ``None``; the dice are derived from the seeds, see :mod:`~liars_dice.server.core.fairness`).
+    :param owners: who runs which table (:mod:`.owners`): :class:`~.owners.LocalOwners`
+        if ``None`` (one process), a :class:`~.cluster.Cluster` for many workers.
+        Started by the caller with this service as its host.
+    :param clock: time for the timers (:class:`~.clock.SystemClock` if ``None``;
+        tests pass a :class:`~.clock.ManualClock`). A given ``scheduler`` keeps its own.
     """
 
     def __init__(
         self, settings: Settings, store: Store, scheduler: Scheduler | None = None,
         broadcaster: Broadcaster | None = None, dice: DiceSource | None = None,
+        owners: Owners | None = None, clock: Clock | None = None,
     ) -> None:
         self.settings = settings
         self.store = store
-        self.scheduler = scheduler or Scheduler()
+        self.clock: Clock = clock or (scheduler.clock if scheduler is not None else SystemClock())
+        self.scheduler = scheduler or Scheduler(self.clock)
         self.scheduler.bind(self.execute, retry_on=(StoreFailed,))
         self.tell = broadcaster or Broadcaster(settings.presence_interval, settings.presence_fanout)
         self.dice: DiceSource = dice or SecureDice()
@@ -131,13 +138,13 @@ class TableService:
         #: a load from the store under way, by join code: one load per code
         self._loading: dict[str, asyncio.Future[Room]] = {}
         self.learner = Learner(store, record_of)
-        self.turns = Turns(settings, self.scheduler, self.learner, self.run)
+        self.turns = Turns(settings, self.scheduler, self.learner, self.run, self.clock)
         self.queries = Queries(self.rooms, store, self.get_room, self.stored)
         self.store_failed = 0.0  #: monotonic time of the store's last failure (0: never)
         self.store_ok = 0.0  #: and of its last success
         self._store_log = (0.0, 0)  #: (no database-failure line before this monotonic time, lines left out)
-        #: several workers sharing PostgreSQL and Redis (:mod:`.cluster`): who owns which table
-        self.cluster: Cluster | None = None
+        #: who runs which table: this process (one worker), or the lease holder among many (:mod:`.cluster`)
+        self.owners: Owners = owners or LocalOwners()
 
     # -- life cycle -------------------------------------------------------------
 
@@ -195,13 +202,31 @@ class TableService:
     async def run(self, room: Room, command: Command) -> list[Event]:
         """Check ``command``, store its events, apply them, then tell and schedule.
 
+        Another worker that runs the table decides it instead (the port's
+        :meth:`~.owners.Owners.route`). A write refused because this worker's
+        hold on the table lapsed is tried once more: the hold taken back if
+        nobody else took it (a lone worker starved of CPU past its lease,
+        issue 36 fault 9: its own players' moves got ``server/moved``), else
+        forwarded to the worker that took it.
+
         :raises LiarsDiceError: the command is refused; nothing changed.
         :raises Stale: a timer's move for a move that has passed.
         """
-        if self.cluster is not None:  # another worker owns the table: it decides (.cluster)
-            forwarded = await self.cluster.route(room, command)
+        for attempt in range(2):
+            forwarded = await self.owners.route(room, command)
             if forwarded is not None:
                 return forwarded
+            try:
+                return await self._decide(room, command)
+            except LeaseLost:
+                if attempt:
+                    raise
+                if await self.owners.regain(room.table.id):
+                    room.unsure = True  # the store of record says where the table stands
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _decide(self, room: Room, command: Command) -> list[Event]:
+        """:meth:`run` on this worker, the table's owner."""
         async with room.lock:
             if room.unsure:
                 await self._reread(room)
@@ -212,8 +237,9 @@ class TableService:
             # attacker: rematches of finished tables passed the open-table caps)
             creator = command.address if isinstance(command, Rematch) and command.address else room.creator
             ops = _ops(new.id, room.table.seq + 1, events, new, creator)
-            if self.cluster is not None:  # only the table's owner may store (.ownership)
-                ops.insert(0, self.cluster.fence(new.id))
+            fence = self.owners.fence(new.id)  # only the table's owner may store (.ownership)
+            if fence is not None:
+                ops.insert(0, fence)
             try:
                 await self.stored(self.store.write(ops))
             except StoreFailed:
@@ -226,8 +252,7 @@ class TableService:
             first = room.table.seq + 1
             room.table = new
             room.creator = creator
-        if self.cluster is not None:  # published after the commit, never before (.broker)
-            self.cluster.committed(room, first, events)
+        self.owners.committed(room, first, events)  # published after the commit, never before
         self._after(room, events)
         return events
 
@@ -305,23 +330,42 @@ class TableService:
     async def execute(self, room: Room, command: TimerCommand) -> None:
         """A timer's command (:mod:`.timers`), fired into the change path."""
         if isinstance(command, GraceOver):
-            seat = command.seat
-            elsewhere = self.cluster is not None and self.cluster.connected_elsewhere(room, seat)
-            if not room.is_connected(seat) and not elsewhere and room.table.seats[seat].kind is SeatKind.HUMAN:
-                await self.leave(room, seat, Departure.GRACE)
+            await self._grace_over(room, command.seat)
         elif isinstance(command, TurnDue):
             await self.turns.play(room, command)
         elif isinstance(command, Evict):
-            replica = self.cluster is not None and room.table.is_live and not self.cluster.owns(room)
+            replica = room.table.is_live and not self.owners.owns(room)
             if not room.conns and (replica or not room.table.is_live) and self.rooms.get(room.code) is room:
                 del self.rooms[room.code]
                 if replica:  # another worker runs it: stop following it (loaded again when asked for)
-                    assert self.cluster is not None
-                    await self.cluster.dropped(room)
+                    await self.owners.dropped(room)
                     return
                 # a socket that looked the room up but has not said hello still
                 # holds it: get_room finds it here rather than loading a copy
                 self._gone[room.code] = room
+
+    #: Seconds before a grace period is checked again when whether another
+    #: worker holds the seat cannot be known (the shared presence is away).
+    GRACE_UNKNOWN_SECONDS = 5.0
+
+    async def _grace_over(self, room: Room, seat: int) -> None:
+        """``seat``'s grace period ran out on this worker. Only the table's owner
+        gives a seat up, and only when no worker holds a socket for it: a seat
+        is held while any worker holds one (issue 36, fault 1: a replica's
+        grace gave up the seat of a person whose page had moved its socket to
+        the owner). Held elsewhere, the grace starts again; unknowable now
+        (the shared presence is away or was just restarted), it is checked
+        again in :data:`GRACE_UNKNOWN_SECONDS`: a seat is never given up on a guess."""
+        t = room.table
+        if room.is_connected(seat) or not t.is_live or t.seats[seat].kind is not SeatKind.HUMAN:
+            return
+        if not self.owners.owns(room):
+            return  # the owner keeps the grace (a replica's socket counts there, through presence)
+        held = await self.owners.held_elsewhere(room, seat)
+        if held is False:
+            await self.leave(room, seat, Departure.GRACE)
+        else:
+            self.turns.start_grace(room, seat, None if held else min(self.settings.grace, self.GRACE_UNKNOWN_SECONDS))
 
     def _after(self, room: Room, events: Sequence[Event]) -> None:
         """What follows stored ``events``: seats given up lose their clients'
@@ -367,6 +411,22 @@ class TableService:
             if e.kind is EventKind.CHAT:
                 self.tell.chat(room, e.payload)
 
+    # -- what the ownership port may ask (.owners.Host) ------------------------------------
+
+    async def catch_up(self, room: Room, first: int, events: Sequence[Event]) -> str:
+        """A replica's published batch numbered from ``first`` (:func:`.replica.catch_up`)."""
+        return await catch_up(room, first, events, self.store, self.tell, self.settings.chat_history)
+
+    def stop_timers(self, room: Room) -> None:
+        """Another worker runs ``room`` now: none of its timers fires here."""
+        self.scheduler.cancel_room(room)
+
+    def announce(self, room: Room) -> None:
+        """Tell ``room``'s sockets its table and state as they are now (a takeover)."""
+        if room.conns:
+            self.tell.table(room)
+            self.tell.state(room)
+
     # -- tables -------------------------------------------------------------------
 
     async def get_room(self, code: str) -> Room:
@@ -410,8 +470,7 @@ class TableService:
             room = self.rooms[code] = Room(table)
             self.turns.evict_later(room)
             self._drop_idle_rooms()
-            if self.cluster is not None:  # owned here if nobody runs it, else a replica (.cluster)
-                await self.cluster.loaded(room)
+            await self.owners.loaded(room)  # owned here if nobody runs it, else a replica (.cluster)
         return room
 
     def _drop_idle_rooms(self) -> None:
@@ -446,9 +505,7 @@ class TableService:
         rooms.sort(key=lambda r: r.table.created_at, reverse=True)
         # One table that fails to build or encode is left out, never the listing.
         here = safe_entries(rooms[: self.settings.lobby_max], Room.summary)
-        if self.cluster is not None:  # and the other workers' tables (.cluster)
-            return self.cluster.lobby(here, self.settings.lobby_max)
-        return here
+        return self.owners.lobby(here, self.settings.lobby_max)  # and the other workers' tables
 
     async def create_table(self, req: CreateTable, name: str, base_url: str, account: int | None = None,
                            address: str | None = None) -> dict[str, Any]:
@@ -523,9 +580,9 @@ class TableService:
             th = hash_token(token) if token else ""
             if token:
                 seat = room.table.seat_of_token(th)
-                if seat is None and self.cluster is not None and room.table.revoked_by(th) is None:
+                if seat is None and room.table.revoked_by(th) is None:
                     # a replica may not have the join's event yet: read it again, then look
-                    if await self.cluster.refresh(room):
+                    if await self.owners.refresh(room):
                         seat = room.table.seat_of_token(th)
                 if seat is not None and room.table.seats[seat].account not in (None, account):
                     raise BadToken("That seat belongs to a registered player: sign in as them to play it.")
@@ -546,10 +603,12 @@ class TableService:
             # it left memory while this socket was between its look-up and its
             # hello: no copy was loaded meanwhile (get_room finds held rooms)
             self._gone.pop(room.code, None)
-            if self.rooms.setdefault(room.code, room) is room and self.cluster is not None and not self.cluster.owns(room):
-                await self.cluster.loaded(room)  # a replica dropped meantime: follow it again
+            if self.rooms.setdefault(room.code, room) is room and not self.owners.owns(room):
+                await self.owners.loaded(room)  # a replica dropped meantime: follow it again
         room.attach(conn, seat)
         conn.hello_done = True
+        if seat is not None:
+            self.owners.seats_changed(room)  # every worker's grace sees this socket (presence)
         return seat
 
     def goodbye(self, room: Room, conn: Conn) -> None:
@@ -558,9 +617,12 @@ class TableService:
             return
         seat = conn.seat
         t = room.table
-        if seat is not None and t.is_live and t.seats[seat].kind is SeatKind.HUMAN:
-            self.turns.start_grace(room, seat)
-        if not t.is_live or (self.cluster is not None and not self.cluster.owns(room)):
+        owner = self.owners.owns(room)
+        if seat is not None:
+            self.owners.seats_changed(room)
+            if owner and t.is_live and t.seats[seat].kind is SeatKind.HUMAN:
+                self.turns.start_grace(room, seat)  # the owner's alone: a replica never gives a seat up
+        if not t.is_live or not owner:
             # a finished table, or a replica of a table another worker runs (.replica):
             # it leaves memory after its last client (before, replicas stayed for good)
             self.turns.evict_later(room)

@@ -52,12 +52,16 @@ class StoreFailed(ServerUnavailable):
 class Op:
     """One write: ``kind`` is ``table`` (insert a table row), ``event``,
     ``seat`` (insert rows), ``update`` (change a table row), ``fence``
-    (check this worker's lease, :func:`.ownership.check_fence`) or ``rate``
+    (check this worker's lease: the op's :attr:`check`) or ``rate``
     (rate a finished game, :func:`.ratings_store.apply_outcome`)."""
 
     kind: str
     row: dict[str, Any]
     table_id: str = ""
+    #: for a ``fence`` op: the check run in the write's transaction before any
+    #: row, ``check(conn, row)``, raising to roll it back (the lease's, given by
+    #: :meth:`.ownership.Leases.fence_op`: the store imports no owner of tables)
+    check: Callable[[Connection, dict[str, Any]], None] | None = None
 
 
 #: Seconds between SQLite WAL checkpoints.
@@ -250,6 +254,20 @@ class Store:
                 select(func.coalesce(func.max(events_t.c.seq), 0)).where(events_t.c.table_id == table_id)
             ).scalar_one())
 
+    def last_seqs(self, table_ids: Sequence[str]) -> dict[str, int]:
+        """The number of each table's last stored event, in one query over the
+        ``(table_id, seq)`` index (a table with none is left out): a worker's
+        replicas checked against the store of record at each heartbeat
+        (:meth:`.cluster.Cluster.resync`)."""
+        if not table_ids:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(events_t.c.table_id, func.max(events_t.c.seq))
+                .where(events_t.c.table_id.in_(list(table_ids))).group_by(events_t.c.table_id)
+            )
+            return {str(t): int(n) for t, n in rows}
+
     def events(self, table_id: str) -> list[tuple[int, str, dict[str, Any]]]:
         """The table's events in order, ``(seq, kind, payload)``, with the names
         of deleted accounts as every view shows them ("deleted player N":
@@ -365,13 +383,11 @@ def _execute(conn: Connection, ops: Sequence[Op]) -> None:
     :mod:`.ownership`: a worker that lost the table stores nothing), new table
     rows (events refer to them), then every event and seat row, each kind in
     one executemany, then the updates."""
-    fences = [op.row for op in ops if op.kind == "fence"]
-    if fences:
-        from .ownership import check_fence  # ownership builds on this module's Op
-
-        # in table id order, as the heartbeat renews them (no lock cycle between the two)
-        for row in sorted(fences, key=lambda r: str(r["table_id"])):
-            check_fence(conn, row)
+    fences = [op for op in ops if op.kind == "fence"]
+    # in table id order, as the heartbeat renews them (no lock cycle between the two)
+    for op in sorted(fences, key=lambda o: str(o.row["table_id"])):
+        assert op.check is not None, "a fence op carries its check"
+        op.check(conn, op.row)
     tables = [op.row for op in ops if op.kind == "table"]
     events = [op.row for op in ops if op.kind == "event"]
     seats = [op.row for op in ops if op.kind == "seat"]

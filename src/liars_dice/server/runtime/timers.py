@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, Union
 
+from .clock import Clock, SystemClock
 from .room import Room
 
 log = logging.getLogger(__name__)
@@ -57,9 +58,14 @@ RETRY_MAX_SECONDS = 5.0
 
 class Scheduler:
     """Keyed one-shot timers per room, on the running event loop, each firing
-    a :data:`TimerCommand` into ``fire`` (bound by the service: :meth:`bind`)."""
+    a :data:`TimerCommand` into ``fire`` (bound by the service: :meth:`bind`).
 
-    def __init__(self) -> None:
+    :param clock: whose time the delays are in (:class:`~.clock.SystemClock` if
+        ``None``; a test's :class:`~.clock.ManualClock` runs every timer to its
+        end without a sleep)."""
+
+    def __init__(self, clock: Clock | None = None) -> None:
+        self.clock: Clock = clock or SystemClock()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._fire: Fire | None = None
         self._retry_on: tuple[type[BaseException], ...] = ()
@@ -116,7 +122,7 @@ class Scheduler:
         passed = False
         try:
             if delay > 0:
-                await asyncio.sleep(delay)
+                await self.clock.sleep(delay)
             if room.timers.get(key) is asyncio.current_task():
                 del room.timers[key]
             assert self._fire is not None, "Scheduler.bind was never called"

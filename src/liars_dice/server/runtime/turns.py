@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import logging
 import random
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -28,6 +27,7 @@ from ..core.errors import RevealShowing
 from ..core.tables import Event, EventKind, SeatKind, TableStatus
 from . import bots_runner
 from .bot_queue import FairQueue
+from .clock import Clock, SystemClock
 from .learning import Learner
 from .room import Room
 from .timers import Evict, GraceOver, Scheduler, TurnDue
@@ -41,10 +41,13 @@ class Turns:
     """The timers of every room of one worker, and the bots' turns.
 
     :param run: the change path (:meth:`~liars_dice.server.runtime.service.TableService.run`).
+    :param clock: whose time the reveal and the turn's deadline are in (UNIX seconds).
     """
 
-    def __init__(self, settings: Settings, scheduler: Scheduler, learner: Learner, run: Run) -> None:
+    def __init__(self, settings: Settings, scheduler: Scheduler, learner: Learner, run: Run,
+                 clock: Clock | None = None) -> None:
         self.settings = settings
+        self.clock: Clock = clock or SystemClock()
         self.scheduler = scheduler
         self.learner = learner
         self.run = run
@@ -66,11 +69,12 @@ class Turns:
 
     # -- what is due -----------------------------------------------------------------
 
-    def start_grace(self, room: Room, seat: int) -> None:
-        """The grace period of ``seat``'s person, unless they are connected or it runs."""
+    def start_grace(self, room: Room, seat: int, delay: float | None = None) -> None:
+        """The grace period of ``seat``'s person (``delay`` seconds; ``None``: the
+        whole of ``Settings.grace``), unless they are connected or it runs."""
         if room.is_connected(seat) or self.scheduler.pending(room, ("grace", seat)):
             return
-        self.scheduler.after(room, ("grace", seat), self.settings.grace, GraceOver(seat))
+        self.scheduler.after(room, ("grace", seat), self.settings.grace if delay is None else delay, GraceOver(seat))
 
     def note_reveal(self, room: Room, events: Sequence[Event]) -> None:
         """Stored ``events`` that hold a challenge (or calza) after which the
@@ -80,7 +84,7 @@ class Turns:
             return
         for e in events:
             if e.kind is EventKind.MOVE and (e.payload.get("challenge") or e.payload.get("calza")):
-                room.reveal_until = time.time() + self.settings.reveal_seconds
+                room.reveal_until = self.clock.time() + self.settings.reveal_seconds
             elif e.kind is EventKind.NEW_GAME:
                 room.reveal_until = 0.0
 
@@ -89,7 +93,7 @@ class Turns:
 
         :raises RevealShowing: before ``room.reveal_until``.
         """
-        left = room.reveal_until - time.time()
+        left = room.reveal_until - self.clock.time()
         if left > 0:
             raise RevealShowing(f"The reveal is still showing: the next round's turn begins in {max(1, round(left))} s.")
 
@@ -112,7 +116,7 @@ class Turns:
             self.scheduler.cancel(room, "turn")
             return
         mn, seat, bot_name = want
-        now = time.time()
+        now = self.clock.time()
         reveal = max(0.0, room.reveal_until - now)  # the clock starts when the reveal is over
         if bot_name is not None:
             delay = reveal + self.settings.bot_delay
