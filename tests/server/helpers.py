@@ -99,11 +99,13 @@ def wait_until(pred: Callable[[], bool], timeout: float = 20.0) -> None:
 
 
 @contextmanager
-def running(settings: Any) -> Iterator[TestClient]:
-    """The real app under the TestClient; every player is closed before it stops."""
+def running(settings: Any, clock: Any = None) -> Iterator[TestClient]:
+    """The real app under the TestClient; every player is closed before it
+    stops. ``clock``: a :class:`~liars_dice.server.runtime.clock.ManualClock`
+    for the app's timers and heartbeat (the test moves time), or ``None``."""
     from liars_dice.server import create_app
 
-    with TestClient(create_app(settings)) as c:
+    with TestClient(create_app(settings, clock)) as c:
         try:
             yield c
         finally:
