@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import secrets
 from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
@@ -330,7 +329,8 @@ class TableSession:
         elif isinstance(msg, RemoveBotMsg):
             await svc.run(room, RemoveSeat(seat, msg.seat))
         elif isinstance(msg, StartMsg):
-            await svc.run(room, Start(seat, secrets.randbelow(room.table.n_seats)))
+            # the first opener from the service's dice (secure; scripted only by an in-process test)
+            await svc.run(room, Start(seat, svc.dice.roll(1, room.table.n_seats)[0] - 1))
         elif isinstance(msg, RematchMsg):
             # the next game is a live table again: under the asker's open-table
             # caps, as a create is (stop 33's attacker ran 32 tables against a cap of 8)
