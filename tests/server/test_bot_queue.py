@@ -109,14 +109,14 @@ def test_a_waiter_cancelled_gives_its_place_up_and_the_slots_are_never_lost() ->
 
 def test_no_key_holds_every_slot_and_a_freed_slot_goes_to_the_key_holding_fewest() -> None:
     """Issue 36, fault 8: one address's costly decisions held every slot, and
-    another's waited for one of them to end. A key holds at most all slots
-    but one: another key's decision starts at once. A freed slot goes to the
+    another's waited for one of them to end. A key holds at most half the
+    slots: another key's decision starts at once. A freed slot goes to the
     waiting key that holds the fewest."""
     q = FairQueue(4)
     order: list[str] = []
 
     async def go() -> None:
-        gates = [asyncio.Event() for _ in range(10)]
+        gates = [asyncio.Event() for _ in range(11)]
 
         async def one(key: str, gate: asyncio.Event) -> None:
             async with q.turn(key):
@@ -125,23 +125,26 @@ def test_no_key_holds_every_slot_and_a_freed_slot_goes_to_the_key_holding_fewest
 
         attack = [asyncio.create_task(one("a", gates[i])) for i in range(8)]
         await asyncio.sleep(0.01)
-        assert q.running == 3 and q.held == {"a": 3} and q.waiting() == 5, "the fourth slot is kept from a"
+        assert q.running == 2 and q.held == {"a": 2} and q.waiting() == 6, "two of the four slots are kept from a"
         honest = asyncio.create_task(one("b", gates[8]))
         await asyncio.sleep(0.01)
-        assert order[-1] == "b" and q.held == {"a": 3, "b": 1}, "b starts at once, with a's eight held or waiting"
+        assert order[-1] == "b" and q.held == {"a": 2, "b": 1}, "b starts at once, with a's eight held or waiting"
         third = asyncio.create_task(one("c", gates[9]))
         await asyncio.sleep(0.01)
-        assert q.waiting() == 6
-        gates[0].set()  # one of a's ends: its slot goes to c (holding none), not to a (holding 2)
+        assert order[-1] == "c" and q.held == {"a": 2, "b": 1, "c": 1}, "c takes the last slot"
+        fourth = asyncio.create_task(one("d", gates[10]))
         await asyncio.sleep(0.01)
-        assert order[4:] == ["c"] and q.held == {"a": 2, "b": 1, "c": 1}, order
+        assert q.waiting() == 7
+        gates[0].set()  # one of a's ends: its slot goes to d (holding none), not to a (holding 1)
+        await asyncio.sleep(0.01)
+        assert order[-1] == "d" and q.held == {"a": 1, "b": 1, "c": 1, "d": 1}, order
         for g in gates:
             g.set()
-        await asyncio.gather(*attack, honest, third)
+        await asyncio.gather(*attack, honest, third, fourth)
 
     asyncio.run(go())
     assert order.count("a") == 8 and q.running == 0 and q.held == {}
-    assert FairQueue(1).share == 1 and FairQueue(2).share == 1 and FairQueue(4).share == 3
+    assert [FairQueue(n).share for n in (1, 2, 3, 4, 5)] == [1, 1, 2, 2, 3]
 
 
 def test_an_honest_tables_bot_moves_while_an_address_holds_all_it_may_and_more_wait(tmp_path: Path) -> None:
@@ -162,7 +165,7 @@ def test_an_honest_tables_bot_moves_while_an_address_holds_all_it_may_and_more_w
                 await hold.wait()
 
         held = [asyncio.create_task(attacker()) for _ in range(queue.slots + 5)]
-        await until(lambda: queue.held.get("attacker") == queue.slots - 1, 5)
+        await until(lambda: queue.held.get("attacker") == queue.share, 5)
         waiting = queue.waiting()
         made = await svc.create_table(CreateTable(nickname="ann", seats=2), "ann", "http://x/", address="10.0.0.7")
         room = svc.rooms[made["code"]]
@@ -172,10 +175,10 @@ def test_an_honest_tables_bot_moves_while_an_address_holds_all_it_may_and_more_w
         await svc.leave(room, 0, Departure.LEAVE)
         moves = room.table.move_number
         await until(lambda: room.table.move_number > moves, 10)
-        assert queue.held["attacker"] == queue.slots - 1 and queue.waiting() == waiting
+        assert queue.held["attacker"] == queue.share and queue.waiting() == waiting
         hold.set()
         await asyncio.gather(*held, return_exceptions=True)
         await s.close()
         return waiting
 
-    assert run_in_thread(go()) == 6
+    assert run_in_thread(go()) == 7

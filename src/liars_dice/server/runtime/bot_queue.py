@@ -19,10 +19,17 @@ it ends, and at the largest sizes a ``strong`` decision takes 0.6 s of CPU (9
 faces, 6 players of 10 dice), 2-3 s on the bots' threads that share one
 interpreter lock. One address's 8 tables of 6 such bots held every slot, so an
 honest bot waited for one of those to end before its turn came (0.62 s a move
-became 2.3-4.8 s). So no key holds every slot: a key holds at most
-``slots - 1`` (:attr:`FairQueue.share`; all of one slot), and a freed slot goes
-to the waiting key that holds the fewest, round-robin among equals. Another
-key's decision then starts at once, on the slot the busiest key may not take.
+became 2.3-4.8 s). So no key holds every slot: a key holds at most half of
+them, rounded up (:attr:`FairQueue.share`: 2 of the 4 threads, 1 of 2
+processes, all of one slot), and a freed slot goes to the waiting key that
+holds the fewest, round-robin among equals. Another key's decision then starts
+at once, on a slot the busiest key may not take, and on the threads it shares
+the interpreter lock with 2 of that key's decisions, not 3: in
+``benchmarks/bot_fairness.py`` an honest strong table's move took a median of
+55 ms beside such an attack with half the slots, 229 ms with all but one, and
+9,317 ms before (15-21 ms alone; benchmarks/RESULTS.md). One key alone uses
+half the slots: on the threads that costs it little (they share one lock),
+with bot processes half its parallelism while it is alone.
 """
 
 from __future__ import annotations
@@ -46,9 +53,9 @@ class FairQueue:
         if slots < 1:
             raise ValueError(f"a fair queue needs 1 slot or more, not {slots}")
         self.slots = slots
-        #: the most slots one key may hold: all but one, so another key's
-        #: decision never waits for the busiest key's to end (1 of 1 slot)
-        self.share = max(1, slots - 1)
+        #: the most slots one key may hold: half, rounded up (1 of 1 slot), so
+        #: another key's decision never waits for the busiest key's to end
+        self.share = max(1, (slots + 1) // 2) if slots > 1 else 1
         self.running = 0  #: slots held now
         self.held: dict[str, int] = {}  #: slots held now, by key
         self._waiting: OrderedDict[str, deque[asyncio.Future[None]]] = OrderedDict()
