@@ -10,6 +10,7 @@ decisions now take the slots round-robin by the address that made the table.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -107,6 +108,16 @@ def test_a_waiter_cancelled_gives_its_place_up_and_the_slots_are_never_lost() ->
         FairQueue(0)
 
 
+async def _settled(done: Callable[[], bool]) -> None:
+    """Let the other tasks take turns until ``done()``: no clock, only the loop's
+    own turns (at most 1,000)."""
+    for _ in range(1000):
+        if done():
+            return
+        await asyncio.sleep(0)  # one turn of the loop, not a wait on the clock
+    raise AssertionError("the tasks never got there")
+
+
 def test_no_key_holds_every_slot_and_a_freed_slot_goes_to_the_key_holding_fewest() -> None:
     """Issue 36, fault 8: one address's costly decisions held every slot, and
     another's waited for one of them to end. A key holds at most half the
@@ -124,19 +135,19 @@ def test_no_key_holds_every_slot_and_a_freed_slot_goes_to_the_key_holding_fewest
                 await gate.wait()
 
         attack = [asyncio.create_task(one("a", gates[i])) for i in range(8)]
-        await asyncio.sleep(0.01)
+        await _settled(lambda: q.waiting() == 6)
         assert q.running == 2 and q.held == {"a": 2} and q.waiting() == 6, "two of the four slots are kept from a"
         honest = asyncio.create_task(one("b", gates[8]))
-        await asyncio.sleep(0.01)
+        await _settled(lambda: order[-1] == "b")
         assert order[-1] == "b" and q.held == {"a": 2, "b": 1}, "b starts at once, with a's eight held or waiting"
         third = asyncio.create_task(one("c", gates[9]))
-        await asyncio.sleep(0.01)
+        await _settled(lambda: order[-1] == "c")
         assert order[-1] == "c" and q.held == {"a": 2, "b": 1, "c": 1}, "c takes the last slot"
         fourth = asyncio.create_task(one("d", gates[10]))
-        await asyncio.sleep(0.01)
+        await _settled(lambda: q.waiting() == 7)
         assert q.waiting() == 7
         gates[0].set()  # one of a's ends: its slot goes to d (holding none), not to a (holding 1)
-        await asyncio.sleep(0.01)
+        await _settled(lambda: order[-1] != "c")
         assert order[-1] == "d" and q.held == {"a": 1, "b": 1, "c": 1, "d": 1}, order
         for g in gates:
             g.set()
