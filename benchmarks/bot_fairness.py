@@ -98,10 +98,11 @@ async def _measure(seconds: float, warmup: float, folder: Path) -> dict[str, Any
         engine.dispose()
     out: dict[str, Any] = {}
     for name, got in (("alone", alone), ("attacked", attacked)):
-        got.sort()
-        out[name] = {"moves": len(got), "median_ms": round(1000 * statistics.median(got), 1),
-                     "p90_ms": round(1000 * got[int(0.9 * (len(got) - 1))], 1)}
-    out["ratio"] = round(out["attacked"]["median_ms"] / out["alone"]["median_ms"], 2)
+        got.sort()  # no move at all in the phase: no median (None)
+        out[name] = {"moves": len(got), "median_ms": round(1000 * statistics.median(got), 1) if got else None,
+                     "p90_ms": round(1000 * got[int(0.9 * (len(got) - 1))], 1) if got else None}
+    a, b = out["alone"]["median_ms"], out["attacked"]["median_ms"]
+    out["ratio"] = round(b / a, 2) if a and b else None
     return out
 
 

@@ -193,3 +193,22 @@ def test_an_honest_tables_bot_moves_while_an_address_holds_all_it_may_and_more_w
         return waiting
 
     assert run_in_thread(go()) == 7
+
+
+@pytest.mark.slow
+def test_the_fairness_benchmark_runs() -> None:
+    """``benchmarks/bot_fairness.py`` end to end on a tiny setting (its figures
+    are in benchmarks/RESULTS.md): both phases, the honest table's moves counted."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    bench = Path(__file__).resolve().parents[2] / "benchmarks"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    out = subprocess.run([sys.executable, str(bench / "bot_fairness.py"), "--seconds", "1", "--warmup", "0"],
+                         capture_output=True, text=True, timeout=300, env=env, cwd=bench)
+    lines = [ln for ln in out.stdout.splitlines() if ln.startswith("RESULT ")]
+    assert out.returncode == 0 and lines, out.stdout[-3000:] + out.stderr[-3000:]
+    got = json.loads(lines[-1].removeprefix("RESULT "))
+    assert set(got) == {"alone", "attacked", "ratio"} and got["alone"]["moves"] > 0, got
