@@ -54,7 +54,9 @@ VARIANTS = ("websockets", "websockets+store")
 
 
 def serve(port_file: Path, store: bool) -> None:
-    """The floor server: run until SIGTERM, writing its port to ``port_file``."""
+    """The floor server: run until SIGTERM; its SQLite file (``store``) is in
+    ``port_file``'s folder, and it prints ``READY PORT`` once it accepts
+    connections (:func:`ready_port`)."""
     import socket
 
     import uvicorn
@@ -107,13 +109,49 @@ def serve(port_file: Path, store: bool) -> None:
 
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
-    port_file.write_text(str(s.getsockname()[1]))
-    s.close()
-    config = uvicorn.Config(app, host="127.0.0.1", port=int(port_file.read_text()), loop="asyncio",
+    port = s.getsockname()[1]
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, loop="asyncio",
                             ws="websockets-sansio", ws_per_message_deflate=False, log_level="error", access_log=False)
+
+    class _Server(uvicorn.Server):
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets)
+            if self.started:  # accepting: the parent may connect now (ready_port)
+                print(f"{READY} {port}", flush=True)
+
     # uvicorn re-raises the SIGTERM after its shutdown, so nothing runs after
     # this: the parent removes port_file's folder, the database with it
-    uvicorn.Server(config).run()
+    _Server(config).run(sockets=[s])
+
+
+#: The floor server's first line on stdout once it accepts connections: ``READY PORT``.
+READY = "READY"
+
+
+def ready_port(proc: subprocess.Popen[str], bound: float = 300.0) -> int:
+    """The port of the floor server ``proc`` (started with ``stdout=PIPE,
+    text=True``), once it says it accepts connections: waits for its
+    ``READY PORT`` line, not for a time (a loaded machine took more than the
+    old fixed 10 s to start it, issue 36). ``bound`` (seconds) is only a last
+    resort against a server that hangs without a word.
+
+    :raises RuntimeError: the server exited first (with its exit code), or
+        said nothing within ``bound``.
+    """
+    import selectors
+
+    assert proc.stdout is not None
+    with selectors.DefaultSelector() as sel:
+        sel.register(proc.stdout, selectors.EVENT_READ)
+        end = time.monotonic() + bound
+        while True:
+            if not sel.select(timeout=max(0.0, end - time.monotonic())):
+                raise RuntimeError(f"the floor server said nothing in {bound:.0f} s")
+            line = proc.stdout.readline()
+            if not line:
+                raise RuntimeError(f"the floor server exited before it was ready (exit code {proc.wait()})")
+            if line.startswith(READY + " "):
+                return int(line.split()[1])
 
 
 async def drive(port: int, pid: int, tables: int, seats: int, think: float, duration: float,
@@ -173,14 +211,10 @@ def floor_run(variant: str, args: argparse.Namespace) -> dict[str, float]:
     """One run of the floor server in ``variant`` (a subprocess) under the clients."""
     port_file = Path(tempfile.mkdtemp(prefix="ld-floor-port-")) / "port"
     proc = subprocess.Popen([sys.executable, __file__, "--serve", str(port_file),
-                             *(["--store"] if variant.endswith("store") else [])])
+                             *(["--store"] if variant.endswith("store") else [])], stdout=subprocess.PIPE, text=True)
     try:
-        for _ in range(200):
-            if port_file.exists() and port_file.read_text():
-                break
-            time.sleep(0.05)
-        time.sleep(1.5)  # uvicorn's start-up
-        return asyncio.run(drive(int(port_file.read_text()), proc.pid, args.tables, args.seats, args.think,
+        port = ready_port(proc)
+        return asyncio.run(drive(port, proc.pid, args.tables, args.seats, args.think,
                                  args.duration, args.warmup))
     finally:
         proc.send_signal(signal.SIGTERM)

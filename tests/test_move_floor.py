@@ -11,11 +11,12 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
 from websockets.asyncio.client import connect
+
+from move_floor import ready_port  # benchmarks/ (tests/conftest.py puts it on the path)
 
 BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
 
@@ -23,21 +24,15 @@ BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
 def test_the_floor_server_answers_a_move_with_an_ack_and_a_state_to_every_seat() -> None:
     folder = Path(tempfile.mkdtemp(prefix="ld-floor-test-"))
     port_file = folder / "port"
-    proc = subprocess.Popen([sys.executable, str(BENCH / "move_floor.py"), "--serve", str(port_file), "--store"])
+    proc = subprocess.Popen([sys.executable, str(BENCH / "move_floor.py"), "--serve", str(port_file), "--store"],
+                            stdout=subprocess.PIPE, text=True)
     try:
-        for _ in range(200):
-            if port_file.exists() and port_file.read_text():
-                break
-            time.sleep(0.05)
-        port = int(port_file.read_text())
+        # its READY line, said once it accepts connections (a fixed 10 s wait for a
+        # port file failed at load 10-22, issue 36 fault 10)
+        port = ready_port(proc)
 
         async def play() -> list[tuple[int, dict[str, object]]]:
-            for _ in range(100):  # uvicorn's start-up
-                try:
-                    socks = [await connect(f"ws://127.0.0.1:{port}/ws/abcdef123456/{k}") for k in range(4)]
-                    break
-                except OSError:
-                    await asyncio.sleep(0.1)
+            socks = [await connect(f"ws://127.0.0.1:{port}/ws/abcdef123456/{k}") for k in range(4)]
             await socks[0].send(json.dumps({"type": "move", "id": 0}))
             got = [(k, json.loads(await asyncio.wait_for(socks[k].recv(), 10))) for k in range(4)]
             got.append((0, json.loads(await asyncio.wait_for(socks[0].recv(), 10))))
@@ -74,3 +69,17 @@ def test_move_floor_runs_and_compares_the_real_server_with_both_floors() -> None
     # a 2 s floor run can measure no CPU tick at all; the real server always plays some
     assert all(v["median"] >= 0 for v in result.values()) and result["liars-dice serve"]["median"] > 0, result
     assert "liars-dice serve / this" in out.stdout
+
+
+def test_the_wait_for_the_floor_server_is_its_readiness_or_its_exit() -> None:
+    """Issue 36, fault 10: the test and ``benchmarks/move_floor.py`` waited a fixed
+    10 s for a port file and failed at load 10-22. They wait for the server's
+    ``READY PORT`` line; a server that dies first is said at once, with its
+    exit code, not after a deadline."""
+    said = subprocess.Popen([sys.executable, "-c", "print('starting'); print('READY 4321', flush=True)"],
+                            stdout=subprocess.PIPE, text=True)
+    assert ready_port(said) == 4321
+    said.wait(timeout=60)
+    died = subprocess.Popen([sys.executable, "-c", "import sys; sys.exit(3)"], stdout=subprocess.PIPE, text=True)
+    with pytest.raises(RuntimeError, match=r"exited before it was ready \(exit code 3\)"):
+        ready_port(died)

@@ -79,12 +79,17 @@ def cli_path() -> str:
 
 
 def start_server(db: Path, bot_delay: float = 0.05, port: int = 0, reveal_seconds: float = 0.0,
-                 db_url: str | None = None) -> Server:
+                 db_url: str | None = None, scripted_seed: int | None = None) -> Server:
     """Start ``liars-dice serve`` on ``port`` (0: the OS picks one) and wait for its URL.
     ``reveal_seconds``: how long a reveal holds the next turn (none by default, for speed).
-    ``db_url``: another database than the SQLite file ``db`` (a PostgreSQL URL)."""
+    ``db_url``: another database than the SQLite file ``db`` (a PostgreSQL URL).
+    ``scripted_seed``: serve with the tests' dice (``scripted_serve.py``): the seat
+    before the host's opens each table's first game, and the round seeds come
+    from this seed."""
+    command = ([sys.executable, str(Path(__file__).with_name("scripted_serve.py")), str(scripted_seed)]
+               if scripted_seed is not None else [cli_path()])
     proc = subprocess.Popen(
-        [cli_path(), "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db_url or f"sqlite:///{db}",
+        [*command, "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db_url or f"sqlite:///{db}",
          "--bot-delay", str(bot_delay), "--reveal-seconds", str(reveal_seconds), "--log-level", "warning",
          # Every test here creates its tables from one address.
          "--limit", "create_rate=600/minute", "--limit", "open_tables_per_address=100"],
@@ -122,6 +127,20 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """A real server on a free loopback port with a temporary SQLite database."""
     db = tmp_path_factory.mktemp("e2e") / "liars-dice.db"
     srv = start_server(db)
+    yield srv
+    srv.proc.terminate()
+    try:
+        srv.proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:  # pragma: no cover
+        srv.proc.kill()
+
+
+@pytest.fixture(scope="module")
+def scripted_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """:func:`server` with the tests' dice (:func:`start_server`'s ``scripted_seed``):
+    the host's first turn faces a bid by construction, never by retrying."""
+    db = tmp_path_factory.mktemp("e2e") / "liars-dice.db"
+    srv = start_server(db, scripted_seed=36)
     yield srv
     srv.proc.terminate()
     try:

@@ -221,3 +221,45 @@ def test_a_calza_reveals_the_seed_like_a_challenge() -> None:
     assert msg["view"]["results"][0]["seed"] == secret[1]
     if msg["view"]["phase"] != "over":
         assert msg["view"]["commitment"] not in (None, secret[0])
+
+
+def test_dice_passed_in_process_choose_the_opener_and_the_seeds_and_the_record_still_verifies(
+    cli: str, settings: Any, tmp_path: Path,
+) -> None:
+    """Issue 36, fault 10: the browser tests get the host's turn facing a bid by
+    construction, through dice passed to ``create_app`` in-process
+    (``tests/e2e/scripted_serve.py``): the first opener is drawn from them (the
+    last seat, the one before the host's), and so is every server seed, whose
+    commitments the record still verifies. No setting reaches that source."""
+    import dataclasses
+    import importlib.util
+
+    from liars_dice.engine import commitment
+    from liars_dice.server import Settings, create_app
+
+    from helpers import close_all
+
+    spec = importlib.util.spec_from_file_location("scripted_serve", Path(__file__).parents[1] / "e2e" / "scripted_serve.py")
+    assert spec is not None and spec.loader is not None
+    scripted = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(scripted)
+    assert not {"dice", "dice_source", "seed"} & {f.name for f in dataclasses.fields(Settings)}, "no setting chooses the dice"
+    with TestClient(create_app(settings, dice=scripted.OpenerBeforeHost(7))) as client:
+        try:
+            t = create(client, "ann", preset="classic", seats=2, options={"dice_per_player": 2})
+            code = t["code"]
+            j = join(client, code, "bob")
+            ann, bob = Player(client, code, t["token"]), Player(client, code, j["token"])
+            ann.send({"type": "start", "id": "s"})
+            assert ann.wait(lambda m: m["type"] in ("ack", "error"))["type"] == "ack"
+            assert ann.wait(is_state)["view"]["to_move"] == "bob", "the seat before the host's opens"
+            play_scripted([ann, bob], random.Random(4))
+            record = client.get(f"/api/tables/{code}/record").json()
+        finally:
+            close_all()
+    first = bytes(f - 1 for f in SeededDice(7).roll(32, 256))  # the first seed drawn: committed at the table's creation
+    assert record["rounds"][0]["seed"] == first.hex() and record["rounds"][0]["commitment"] == commitment(first)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    out = verify(cli, path)
+    assert out.returncode == 0 and f"all {len(record['rounds'])} rounds check out" in out.stdout, out.stdout + out.stderr

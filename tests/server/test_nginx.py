@@ -23,6 +23,17 @@ from .conftest import POSTGRES_URL, REDIS_URL
 
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
 CONF = Path(__file__).resolve().parents[2] / "deploy" / "nginx" / "liars-dice.conf"
+MAIN = CONF.with_name("nginx.conf")  # the shipped /etc/nginx/nginx.conf: its connection limits
+
+
+def shipped_limits() -> str:
+    """The shipped ``nginx.conf``'s ``worker_rlimit_nofile`` line and ``events``
+    block, as written (a test front runs them unchanged)."""
+    text = MAIN.read_text()
+    rlimit = re.search(r"^worker_rlimit_nofile\s+\d+;", text, re.M)
+    events = re.search(r"^events\s*\{[^}]*\}", text, re.M)
+    assert rlimit and events, "the shipped nginx.conf sets worker_rlimit_nofile and events"
+    return f"{rlimit.group(0)}\n{events.group(0)}"
 
 pytestmark = [
     pytest.mark.postgres,
@@ -34,7 +45,8 @@ pytestmark = [
 
 
 def nginx_conf(tmp_path: Path, listen: int, ports: list[int]) -> Path:
-    """A whole nginx.conf in ``tmp_path`` that includes the shipped server block
+    """A whole nginx.conf in ``tmp_path`` with the shipped one's connection
+    limits (:func:`shipped_limits`) that includes the shipped server block
     with its ports replaced (nothing else changed)."""
     site = CONF.read_text().replace("listen 8080;", f"listen 127.0.0.1:{listen};")
     for shipped, port in zip((8001, 8002, 8003), ports):
@@ -49,7 +61,7 @@ def nginx_conf(tmp_path: Path, listen: int, ports: list[int]) -> Path:
 worker_processes 1;
 pid {tmp_path}/nginx.pid;
 error_log {tmp_path}/error.log warn;
-events {{ worker_connections 1024; }}
+{shipped_limits()}
 http {{
     access_log {tmp_path}/access.log;
     client_body_temp_path {tmp_path}/body;

@@ -17,6 +17,7 @@ from __future__ import annotations
 import select
 import socket
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -252,3 +253,109 @@ def test_websocket_opens_past_the_burst_are_refused_by_the_front(tmp_path: Path)
         finally:
             proc.terminate()
             proc.wait(timeout=10)
+
+
+SLOW_CONNECTIONS = 2000  # one address's slow headers: past Debian's 768 and the old test front's 1024
+HONEST = 27  # the attack's measure: 3 of 27 failed (issue 36)
+
+
+def _slow_headers(address: str, listen: int, host: str, count: int, seconds: float,
+                  opened: threading.Event, stop: threading.Event) -> tuple[int, list[int]]:
+    """Slowloris from ``address``: open up to ``count`` connections one after
+    another, each beginning its request header as soon as it is connected (a
+    connect left unanswered for 1 s is given up), set ``opened``, then send
+    each one header line a second, never ending the header, until the front
+    has cut them all off, ``seconds`` have passed or ``stop`` is set; close
+    them all. Returns how many were opened and how many the front had cut
+    off, once a second."""
+    socks: list[socket.socket] = []
+    cut: list[int] = []
+    try:
+        for _ in range(count):
+            if stop.is_set():
+                break
+            try:
+                s = socket.create_connection(("127.0.0.1", listen), timeout=1.0, source_address=(address, 0))
+            except OSError:
+                continue
+            socks.append(s)
+            s.setblocking(False)
+            try:
+                s.send(f"GET /healthz HTTP/1.1\r\nHost: {host}\r\n".encode())
+            except OSError:
+                pass
+        opened.set()
+        end = time.monotonic() + seconds
+        while time.monotonic() < end and not stop.is_set() and (not cut or cut[-1] < len(socks)):
+            gone = 0
+            for s in socks:
+                try:
+                    s.send(b"X-Slow: 1\r\n")
+                except BlockingIOError:
+                    pass
+                except OSError:
+                    gone += 1  # reset or closed by the front
+            cut.append(gone)
+            stop.wait(1.0)  # the attack's own pace: a header line a second
+        return len(socks), cut
+    finally:
+        opened.set()
+        for s in socks:
+            s.close()
+
+
+def _raise_open_files(needed: int) -> None:
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < needed:
+        pytest.skip(f"the attack needs {needed} open files; this process may hold {hard}")
+    if soft != resource.RLIM_INFINITY and soft < needed:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
+
+
+def test_slow_headers_from_one_address_leave_the_front_to_the_others(tmp_path: Path) -> None:
+    """Issue 36, fault 6: nginx's ``limit_conn`` counts a connection only once
+    its request header is read, so one address's slow headers are counted
+    nowhere. 2,000 connections from 127.0.0.3, each sending a header line a
+    second, took every connection of the old front (its test nginx.conf's
+    1,024; Debian ships 768) and all 27 honest requests from 127.0.0.2 failed
+    (resets, and 500 when nginx had no connection left to reach a worker).
+    With the shipped ``nginx.conf`` (room for every source port one address
+    has) and server block, every honest request is answered while the attack
+    holds, and the front cuts every slow header off by its header timeout.
+    The attack is bounded: 2,000 connections, at most 30 s."""
+    _raise_open_files(SLOW_CONNECTIONS + 500)
+    with live_server(Settings(db_url=f"sqlite:///{tmp_path}/n.db", trusted_proxies=shipped_trusted_proxies())) as url:
+        proc, listen = _front(tmp_path, int(url.rsplit(":", 1)[1]))
+        host = f"127.0.0.1:{listen}"
+        opened, stop = threading.Event(), threading.Event()
+        attack: list[tuple[int, list[int]]] = []
+        attacker = threading.Thread(target=lambda: attack.append(
+            _slow_headers("127.0.0.3", listen, host, SLOW_CONNECTIONS, 30.0, opened, stop)))
+        attacker.start()
+        failures: list[str] = []
+        try:
+            assert opened.wait(120), "the attacker opened its connections"
+            with httpx.Client(base_url=f"http://{host}", timeout=5.0,
+                              transport=httpx.HTTPTransport(local_address="127.0.0.2")) as honest:
+                for k in range(HONEST):
+                    try:
+                        r = honest.get("/healthz", headers={"Connection": "close"})
+                        if r.status_code != 200:
+                            failures.append(f"{k}: {r.status_code}")
+                    except httpx.HTTPError as exc:
+                        failures.append(f"{k}: {type(exc).__name__}")
+            attacker.join(timeout=60)  # the front cuts the slow headers off (or the attack's bound ends it)
+        finally:
+            stop.set()
+            attacker.join(timeout=60)
+            proc.terminate()
+            proc.wait(timeout=10)
+        log = (tmp_path / "error.log").read_text()
+        assert not failures, f"{len(failures)} of {HONEST} honest requests failed: {failures}; {log[-2000:]}"
+        assert "worker_connections are not enough" not in log, log[-2000:]
+        count, cut = attack[0]
+        print(f"{count} slow headers; cut off by the front, each second: {cut}")
+        assert count == SLOW_CONNECTIONS, "the front accepted every connection of the attack"
+        assert cut[-1] == count, "the front ended every slow header (client_header_timeout)"

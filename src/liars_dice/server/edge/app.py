@@ -22,7 +22,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
-from ...engine import LiarsDiceError
+from ...engine import DiceSource, LiarsDiceError
 from ..core.config import Settings
 from ..runtime.closing import within
 from ..runtime.db import make_engine, migrate
@@ -82,11 +82,21 @@ def _error(code: str, message: str, status: int) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": bounded(message)}}, status_code=status)
 
 
-def create_app(settings: Settings | None = None, clock: Clock | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, clock: Clock | None = None, *,
+               dice: DiceSource | None = None) -> FastAPI:
     """The app for ``settings``. The database is migrated and unfinished games
-    are resumed when the app starts (its lifespan). ``clock``: the time of the
-    timers and the heartbeat (the system's if ``None``; tests pass a
-    :class:`~..runtime.clock.ManualClock` and move it instead of sleeping)."""
+    are resumed when the app starts (its lifespan).
+
+    :param clock: the time of the timers and the heartbeat (the system's if
+        ``None``; tests pass a :class:`~..runtime.clock.ManualClock` and move
+        it instead of sleeping).
+    :param dice: where the round seeds and each game's first opener come from
+        (:class:`~liars_dice.engine.SecureDice` if ``None``). Only a caller in
+        the same process can pass another: no setting, option or request
+        reaches it, so a served game's dice are always secure. The browser
+        tests pass scripted dice here (``tests/e2e/scripted_serve.py``) to get
+        a turn with a standing bid by construction (issue 36, fault 10).
+    """
     settings = settings or Settings()
 
     @asynccontextmanager
@@ -103,7 +113,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
 
             cluster = make_cluster(engine, settings.redis_url, route=settings.route, clock=clock)
         service = TableService(settings, store, Scheduler(clock), Broadcaster(settings.presence_interval, settings.presence_fanout),
-                               owners=cluster)
+                               owners=cluster, dice=dice)
         app.state.service = service
         app.state.guard = RequestGuard(settings, service)
         revocations = Revocations(settings.redis_url)

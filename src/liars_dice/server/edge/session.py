@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -346,7 +345,8 @@ class TableSession:
         await self.service.run(room, RemoveSeat(seat, msg.seat))
 
     async def _start(self, room: Room, seat: int, msg: StartMsg) -> None:
-        await self.service.run(room, Start(seat, secrets.randbelow(room.table.n_seats)))
+        # the first opener from the service's dice (secure; scripted only by an in-process test)
+        await self.service.run(room, Start(seat, self.service.dice.roll(1, room.table.n_seats)[0] - 1))
 
     async def _rematch(self, room: Room, seat: int, msg: RematchMsg) -> None:
         # the next game is a live table again: under the asker's open-table
