@@ -132,6 +132,7 @@ class Cluster:
         self._trusted_from = 0.0
         self._dirty: set[Room] = set()  #: rooms whose seats changed, presence not written yet
         self._writing: asyncio.Task[None] | None = None
+        self._closed = False
         self.resyncs = 0  #: replicas found behind the store at a beat and read again (for tests)
         self.last_beat = 0.0  #: monotonic time of the last heartbeat that went through (readiness)
         self.takeovers = 0  #: tables taken over from a dead worker (for tests)
@@ -159,6 +160,7 @@ class Cluster:
 
     async def close(self) -> None:
         """Stop; give up this worker's leases so that others take over at once."""
+        self._closed = True
         if self._writing is not None:
             self._tasks.append(self._writing)
         for t in self._tasks:
@@ -422,6 +424,8 @@ class Cluster:
         """This worker's sockets at ``room`` changed seats: write its presence
         soon (one task writes every changed table in turn), not only at the
         next beat, so the owner's grace sees a socket as soon as it is here."""
+        if self._closed:
+            return  # shutting down: the presence hash expires with this worker's alive key
         self._dirty.add(room)
         if self._writing is None or self._writing.done():
             self._writing = asyncio.ensure_future(self._write_presence())
