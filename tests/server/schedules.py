@@ -462,6 +462,7 @@ class Page:
         self.replaced = False
         self.acked: dict[int, tuple[int, dict[str, Any]]] = {}  #: id -> (move number, move)
         self.sent: dict[int, tuple[int, dict[str, Any]]] = {}
+        self.last_refusal: tuple[int | None, str | None] = (None, None)
         self.pending: int | None = None
         self.next_id = 100
         self.quiet_until = 0.0
@@ -506,7 +507,8 @@ class Page:
                     await ws.send(json.dumps({"type": "hello", "token": self.token}))
                     code = await self._read(ws, until)
             except Exception as e:  # noqa: BLE001 - refused, reset, 502, 429: the page backs off
-                self.note(f"socket failed: {type(e).__name__}")
+                status = getattr(getattr(e, "response", None), "status_code", "")
+                self.note(f"socket failed: {type(e).__name__} {status}".rstrip())
             finally:
                 self._closed()
             if self.stopped:
@@ -585,7 +587,10 @@ class Page:
                     self.stopped = True
                 if mid is not None and mid == self.pending or (mid is None and code == "rate/limited"):
                     self.quiet_until = time.monotonic() + (2.0 if mid is None else 0.3)
-                    self.note(f"move {mid} refused: {code}")
+                    mn = self.sent[mid][0] if mid in self.sent else None
+                    if (mn, code) != self.last_refusal:
+                        self.note(f"move {mn} refused: {code} (said once per move and code)")
+                        self.last_refusal = (mn, code)
                     self.pending = None
             elif mid is not None and mid == self.pending:
                 self.acked[mid] = self.sent[mid]
@@ -617,8 +622,8 @@ class Page:
 
     async def _maybe_move(self) -> None:
         st = self.state
-        if st is None or self.ws is None or self.pending is not None or time.monotonic() < self.quiet_until:
-            return
+        if st is None or self.worker is None or self.pending is not None or time.monotonic() < self.quiet_until:
+            return  # (self.worker: this socket's welcome came; a page's buttons wait for it)
         view = st["view"]
         if view.get("phase") != "bid" or view.get("to_move") != self.name or not view.get("legal"):
             return
@@ -651,8 +656,9 @@ class Page:
         self.next_id += 1
         self.sent[mid] = (mn, move)
         self.pending = mid
-        self.note(f"move {mn}: {move.get('quantity', '')}{'x' + str(move['face']) if 'face' in move else 'challenge'}"
-                  f" on {self.worker}")
+        if self.last_refusal[0] != mn:
+                self.note(f"move {mn}: {move.get('quantity', '')}{'x' + str(move['face']) if 'face' in move else 'challenge'}"
+                      f" on {self.worker}")
         try:
             await self.ws.send(json.dumps({**move, "id": mid}))
         except Exception:  # noqa: BLE001 - the socket closed under it: no reply will come
@@ -722,7 +728,8 @@ class Outcome:
             replay += f"LIARS_DICE_SCHEDULE_SEED={','.join(map(str, (self.schedule.seed, *self.beside)))} replays them together)"
         lines = [f"VIOLATION in {self.schedule.describe()}", f"  replay: {replay}"]
         lines += [f"  - {v}" for v in self.violations]
-        lines += ["  story:"] + [f"    {n}" for n in self.notes[-60:]]
+        story = self.notes if len(self.notes) <= 80 else [*self.notes[:30], "...", *self.notes[-50:]]
+        lines += ["  story (seconds from the create):"] + [f"    {n}" for n in story]
         if log_tail:
             lines += ["  workers' log (last lines):"] + [f"    {ln}" for ln in log_tail.splitlines()[-25:]]
         return "\n".join(lines)
@@ -734,20 +741,23 @@ def _address(seed: int, page: int) -> str:
     return f"127.{100 + page}.{n // 250}.{n % 250 + 2}"
 
 
-async def _http(env: Environment, address: str, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+async def _http(env: Environment, address: str, method: str, path: str, body: dict[str, Any] | None = None,
+                note: Callable[[str], None] | None = None) -> Any:
     """A request to the front from ``address``, retried while the cluster is
-    down (a fault under way): 30 tries, 0.5 s apart."""
+    down (a fault under way): 60 tries, 0.5 s apart."""
     transport = httpx.AsyncHTTPTransport(local_address=address)
     async with httpx.AsyncClient(transport=transport, base_url=env.front, timeout=10) as client:
         last = ""
-        for _ in range(30):
+        for _ in range(60):
             try:
                 r = await client.request(method, path, json=body)
                 if r.status_code < 500 and r.status_code != 429:
                     return r.json()
-                last = f"{r.status_code} {r.text[:200]}"
+                last = f"{r.status_code} {r.text[:80]}"
             except httpx.HTTPError as e:
                 last = type(e).__name__
+            if note is not None:
+                note(f"{method} {path}: {last} (tried again)")
             await asyncio.sleep(0.5)
         raise RuntimeError(f"{method} {path} failed: {last}")
 
@@ -766,9 +776,16 @@ class Runner:
     def note(self, text: str) -> None:
         self.notes.append(f"{time.time() - self.t0:7.2f} {text}")
 
+    def _owner(self) -> str | None:
+        """The table's owner's route, or ``None`` (nobody's, or PostgreSQL is down: a fault)."""
+        try:
+            return self.env.owner_of(self.code)
+        except Exception:  # noqa: BLE001 - the database is stopped: the target is then a guess
+            return None
+
     def _route(self, target: str) -> str:
         """A worker's route for ``target``: ``owner``, ``replica`` (another than the owner) or a route."""
-        owner = self.env.owner_of(self.code) or "w0"
+        owner = self._owner() or "w0"
         if target == "owner":
             return owner
         if target == "replica":
@@ -784,14 +801,15 @@ class Runner:
         addresses = (_address(s.seed, 0), _address(s.seed, 1))
         made = await _http(env, addresses[0], "POST", "/api/tables", {
             "nickname": names[0], "preset": "classic", "seats": 2, "private": True,
-            "options": {"dice_per_player": s.dice}, "turn_timer": s.turn_timer})
+            "options": {"dice_per_player": s.dice}, "turn_timer": s.turn_timer}, self.note)
         if "code" not in made:
             raise RuntimeError(f"create refused: {made}")
         self.code = made["code"]
-        joined = await _http(env, addresses[1], "POST", f"/api/tables/{self.code}/join", {"nickname": names[1]})
+        joined = await _http(env, addresses[1], "POST", f"/api/tables/{self.code}/join", {"nickname": names[1]},
+                             self.note)
         if "token" not in joined:
             raise RuntimeError(f"join refused: {joined}")
-        self.note(f"table {self.code} made; owner {env.owner_of(self.code)}")
+        self.note(f"table {self.code} made; owner {self._owner()}")
         until = time.monotonic() + s.last_fault_end() + FINISH_SECONDS + 20
         for i, token in enumerate((made["token"], joined["token"])):
             page = Page(env, i, self.code, token, names[i], addresses[i], random.Random(rng.random()), s, self.notes,
@@ -873,8 +891,9 @@ class Runner:
         if f.kind in ("kill_worker", "restart_worker", "pause_worker"):
             route = self._route(f.target)
             lock = env.lock(route)
-            if lock.locked():
-                self.note(f"  {route} is under another fault: skipped")
+            if any(env.lock(r).locked() for r in env.routes()):
+                # one worker at a time: with every worker down no schedule can be played at all
+                self.note(f"  a worker is under another fault: {f.kind} of {route} skipped")
                 return
             await lock.acquire()
             pid = env.worker_pid(route)
@@ -1001,7 +1020,10 @@ def _moves(events: list[tuple[int, str, dict[str, Any], float]]) -> list[dict[st
 
 
 def _shows(page: Page, events: list[tuple[int, str, dict[str, Any], float]]) -> bool:
-    """``page``'s last view shows the store's move number and phase."""
+    """``page``'s last view shows the store's move number and phase (no
+    view at all while the game has not started)."""
+    if not any(k == "started" for _, k, _, _ in events):
+        return page.state is None
     if page.state is None:
         return False
     view = page.state["view"]
@@ -1027,15 +1049,21 @@ def check(s: Schedule, status: str, events: list[tuple[int, str, dict[str, Any],
     moves = _moves(events)
     seat_of = {p.name: i for i, p in enumerate(pages)}
     for p in pages:
+        # each acknowledged move is one stored move of its seat, not a bot's, with its action, at
+        # the move number the page showed or later (a page behind may move at a later number)
+        matched: set[int] = set()
         for mid, (mn, move) in sorted(p.acked.items()):
-            stored = moves[mn] if mn < len(moves) else None
             want_bid = {"quantity": move["quantity"], "face": move["face"]} if move["type"] == "bid" else None
-            if (stored is None or stored.get("seat") != seat_of[p.name] or stored.get("by_bot")
-                    or stored.get("bid") != want_bid or bool(stored.get("challenge")) != (move["type"] == "challenge")):
-                out.append(f"page {p.index}'s acknowledged move {mn} ({move}) is not the stored move {mn}: {stored}")
-    if not started:
-        out.append(f"the game never started (status {status!r}): the host could not start it")
-    elif status != "finished":
+            found = next((k for k in range(mn, len(moves)) if k not in matched
+                          and moves[k].get("seat") == seat_of[p.name] and not moves[k].get("by_bot")
+                          and moves[k].get("bid") == want_bid
+                          and bool(moves[k].get("challenge")) == (move["type"] == "challenge")), None)
+            if found is None:
+                stored = moves[mn] if mn < len(moves) else None
+                out.append(f"page {p.index}'s acknowledged move {mn} ({move}) is not stored (stored move {mn}: {stored})")
+            else:
+                matched.add(found)
+    if started and status != "finished":
         out.append(f"the game did not finish (status {status!r}, {len(moves)} moves stored) within "
                    f"{FINISH_SECONDS:.0f} s of the last fault")
     for p in pages:

@@ -12,7 +12,8 @@ the owner) and 2 (Redis restarted empty under the owner's publish, the next to
 move a person on a replica).
 
 A failing schedule is printed with its seed; ``LIARS_DICE_SCHEDULE_SEED=S``
-(or ``S1,S2,...``) replays it. ``LIARS_DICE_SCHEDULES=N`` runs N schedules.
+(or ``S1,S2,...``) replays it, ``LIARS_DICE_SCHEDULES_TOGETHER=1`` each alone;
+``LIARS_DICE_SCHEDULES=N`` runs N schedules.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ pytestmark = [
 
 #: Schedules in one run of the suite (issue 36: at least 50).
 SCHEDULES = int(os.environ.get("LIARS_DICE_SCHEDULES", "50"))
+#: Schedules played at once (``LIARS_DICE_SCHEDULES_TOGETHER``; 1 replays each alone, one after another).
+TOGETHER = int(os.environ.get("LIARS_DICE_SCHEDULES_TOGETHER", "3"))
 
 
 def test_seeded_fault_schedules_keep_every_invariant(tmp_path: Path) -> None:
@@ -51,7 +54,7 @@ def test_seeded_fault_schedules_keep_every_invariant(tmp_path: Path) -> None:
             failed.append(outcome)
 
     with environment(tmp_path, workers=2, shared_db=POSTGRES_URL) as env:
-        run_schedules(env, seeds, together=1 if len(seeds) == 1 else 3, on_outcome=seen)
+        run_schedules(env, seeds, together=TOGETHER, on_outcome=seen)
         tail = log_tail(env)
     reports = "\n\n".join(o.report(tail) for o in failed)
     assert not failed, (f"{len(failed)} of {len(seeds)} schedules broke an invariant "
