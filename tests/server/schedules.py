@@ -91,7 +91,7 @@ def reconnect_delay(code: int, retry: int, draw: float) -> float | None:
     if code in FINAL_CLOSE_CODES:
         return None
     base, cap = (10.0, 60.0) if code == 4429 else (0.5, 5.0)
-    return min(cap, base * 2 ** retry) * (0.5 + draw / 2)
+    return float(min(cap, base * 2 ** retry) * (0.5 + draw / 2))
 
 
 # -- schedules ---------------------------------------------------------------------------------
@@ -511,7 +511,7 @@ class Page:
                 self.note(f"socket failed: {type(e).__name__} {status}".rstrip())
             finally:
                 self._closed()
-            if self.stopped:
+            if self.is_stopped():  # (set by another task meanwhile)
                 return
             if code == -1:  # this page closed it to reconnect at once (the owner, a reload)
                 continue
@@ -521,6 +521,9 @@ class Page:
                 self.note(f"closed with {code}: no reconnect")
                 return
             await asyncio.sleep(delay)
+
+    def is_stopped(self) -> bool:
+        return self.stopped
 
     def _closed(self) -> None:
         if self.opened and self.opened[-1][1] is None:
@@ -975,7 +978,8 @@ class Runner:
     async def _finish(self, last_end: float, started: bool = True) -> list[str]:
         """Wait for the game's end (in the store) and the pages; check the invariants."""
         deadline = max(last_end, time.monotonic()) + (FINISH_SECONDS if started else 0.0)
-        status, events = "", []
+        status: str = ""
+        events: list[tuple[int, str, dict[str, Any], float]] = []
         while time.monotonic() < deadline:
             await asyncio.sleep(0.5)
             try:
