@@ -22,10 +22,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -34,7 +36,7 @@ sys.path.insert(0, str(ROOT / "tests"))  # the harness: tests/server/schedules.p
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from _cluster import fresh_database  # noqa: E402
-from server.schedules import Outcome, environment, log_tail, run_schedules  # noqa: E402
+from server.schedules import Outcome, environment, run_schedules  # noqa: E402
 
 
 def _kind(violation: str) -> str:
@@ -61,6 +63,9 @@ def main() -> None:
     ap.add_argument("--json", action="store_true", help="print the figure as one JSON object at the end")
     ap.add_argument("--reports", type=Path, default=None, help="write every violation's full report to this file")
     args = ap.parse_args()
+    # Ctrl+C (SIGINT) ends the run with the figure of what ran, even when started in the
+    # background (where a shell leaves SIGINT ignored)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     if not 1 <= args.schedules <= 100_000 or not 1 <= args.together <= 16 or not 1 <= args.workers <= 3:
         sys.exit("--schedules is 1 to 100000, --together 1 to 16, --workers 1 to 3.")
 
@@ -72,6 +77,7 @@ def main() -> None:
     def seen(o: Outcome) -> None:
         outcomes.append(o)
         if o.violations:
+            reports.append(o.report())
             print(f"seed {o.schedule.seed} ({o.schedule.family}): {o.violations[0][:220]}"
                   + (f" (+{len(o.violations) - 1} more)" if len(o.violations) > 1 else ""), flush=True)
         if len(outcomes) % 25 == 0:
@@ -80,6 +86,14 @@ def main() -> None:
             print(f"-- {len(outcomes)} schedules, {bad} with a violation, {len(outcomes) / minutes:.1f} per minute",
                   flush=True)
 
+    try:
+        _run(args, seeds, seen)
+    except KeyboardInterrupt:  # the figure of what ran (every process is stopped by the harness's context managers)
+        print(f"\ninterrupted after {len(outcomes)} schedules")
+    _figure(args, outcomes, reports, started)
+
+
+def _run(args: argparse.Namespace, seeds: list[int], seen: Callable[[Outcome], None]) -> None:
     for at in range(0, len(seeds), args.restart_every):
         batch = seeds[at:at + args.restart_every]
         with tempfile.TemporaryDirectory(prefix="ld-schedules-") as tmp, ExitStack() as stack:
@@ -89,11 +103,12 @@ def main() -> None:
                     sys.exit("This machine cannot make a PostgreSQL of the harness's own (not root): give --db.")
                 db = stack.enter_context(fresh_database(args.db))  # a new database, dropped at the end
             with environment(Path(tmp), workers=args.workers, shared_db=db) as env:
-                before = len(outcomes)
                 run_schedules(env, batch, together=args.together, on_outcome=seen)
-                tail = log_tail(env)
-                reports += [o.report(tail) for o in outcomes[before:] if o.violations]
 
+
+def _figure(args: argparse.Namespace, outcomes: list[Outcome], reports: list[str], started: float) -> None:
+    if not outcomes:
+        return
     minutes = (time.monotonic() - started) / 60
     bad = [o for o in outcomes if o.violations]
     families = Counter(o.schedule.family for o in outcomes)
@@ -102,7 +117,8 @@ def main() -> None:
     print()
     print(f"{len(outcomes)} schedules in {minutes:.1f} min ({len(outcomes) / minutes:.1f} per minute, "
           f"{args.together} at a time, {args.workers} workers)")
-    print(f"schedules with a violation: {len(bad)}")
+    print(f"schedules with a violation: {len(bad)}; not played (set-up past the grace): "
+          f"{sum(1 for o in outcomes if o.not_played)}")
     for fam, n in sorted(families.items()):
         print(f"  {fam}: {bad_families.get(fam, 0)} of {n}")
     for kind, n in kinds.most_common():
@@ -111,7 +127,8 @@ def main() -> None:
     if args.reports is not None:
         args.reports.write_text("\n\n".join(reports) + "\n")
     if args.json:
-        print(json.dumps({"schedules": len(outcomes), "violating": len(bad), "minutes": round(minutes, 2),
+        print(json.dumps({"schedules": len(outcomes), "violating": len(bad),
+                          "not_played": sum(1 for o in outcomes if o.not_played), "minutes": round(minutes, 2),
                           "per_minute": round(len(outcomes) / minutes, 2), "by_family": dict(bad_families),
                           "by_invariant": dict(kinds), "seeds": [o.schedule.seed for o in bad]}))
 
@@ -119,7 +136,7 @@ def main() -> None:
 def _own_postgres() -> bool:
     from server import pg_cluster
 
-    return pg_cluster.available()
+    return bool(pg_cluster.available())
 
 
 if __name__ == "__main__":
