@@ -811,28 +811,23 @@ class Runner:
         if "code" not in made:
             raise RuntimeError(f"create refused: {made}")
         self.code = made["code"]
+        until = time.monotonic() + s.last_fault_end() + FINISH_SECONDS + 30
+        # the host's page opens the table at once, as the lobby's page does; the other joins
+        self._open(0, made["token"], names[0], addresses[0], rng, until)
         joined = await _http(env, addresses[1], "POST", f"/api/tables/{self.code}/join", {"nickname": names[1]},
                              self.note)
         if "token" not in joined:
-            took = time.monotonic() - started
-            if joined.get("error", {}).get("code") == "table/started" and took >= GRACE - SLACK:
-                # the create's answer came after the creator's grace (a worker paused by a fault
-                # under way): nobody could have claimed seat 0 in time, so the table closed
-                why = f"the create and join took {took:.1f} s, past the grace: the table had closed"
+            await self._stop()
+            away = self.pages[0].longest_gap(self.t0, time.time(), env.stopped)
+            if joined.get("error", {}).get("code") == "table/started" and away >= GRACE - SLACK:
+                # the host's page had no socket for a whole grace (the create answered late, or
+                # its worker was down under another schedule's fault): the table closed, rightly
+                why = f"the host's page had no socket for {away:.1f} s after the create: the table had closed"
                 self.note(why)
-                return Outcome(s, [], self.notes, took, not_played=why)
-            raise RuntimeError(f"join refused after {took:.1f} s: {joined}")
+                return Outcome(s, [], self.notes, time.monotonic() - started, not_played=why)
+            raise RuntimeError(f"join refused (the host's page at most {away:.1f} s without a socket): {joined}")
         self.note(f"table {self.code} made; owner {self._owner()}")
-        until = time.monotonic() + s.last_fault_end() + FINISH_SECONDS + 20
-        for i, token in enumerate((made["token"], joined["token"])):
-            page = Page(env, i, self.code, token, names[i], addresses[i], random.Random(rng.random()), s, self.notes,
-                        self.t0)
-            if s.first[i] != "front":
-                page.land = self._route(s.first[i])
-            self.pages.append(page)
-        for page in self.pages:
-            self.tasks.append(asyncio.ensure_future(page.run(until)))
-            self.tasks.append(asyncio.ensure_future(page.play(until)))
+        self._open(1, joined["token"], names[1], addresses[1], rng, until)
         try:
             if not await self._start(time.monotonic() + START_SECONDS + s.start_after):
                 self.note(f"the game did not start within {START_SECONDS + s.start_after:.0f} s")
@@ -848,11 +843,24 @@ class Runner:
             last_end = game_at + s.last_fault_end()
             violations = await self._finish(last_end)
         finally:
-            for p in self.pages:
-                p.stopped = True
-                p.kick.set()
-            await asyncio.gather(*self.tasks, return_exceptions=True)
+            await self._stop()
         return Outcome(s, violations, self.notes, time.monotonic() - started)
+
+    def _open(self, i: int, token: str, name: str, address: str, rng: random.Random, until: float) -> None:
+        """Page ``i`` opens the table (its socket and its player run as tasks)."""
+        page = Page(self.env, i, self.code, token, name, address, random.Random(rng.random()), self.s, self.notes,
+                    self.t0)
+        if self.s.first[i] != "front":
+            page.land = self._route(self.s.first[i])
+        self.pages.append(page)
+        self.tasks.append(asyncio.ensure_future(page.run(until)))
+        self.tasks.append(asyncio.ensure_future(page.play(until)))
+
+    async def _stop(self) -> None:
+        for p in self.pages:
+            p.stopped = True
+            p.kick.set()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
 
     async def _start(self, until: float) -> bool:
         """The host starts the game once both pages are connected and

@@ -61,6 +61,6 @@ def test_seeded_fault_schedules_keep_every_invariant(tmp_path: Path) -> None:
     reports = "\n\n".join(o.report(tail) for o in failed)
     not_played = sum(1 for o in outcomes if o.not_played)
     print(f"{not_played} of {len(seeds)} schedules could not be set up (not played)")
-    assert not_played <= len(seeds) // 5, "most schedules must be played for the run to say anything"
+    assert not_played <= max(1, len(seeds) // 5), "most schedules must be played for the run to say anything"
     assert not failed, (f"{len(failed)} of {len(seeds)} schedules broke an invariant "
                         f"(seeds {', '.join(str(o.schedule.seed) for o in failed)}):\n\n{reports}")
