@@ -1073,8 +1073,11 @@ def check(s: Schedule, status: str, events: list[tuple[int, str, dict[str, Any],
     for p in pages:
         # each acknowledged move is one stored move of its seat, not a bot's, with its action, at
         # the move number the page showed or later (a page behind may move at a later number)
+        # (the same move sent again at the same number, its first reply lost with a socket, and
+        # acknowledged again from the store of record, is one move: cluster._stored_truth)
         matched: set[int] = set()
-        for mid, (mn, move) in sorted(p.acked.items()):
+        once = {(mn, json.dumps(move, sort_keys=True)): (mn, move) for mn, move in p.acked.values()}
+        for mn, move in sorted(once.values(), key=lambda x: x[0]):
             want_bid = {"quantity": move["quantity"], "face": move["face"]} if move["type"] == "bid" else None
             found = next((k for k in range(mn, len(moves)) if k not in matched
                           and moves[k].get("seat") == seat_of[p.name] and not moves[k].get("by_bot")

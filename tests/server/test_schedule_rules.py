@@ -67,3 +67,20 @@ def test_the_longest_time_without_a_socket() -> None:
     assert page.longest_gap(0.0, 10.0, {}) == 2.0
     assert page.longest_gap(0.0, 10.0, {"w0": [(2.0, 6.0)]}) == 5.0
     assert page.longest_gap(-3.0, 10.0, {}) == 3.0  # before the first socket
+
+
+def test_a_move_acknowledged_twice_is_one_move_and_a_move_acknowledged_but_not_stored_is_a_violation() -> None:
+    # a page whose first reply was lost with its socket sends the same move again; the
+    # stored truth acknowledges it again (runtime/cluster.py, _stored_truth): one move
+    bid = {"type": "bid", "quantity": 1, "face": 1}
+    events = [*_events(99.0)[:3], (4, "move", {"seat": 0, "bid": {"quantity": 1, "face": 1}, "challenge": False,
+                                                "by_bot": False}, 1.0)]
+
+    def unstored(acked: dict[int, tuple[int, dict[str, Any]]]) -> list[str]:
+        page = _page(0, "a", [[0.1, None, "w0"]])
+        page.acked = acked
+        return [v for v in check(make_schedule(1), "open", events, [page, _page(1, "b", [[0.1, None, "w0"]])], {}, 0.0,
+                                 started=False) if "acknowledged" in v]
+
+    assert unstored({100: (0, bid), 101: (0, bid)}) == []
+    assert len(unstored({100: (0, bid), 101: (0, {**bid, "face": 2})})) == 1
