@@ -397,7 +397,7 @@ class EndgameTables:
         cache shared by every rule set's tables: at most :data:`POSITIONS_MAX`
         positions, the least recently used out first, and none unused for
         :data:`POSITION_IDLE_SECONDS`. A built position holds 17-30 MiB (its
-        bid tree), and the packaged files hold 23: kept for good, they took a
+        bid tree), and the packaged files hold 22: kept for good, they took a
         worker that hosted strong bots under every preset from 34 to 478 MiB
         (issue 16, "bounded memory"). Thread-safe: one build at a time.
         """
