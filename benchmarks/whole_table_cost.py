@@ -5,8 +5,12 @@ the shipped values of the smaller positions, no shows: ``liars-dice solve --tabl
 solve of that position), then stores its policy as the one die each tables are
 stored (``uint16``), with every node, or only the nodes the actor's own play
 reaches with at least a given probability (chance included). Prints the solve's
-CPU time and peak memory, and per threshold the nodes kept, the compressed size
-and the exploitability of the stored policy (uniform at the nodes left out).
+CPU time and peak memory, and per threshold the nodes kept, the compressed size,
+the exploitability of the stored policy (uniform at the nodes left out), and an
+upper bound on it whatever plays at the nodes left out (a bot's search): the
+solve's exploitability plus the actor's own reach summed over the nodes left out
+(a best responder enters them at most that often, and gains at most 2 there, for
+NashConv / 2).
 
     .venv/bin/python benchmarks/whole_table_cost.py classic 2 1
 """
@@ -51,11 +55,12 @@ def main() -> None:
     game = build_game(rules, dice, leaf_value_for(values))
     gr = reach(_GameView(pol.tree, pol.hands), pol.strategy)  # type: ignore[arg-type]
     for thr in a.thresholds:
-        arrays, q = {}, []
+        arrays, q, left_out = {}, [], 0.0
         for d, dep in enumerate(pol.tree.depths):
             actor = d % 2
             own = gr[actor][d] @ pol.hands[actor].weights
             nodes = np.nonzero(own >= thr)[0] if thr > 0 else np.arange(dep.n_nodes)
+            left_out += float(own[own < thr].sum()) if thr > 0 else 0.0
             edges = _edges_of(dep.starts, dep.n_actions, nodes)
             stored_d = np.rint(pol.strategy[d][edges] * 65535).astype(np.uint16)
             arrays[f"d{d}_nodes"], arrays[f"d{d}_policy"] = nodes.astype(np.int32), stored_d
@@ -68,7 +73,8 @@ def main() -> None:
         np.savez_compressed(buf, **arrays)
         kept = sum(len(v) for k, v in arrays.items() if k.endswith("nodes"))
         print(f"own reach >= {thr:g}: {kept:,} nodes, {buf.tell() / 1e6:.2f} MB compressed, exploitability "
-              f"{exploitability(game, q):.5f}", flush=True)
+              f"{exploitability(game, q):.5f}, at most {r.exploitability + left_out:.5f} whatever plays "
+              f"the nodes left out", flush=True)
 
 
 if __name__ == "__main__":
