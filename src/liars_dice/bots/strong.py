@@ -28,6 +28,9 @@ minimises the dice this seat expects to lose.
    cover the position, the bot samples from that policy instead, shows
    included where the tables hold show-and-reroll play (``wild-stars`` with
    three dice in play; :func:`~liars_dice.solver.endgame.endgame_moves`).
+   At one die each every preset's table is stored whole, so there the table
+   plays every information set and the bot is its equilibrium (exact
+   exploitability 0.0001, ``docs/strong-bot.md``; issue 37).
 4. **Opponent models.** Given an :class:`~.opponent_model.OpponentModel` of a
    player (``models``, by name), and where the tables apply, each round the
    bot plays the data-biased response to the model (:mod:`.exploit`: trusting

@@ -36,6 +36,16 @@ its :class:`~liars_dice.solver.shows.ShowTree` instead (edges of a kept node:
 every bid with every show, then the challenge; a show the hand cannot make has
 probability 0). Nodes that equilibrium play reaches with probability
 below ``min_reach`` (chance of deals and rerolls included) are left out, to keep the files small.
+
+Positions stored whole (``whole`` ``(P,)`` bool; :data:`WHOLE_POSITIONS`, one die
+each, issue 37) keep every node of their tree, and their probabilities are
+``uint16``, each probability times 65535: the table plays every information set
+of the round, so ``strong`` there is the solved policy (its exploitability
+within 1e-5 of the solve's, ``benchmarks/strong_exploitability.py``). With the
+reach threshold, a best response steered play to the nodes left out, where the
+bot's deterministic search played: ``strong`` at one die each was up to 8 times
+as exploitable as its table. Readers normalise each stored column, so either
+scale reads alike.
 """
 
 from __future__ import annotations
@@ -111,13 +121,24 @@ class TableEntry:
     result: SolveResult | None = None
     stored: dict[str, np.ndarray] | None = None
     shows: bool = False
+    whole: bool = False
 
     @staticmethod
     def solved(dice: tuple[int, int], result: SolveResult) -> "TableEntry":
         return TableEntry(
             dice, result.value, result.exploitability, result.iterations, result.policy.tree.max_depth, result,
-            shows=isinstance(result.policy, ShowPolicy),
+            shows=isinstance(result.policy, ShowPolicy), whole=dice in WHOLE_POSITIONS,
         )
+
+
+#: Positions stored whole (module doc): every node, probabilities to 1/65535.
+#: One die each, whose tree (4,096 histories with six faces) costs 0.1 to 0.2 MB
+#: a preset this way; 2 vs 1 would cost about 100 times that.
+WHOLE_POSITIONS: frozenset[tuple[int, int]] = frozenset({(1, 1)})
+#: The exploitability the positions stored whole are solved to (``solve_tables``),
+#: well under ``strong``'s target there (0.002, issue 37): about 1,100 CFR+
+#: iterations, 10 s, at one die each.
+WHOLE_TARGET = 1e-4
 
 
 def _check_largest(rules: Rules, max_total: int, depth_cap: int | None) -> None:
@@ -150,6 +171,7 @@ def solve_tables(
     known: dict[tuple[int, int], TableEntry] | None = None,
     show_max_total: int = 0,
     show_depth_cap: int | None = 4,
+    whole_target: float = WHOLE_TARGET,
 ) -> Iterator[TableEntry]:
     """Solve every position up to ``max_total`` dice by backward induction, yielding each.
 
@@ -159,7 +181,9 @@ def solve_tables(
     of at most ``show_max_total`` dice where someone holds two or more are
     solved with shows (:mod:`.shows`), histories capped at ``show_depth_cap``
     bids (``None``: the full round); the others without (``show_max_total``
-    0, the default: none with shows).
+    0, the default: none with shows). The positions stored whole
+    (:data:`WHOLE_POSITIONS`) are solved to ``whole_target`` (or
+    ``target_exploitability`` if lower), with at least 20,000 iterations allowed.
 
     :raises SolverError: when a position's tree is too large even so.
     """
@@ -170,12 +194,14 @@ def solve_tables(
         if pos in known:
             entry = known[pos]
         else:
+            target, most = target_exploitability, max_iterations
+            if pos in WHOLE_POSITIONS:
+                target, most = min(target, whole_target), max(most, 20_000)
             if rules.show_and_reroll and max(pos) >= 2 and sum(pos) <= show_max_total:
-                res = solve(rules, pos, target_exploitability, max_iterations, leaf_value=leaf_value_for(values),
-                            max_depth=show_depth_cap)
+                res = solve(rules, pos, target, most, leaf_value=leaf_value_for(values), max_depth=show_depth_cap)
             else:
                 res = solve(  # no-show strategies (module doc): the plain bid tree
-                    rules.with_options(show_and_reroll=False), pos, target_exploitability, max_iterations,
+                    rules.with_options(show_and_reroll=False), pos, target, most,
                     leaf_value=leaf_value_for(values), max_depth=depth_for(rules, pos, depth_cap),
                 )
             entry = TableEntry.solved(pos, res)
@@ -186,7 +212,9 @@ def solve_tables(
 
 
 def save_tables(path: str | Path, rules: Rules, entries: list[TableEntry], min_reach: float = 1e-6) -> None:
-    """Write positions to ``path`` (layout in the module doc)."""
+    """Write positions to ``path`` (layout in the module doc): a solved entry
+    of :data:`WHOLE_POSITIONS` whole, the others without the nodes equilibrium
+    play reaches with probability below ``min_reach``."""
     arrays: dict[str, Any] = {  # Any: numpy types **kwargs as its allow_pickle flag too
         "rules": np.array(json.dumps(round_key(rules))),
         "positions": np.array([e.dice for e in entries], dtype=np.int64).reshape(-1, 2),
@@ -196,6 +224,7 @@ def save_tables(path: str | Path, rules: Rules, entries: list[TableEntry], min_r
         "max_depth": np.array([e.max_depth for e in entries]),
         "min_reach": np.array(min_reach),
         "shows": np.array([e.shows for e in entries], dtype=bool),
+        "whole": np.array([e.whole if e.result is None else e.dice in WHOLE_POSITIONS for e in entries], dtype=bool),
     }
     for p, e in enumerate(entries):
         if e.result is None:
@@ -207,14 +236,23 @@ def save_tables(path: str | Path, rules: Rules, entries: list[TableEntry], min_r
         if isinstance(pol, ShowPolicy):
             arrays.update(_show_arrays(p, pol, min_reach))
             continue
+        whole = e.dice in WHOLE_POSITIONS
         game_reach = reach(_GameView(pol.tree, pol.hands), pol.strategy)
         for d, dep in enumerate(pol.tree.depths):
             prob = (game_reach[0][d] @ pol.hands[0].weights) * (game_reach[1][d] @ pol.hands[1].weights)
-            nodes = np.nonzero(prob >= min_reach)[0].astype(np.int32)
+            nodes = np.nonzero((prob >= min_reach) | whole)[0].astype(np.int32)
             edges = _edges_of(dep.starts, dep.n_actions, nodes)
             arrays[f"p{p}_d{d}_nodes"] = nodes
-            arrays[f"p{p}_d{d}_policy"] = np.rint(pol.strategy[d][edges] * 255).astype(np.uint8)
+            arrays[f"p{p}_d{d}_policy"] = _quantized(pol.strategy[d][edges], whole)
     _write_atomically(Path(path), arrays)
+
+
+def _quantized(probs: np.ndarray, whole: bool) -> np.ndarray:
+    """Probabilities in [0, 1] as ``uint16`` times 65535 (a position stored
+    whole) or ``uint8`` times 255 (module doc)."""
+    scale, dtype = (65535, np.uint16) if whole else (255, np.uint8)
+    out: np.ndarray = np.rint(probs * scale).astype(dtype)
+    return out
 
 
 def _write_atomically(path: Path, arrays: dict[str, Any]) -> None:
@@ -261,7 +299,7 @@ def read_entries(path: str | Path, rules: Rules) -> dict[tuple[int, int], TableE
             it = int(z["iterations"][p])
             out[dice] = TableEntry(
                 dice, tables.values[dice], tables.exploitability[dice], it, tables.max_depth[dice], stored=stored,
-                shows=dice in tables.shows,
+                shows=dice in tables.shows, whole=dice in tables.whole,
             )
     return out
 
@@ -322,6 +360,7 @@ class EndgameTables:
     max_depth: dict[tuple[int, int], int]
     _file: Path
     shows: frozenset[tuple[int, int]] = frozenset()
+    whole: frozenset[tuple[int, int]] = frozenset()
 
     @staticmethod
     def load(path: str | Path) -> "EndgameTables":
@@ -338,6 +377,7 @@ class EndgameTables:
                 expl = {p: float(v) for p, v in zip(pos, z["exploitability"])}
                 depth = {p: int(v) for p, v in zip(pos, z["max_depth"])}
                 shows = frozenset(p for p, v in zip(pos, z["shows"]) if v) if "shows" in z.files else frozenset()
+                whole = frozenset(p for p, v in zip(pos, z["whole"]) if v) if "whole" in z.files else frozenset()
             # A file written before an option existed holds that option's default:
             # the key is read through Rules, which fills in every missing option.
             key = round_key(Rules.from_dict(key))
@@ -348,7 +388,7 @@ class EndgameTables:
             if isinstance(e, (zipfile.BadZipFile, EOFError)) or "pickle" in why:
                 why = "it is not a whole .npz archive"
             raise SolverError(f"{path} is not a readable endgame tables file: {why}.") from None
-        return EndgameTables(key, values, expl, depth, path, shows)
+        return EndgameTables(key, values, expl, depth, path, shows, whole)
 
     def position(self, dice: tuple[int, int]) -> _Position | None:
         """The stored policy of position ``dice``, or ``None`` when not in the tables.
@@ -357,7 +397,7 @@ class EndgameTables:
         cache shared by every rule set's tables: at most :data:`POSITIONS_MAX`
         positions, the least recently used out first, and none unused for
         :data:`POSITION_IDLE_SECONDS`. A built position holds 17-30 MiB (its
-        bid tree), and the packaged files hold 23: kept for good, they took a
+        bid tree), and the packaged files hold 22: kept for good, they took a
         worker that hosted strong bots under every preset from 34 to 478 MiB
         (issue 16, "bounded memory"). Thread-safe: one build at a time.
         """
@@ -568,7 +608,9 @@ def build_tables_file(
     With ``reuse``, positions already in the file at ``path`` (same rules) are
     kept, not solved again, so a run with a larger ``max_total`` only adds the
     new positions; a kept position solved without shows that should now have
-    them (``show_max_total``, see :func:`solve_tables`) is solved again.
+    them (``show_max_total``, see :func:`solve_tables`) is solved again, and
+    so is a position of :data:`WHOLE_POSITIONS` that the file stores pruned
+    (the larger positions kept keep the round payoffs of its earlier value).
 
     :raises SolverError: with ``reuse``, when the file holds positions of more
         than ``max_total`` dice (the build would drop them) or is a tables file
@@ -607,8 +649,10 @@ def build_tables_file(
             f"pass --max-total {beyond} (or more), --fresh, or another --out."
         )
     want = {p for p in positions(max_total) if rules.show_and_reroll and max(p) >= 2 and sum(p) <= show_max_total}
-    known = {p: e for p, e in known.items() if e.shows == (p in want) and (not e.shows or e.max_depth == show_depth_cap)}
-    # (a kept show position capped otherwise than asked is solved again; ``None`` keeps none)
+    known = {p: e for p, e in known.items() if e.shows == (p in want) and (not e.shows or e.max_depth == show_depth_cap)
+             and (e.whole or p not in WHOLE_POSITIONS)}
+    # (a kept show position capped otherwise than asked is solved again, and so is one of
+    # WHOLE_POSITIONS stored pruned, by a build before issue 37; ``None`` keeps none)
     entries: list[TableEntry] = []
     for e in solve_tables(rules, max_total, target_exploitability, max_iterations, depth_cap=depth_cap, known=known,
                           show_max_total=show_max_total, show_depth_cap=show_depth_cap):
