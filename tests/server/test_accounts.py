@@ -175,6 +175,22 @@ def test_guests_cannot_take_registered_names_and_accounts_are_marked(app: TestCl
     assert r.status_code == 409 and r.json()["error"]["code"] == "seat/taken"
 
 
+def test_case_never_makes_a_second_name_and_signing_in_ignores_it(app: TestClient) -> None:
+    """Issue 38, fault 1: "KIMMY155" beside "Kimmy155", a guest "MILANA7" beside
+    "Milana7", and signing in as "KIMMY155" (refused with the wrong sentence)."""
+    sign_up(app, "Kimmy155")
+    for name in ("KIMMY155", "kimmy155", "K\u0406MMY155"):  # the last with a Cyrillic capital I
+        r = other(app).post("/api/account/sign-up", json={"name": name, "password": PASSWORD})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "name/registered", name
+    assert sign_in(other(app), "KIMMY155")["account"] == {"name": "Kimmy155"}
+    s = sign_up(other(app), "Milana7")
+    code = other(app).post("/api/tables", json={"nickname": "host", "seats": 3}).json()["code"]
+    for nick in ("MILANA7", "milana7", "M\u0406LANA7"):  # the last with a Cyrillic capital I
+        r = other(app).post(f"/api/tables/{code}/join", json={"nickname": nick})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "name/registered", nick
+    assert s["account"] == {"name": "Milana7"}
+
+
 def test_a_signed_in_player_takes_their_seat_back_on_another_device(app: TestClient) -> None:
     s = sign_up(app, "Finn")
     t = app.post("/api/tables", json={"nickname": "Finn", "seats": 2}, headers=csrf(s)).json()

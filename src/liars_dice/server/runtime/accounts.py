@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
-from sqlalchemy import Connection, func, insert, select, update, delete
+from sqlalchemy import Connection, func, insert, or_, select, update, delete
 from sqlalchemy.exc import IntegrityError
 
 from ..core.accounts import (
@@ -419,8 +419,13 @@ class Accounts:
         sk = skeleton(name)
 
         def find(conn: Connection) -> Any:
-            return conn.execute(select(accounts_t.c.id, accounts_t.c.name, accounts_t.c.password_hash).where(
-                accounts_t.c.skeleton == sk, accounts_t.c.deleted_at.is_(None))).first()
+            # the name is found by its skeleton, so case does not matter (issue 38); an
+            # account that shared its skeleton with an older one before migration 0006
+            # is found by its exact name
+            rows = conn.execute(select(accounts_t.c.id, accounts_t.c.name, accounts_t.c.password_hash).where(
+                or_(accounts_t.c.skeleton == sk, accounts_t.c.name == name),
+                accounts_t.c.deleted_at.is_(None)).order_by(accounts_t.c.id).limit(2)).all()
+            return next((r for r in rows if r.name == name), rows[0] if rows else None)
 
         row = await self._db(find)
         pw = normal_password(password)
