@@ -35,6 +35,7 @@ def verify_command(
     naming the round, player and die on the first mismatch or missing seed;
     2 when the record cannot be read or does not replay.
     """
+    from ..engine.narration import sentence
     from ..records import FairDiceError, RecordError, read_record_bytes, verify_record
 
     try:
@@ -67,7 +68,7 @@ def verify_command(
     console = Console()
     console.print(table)
     rerolls = f" and {report.rerolled} rerolled in {report.rerolls} rerolls" if report.rerolls else ""
-    winner = f" {report.winner} won." if report.winner else ""
+    winner = " " + sentence(f"{report.winner} won.") if report.winner else ""
     if mixed:
         names = sorted({n for r in report.rounds for n in r.contributors})
         console.print(
