@@ -819,11 +819,16 @@ export function tablePage({ root, toast }, code) {
     S.reveal = { result };
     fill(el.reveal,
       h("div", { class: "reveal card", role: "dialog", "aria-modal": "true", "aria-labelledby": "reveal-title" },
-        revealContent(rules(), result, { challenger, me: myName(), dialog: true }),
+        revealContent(rules(), result, { challenger, me: myName(), dialog: true, fair: fairCheck() }),
         h("button", { class: "btn btn-primary btn-wide", id: "reveal-close", onclick: closeReveal, autofocus: true }, result.next ? "Next round" : "See the result")));
     el.reveal.hidden = false;
     const button = el.reveal.querySelector("#reveal-close");
     if (button) button.focus({ preventScroll: true });
+  }
+
+  /** What the reveal needs to check its dice in the page (fair.js checkRound). */
+  function fairCheck() {
+    return { code, game: S.table && S.table.game ? S.table.game : null, me: myName() };
   }
 
   function closeReveal() {
