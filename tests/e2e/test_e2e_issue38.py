@@ -1,12 +1,26 @@
 """Issue 38's faults at the page, each in Chromium (each failed on the page before):
 
 * fault 4: the lobby's Seats and Turn timer radio groups work by keyboard as the
-  table's face picker does: one Tab stop each, the arrow keys move the pick.
+  table's face picker does: one Tab stop each, the arrow keys move the pick;
+* fault 8: the page checks the dice itself (Web Crypto, fair.js), and agrees with
+  ``liars-dice verify`` on real records, fair and tampered; it keeps the
+  player's own seeds in localStorage, bounded, and says its seed went in.
 """
 
 from __future__ import annotations
 
+import copy
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
 import pytest
+
+from e2e.conftest import cli_path
+from e2e_ui import add_bots_and_start, create_table, play_until_over, try_click
+
+from liars_dice.records import FairDiceError, verify_record
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -48,3 +62,106 @@ def test_the_lobby_radio_groups_are_one_tab_stop_and_move_with_the_arrows(server
     code = page.inner_text("#table-code").strip()
     table = server.api(f"/api/tables/{code}")
     assert table["n_seats"] == seats - 1 and f"{table['turn_timer']}s" == timer, table
+
+
+_CHECK = """async (rec) => { const m = await import('/static/js/fair.js'); const got = await m.checkRecord(rec);
+  return { ok: got.ok, failed: got.failed, why: got.why }; }"""
+
+
+def _python(rec: dict[str, Any]) -> int | None:
+    """The round ``liars-dice verify`` (its library) stops at, or ``None`` when it passes."""
+    try:
+        verify_record(rec)
+    except FairDiceError as e:
+        return e.round
+    return None
+
+
+def _records(tmp_path: Path) -> list[dict[str, Any]]:
+    """Real records: a served game with the players' own seeds (version 2,
+    tests/data/browser-game-v2.json) and a terminal game with rerolls (version 1),
+    each as written and edited in each place a cheat would touch."""
+    v2 = json.loads((Path(__file__).parents[1] / "data" / "browser-game-v2.json").read_text(encoding="utf-8"))
+    path = tmp_path / "v1.json"
+    subprocess.run([cli_path(), "play", "--watch", "--rules", "wild-stars", "--players", "3", "--seed", "5",
+                    "--record", str(path)], check=True, capture_output=True, timeout=120)
+    v1 = json.loads(path.read_text(encoding="utf-8"))
+    out = [v2, v1]
+    for rec in (v2, v1):
+        last = len(rec["rounds"]) - 1
+        edits = []
+        e = copy.deepcopy(rec)
+        hand = next(h for h in e["rounds"][last]["dice"].values() if h)
+        hand[0] = hand[0] % 6 + 1
+        edits.append(e)
+        e = copy.deepcopy(rec)
+        e["rounds"][1]["seed"] = "00" * 32
+        edits.append(e)
+        e = copy.deepcopy(rec)
+        e["rounds"][2]["commitment"] = "ff" * 32
+        edits.append(e)
+        rr = [(r, m) for r, rnd in enumerate(rec["rounds"]) for m, mv in enumerate(rnd["moves"]) if "reroll" in mv]
+        if rr:
+            e = copy.deepcopy(rec)
+            r, m = rr[-1]
+            e["rounds"][r]["moves"][m]["reroll"][0] = e["rounds"][r]["moves"][m]["reroll"][0] % 6 + 1
+            edits.append(e)
+        if any(rnd.get("contributions") for rnd in rec["rounds"]):
+            e = copy.deepcopy(rec)
+            rnd = next(x for x in e["rounds"] if x.get("contributions"))
+            rnd["contributions"][next(iter(rnd["contributions"]))] = "00" * 32
+            edits.append(e)
+        out += edits
+    return out
+
+
+def test_the_pages_check_of_the_dice_agrees_with_verify(server, new_page, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    page = new_page()
+    page.goto(server.url + "/")
+    records = _records(tmp_path)
+    assert any("reroll" in mv for rec in records for rnd in rec["rounds"] for mv in rnd["moves"])
+    for i, rec in enumerate(records):
+        js = page.evaluate(_CHECK, rec)
+        assert js["failed"] == _python(rec), (i, js)
+        assert js["ok"] == (js["failed"] is None) and (js["why"] is None) == js["ok"]
+    assert sum(_python(rec) is None for rec in records) == 2  # the two as written pass, every edit fails
+
+
+def test_the_reveal_is_checked_by_the_page_with_the_players_own_seed(server, new_page) -> None:  # type: ignore[no-untyped-def]
+    page = new_page(phone=True)
+    create_table(page, server.url, "ivo", preset="classic", seats=2, dice=2)
+    add_bots_and_start(page)
+    for _ in range(300):
+        if page.is_visible("#reveal-close") or page.is_visible("#game-over"):
+            break
+        if page.is_visible("#challenge-btn") and page.is_enabled("#challenge-btn"):
+            try_click(page, "#challenge-btn")
+            if page.is_visible("#confirm-challenge"):  # fault 7: a second tap confirms
+                try_click(page, "#confirm-challenge")
+        elif page.is_visible("#bid-btn") and page.is_enabled("#bid-btn"):
+            try_click(page, "#bid-btn")
+        page.wait_for_timeout(100)
+    check = page.locator(".fair-check").first
+    try:
+        page.wait_for_function("() => /Checked by this page/.test(document.querySelector('.fair-check').textContent)")
+    except Exception:
+        raise AssertionError(page.evaluate("() => [...document.querySelectorAll('.fair-check, .fair-seed')].map((e) => e.textContent)"))
+    said = check.inner_text()
+    assert "the seed matches its commitment and gives all" in said and "Your own seed went into them." in said, said
+    # the seeds stay in this browser (localStorage), with the commitments they answered
+    code = page.inner_text("#table-code").strip()
+    kept = page.evaluate("() => JSON.parse(localStorage.getItem('liars-dice:my-seeds'))")
+    commitment = page.locator(".fair-seed code").nth(1).get_attribute("title")
+    mine = next(e for e in kept if e["commitment"] == commitment)
+    assert mine["code"] == code and len(mine["seed"]) == 64 and set(mine["digests"]) == {"ivo"}, mine
+    play_until_over([page])
+    record = server.api(f"/api/tables/{code}/record")
+    first = next(rnd for rnd in record["rounds"] if rnd["commitment"] == commitment)
+    assert first["contributions"]["ivo"] == mine["seed"]
+    # bounded: the oldest go first
+    n = page.evaluate("""async () => { const m = await import('/static/js/fair.js');
+      localStorage.setItem('liars-dice:my-seeds', JSON.stringify(Array.from({ length: 700 }, (_, i) =>
+        ({ code: 'OLD', commitment: String(i).padStart(64, '0'), seed: 'ab'.repeat(32), at: '' }))));
+      m.contribute('NEW', 'cd'.repeat(32), () => {});
+      const list = m.mySeeds(); return [list.length, list[0].commitment, list[list.length - 1].code, m.MY_SEEDS_MAX]; }""")
+    assert n[0] == n[3] == 500 and n[1] == "201".zfill(64) and n[2] == "NEW", n

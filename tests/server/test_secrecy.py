@@ -33,7 +33,9 @@ SERVER_KEYS = {
 }
 #: Keys a served result holds beyond the engine's: the fair-dice reveal, the round's wild rule,
 #: and the engine's words (issue 8: the browser renders what the server sends).
-RESULT_KEYS = {"wilds_active", "commitment", "seed", "contributions", "missing", "bid_words", "bid_label", "counted", "perfect", "verdict"}
+RESULT_KEYS = {"wilds_active", "commitment", "seed", "contributions", "missing", "bid_words", "bid_label", "counted", "perfect", "verdict",
+               # issue 38: what the page checks the reveal with, served with the seed that gives it all
+               "round", "dealt", "rerolls"}
 BID_EXTRAS = {"label", "words"}
 
 

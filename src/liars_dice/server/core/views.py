@@ -122,7 +122,8 @@ def _results(room: Viewed) -> tuple[list[dict[str, Any]], str]:
         have = cached[0] if cached is not None and cached[0] < n else 0
         names = state.game.players
         seeds = room.table.seeds
-        new = [fairness.reveal(result_json(state.results[i], names, state.rules), i, seeds, names) for i in range(have, n)]
+        new = [fairness.reveal_dice(fairness.reveal(result_json(state.results[i], names, state.rules), i, seeds, names),
+                                    i, state.logs[i], names) for i in range(have, n)]
         text = json.dumps(new, separators=(",", ":"), ensure_ascii=False)
         if have:
             assert cached is not None

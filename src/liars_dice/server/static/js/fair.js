@@ -86,6 +86,15 @@ function keepSeed(code, commitment, seed) {
   try { localStorage.setItem(MY_SEEDS_KEY, JSON.stringify(list.slice(-MY_SEEDS_MAX))); } catch (e) { /* full or private mode: sent, not kept */ }
 }
 
+/** The digests of the players' seeds published at the deal, kept with this page's own seed (checked at the reveal). */
+function keepDigests(code, commitment, digests) {
+  const list = mySeeds();
+  const e = list.find((x) => x.code === code && x.commitment === commitment);
+  if (!e || JSON.stringify(e.digests) === JSON.stringify(digests)) return;
+  e.digests = digests;
+  try { localStorage.setItem(MY_SEEDS_KEY, JSON.stringify(list)); } catch (err) { /* full: not kept */ }
+}
+
 function randomHex() {
   const bytes = new Uint8Array(32);
   crypto.getRandomValues(bytes);
@@ -206,30 +215,36 @@ export async function checkRecord(record) {
   return { ok: true, rounds, failed: null, why: null };
 }
 
-/** The reveal checked by this page: the game's record fetched, the round of
- *  `result.commitment` checked, and this browser's own seed looked for in it. */
+/** The reveal checked by this page, from the served result alone (its round,
+ *  dealt hands and rerolls, published with the seed): the commitment, the
+ *  players' seeds against the digests this page saw at the deal, every die,
+ *  and this browser's own seed among the mixed ones. fair: {code, me, players}. */
 async function checkReveal(line, fair, result) {
   const say = (cls, text) => { line.className = `fair-check ${cls}`; line.textContent = text; };
   if (!(window.crypto && crypto.subtle)) { say("muted", "This page cannot check the dice here (no Web Crypto outside HTTPS)."); return; }
+  if (typeof result.round !== "number" || !result.dealt || !fair.players) { say("muted", "This reveal does not carry its dealt dice, so this page cannot check them."); return; }
   try {
-    const url = `/api/tables/${encodeURIComponent(fair.code)}/record${fair.game ? `?game=${fair.game}` : ""}`;
-    const res = await fetch(url, { credentials: "same-origin" });
-    if (!res.ok) throw new Error(String(res.status));
-    const record = await res.json();
-    const r = record.rounds.findIndex((x) => x.commitment === result.commitment);
-    if (r < 0 || !record.rounds[r].seed) { say("muted", "The record does not hold this round's seed yet."); return; }
-    const got = await checkRound(record, r);
+    const kept = mySeeds().find((x) => x.code === fair.code && x.commitment === result.commitment);
+    const rnd = { dice: result.dealt, commitment: result.commitment, seed: result.seed, moves: [] };
+    for (const rr of result.rerolls || []) rnd.moves[rr.move] = { player: rr.player, reroll: rr.reroll };
+    for (let m = 0; m < rnd.moves.length; m++) rnd.moves[m] = rnd.moves[m] || {};
+    if (result.contributions) {
+      rnd.contributions = result.contributions;
+      rnd.contribution_digests = kept && kept.digests ? kept.digests : Object.fromEntries(await Promise.all(
+        Object.entries(result.contributions).map(async ([n, hex]) => [n, toHex(await sha256(fromHex(hex)))])));
+    }
+    const record = { players: fair.players, rules: { faces: fair.faces || 6 }, rounds: [] };
+    record.rounds[result.round] = rnd;
+    const got = await checkRound(record, result.round);
     if (!got.ok) { say("warn", `Checked by this page: NOT fair. ${got.why}`); return; }
-    const seed = mySeed(fair.code, result.commitment);
-    const me = fair.me;
-    const rnd = record.rounds[r];
     let mine = "";
-    if (seed && me && rnd.contributions) {
-      mine = rnd.contributions[me] === seed ? " Your own seed went into them." : " But your own seed is NOT among them.";
+    const seed = kept ? kept.seed : null;
+    if (seed && fair.me && result.contributions) {
+      mine = result.contributions[fair.me] === seed ? " Your own seed went into them." : " But your own seed is NOT among them.";
     }
     say(mine.includes("NOT") ? "warn" : "ok", `Checked by this page: the seed matches its commitment and gives all ${got.dice} dice.${mine}`);
   } catch (e) {
-    say("muted", "This page could not fetch the record to check the dice; download it and run liars-dice verify.");
+    say("muted", "This page could not check the dice; download the record and run liars-dice verify.");
   }
 }
 
@@ -242,6 +257,7 @@ async function sha256Hex(hex) {
 export function mySeedLine(code, view, myName) {
   if (!view || !view.commitment || !view.contribution_digests || !myName) return null;
   const seed = mySeed(code, view.commitment);
+  if (seed) keepDigests(code, view.commitment, view.contribution_digests);
   const digest = view.contribution_digests[myName];
   if (!seed) return digest ? h("div", { class: "fair small muted", id: "my-seed" }, "Your seed went into this deal (sent from another tab or device).") : null;
   const line = h("div", { class: "fair small muted", id: "my-seed" }, "Your seed: ", hashChip(seed, null, "seed"), digest ? ", used" : ", not in this deal (it came too late)");

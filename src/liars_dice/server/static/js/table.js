@@ -828,7 +828,7 @@ export function tablePage({ root, toast }, code) {
 
   /** What the reveal needs to check its dice in the page (fair.js checkRound). */
   function fairCheck() {
-    return { code, game: S.table && S.table.game ? S.table.game : null, me: myName() };
+    return { code, me: myName(), players: S.view ? S.view.players : null, faces: rules() ? rules().faces : 6 };
   }
 
   function closeReveal() {
