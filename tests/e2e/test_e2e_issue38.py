@@ -2,6 +2,8 @@
 
 * fault 4: the lobby's Seats and Turn timer radio groups work by keyboard as the
   table's face picker does: one Tab stop each, the arrow keys move the pick;
+* fault 7: a mis-tap on "Liar!" (or "Calza!") sends nothing: the move takes a
+  second tap, on a phone, by keyboard and with a screen reader's names;
 * fault 8: the page checks the dice itself (Web Crypto, fair.js), and agrees with
   ``liars-dice verify`` on real records, fair and tampered; it keeps the
   player's own seeds in localStorage, bounded, and says its seed went in.
@@ -165,3 +167,55 @@ def test_the_reveal_is_checked_by_the_page_with_the_players_own_seed(server, new
       m.contribute('NEW', 'cd'.repeat(32), () => {});
       const list = m.mySeeds(); return [list.length, list[0].commitment, list[list.length - 1].code, m.MY_SEEDS_MAX]; }""")
     assert n[0] == n[3] == 500 and n[1] == "201".zfill(64) and n[2] == "NEW", n
+
+
+def _my_turn_with_a_bid_to_call(page: Any) -> None:
+    for _ in range(400):
+        if page.is_visible("#challenge-btn") and page.is_enabled("#challenge-btn"):
+            return
+        if page.is_visible("#reveal-close"):
+            try_click(page, "#reveal-close")
+        elif page.is_visible("#bid-btn") and page.is_enabled("#bid-btn"):
+            try_click(page, "#bid-btn")
+        page.wait_for_timeout(100)
+    raise AssertionError("no turn with a bid to call")
+
+
+def test_a_mis_tap_on_liar_sends_nothing_and_a_second_tap_confirms(server, new_page) -> None:  # type: ignore[no-untyped-def]
+    page = new_page(phone=True)
+    create_table(page, server.url, "una", preset="perudo", seats=3, dice=3)
+    add_bots_and_start(page)
+    _my_turn_with_a_bid_to_call(page)
+    bids = page.locator("#bid-list li").count()
+    liar = page.locator("#challenge-btn").bounding_box()
+    assert liar is not None
+    # a double tap where "Liar!" is: the first arms, the second lands on the question or Cancel
+    page.mouse.dblclick(liar["x"] + liar["width"] / 2, liar["y"] + liar["height"] / 2)
+    page.wait_for_timeout(500)
+    assert not page.is_visible("#reveal-close") and page.locator("#bid-list li").count() == bids
+    if page.is_visible("#challenge-btn"):
+        page.tap("#challenge-btn")  # one tap arms
+    page.wait_for_selector("#confirm-challenge")
+    page.wait_for_timeout(300)
+    assert not page.is_visible("#reveal-close") and page.locator("#bid-list li").count() == bids
+    assert page.evaluate("() => document.activeElement.id") == "confirm-challenge"
+    name = page.evaluate("() => { const b = document.activeElement; return b.textContent + ' | ' +"
+                         " document.getElementById(b.getAttribute('aria-describedby')).textContent; }")
+    assert name.startswith("Yes, call liar on ") and "? The dice are shown" in name, name
+    for sel in ("#confirm-challenge", "#cancel-call"):  # both inside a phone's width, big enough to tap
+        box = page.locator(sel).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390 and box["height"] >= 40, (sel, box)
+    # Cancel takes it back, and the turn goes on; Escape does too
+    page.click("#cancel-call")
+    page.wait_for_selector("#challenge-btn")
+    assert page.evaluate("() => document.activeElement.id") == "challenge-btn"
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#confirm-challenge")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#challenge-btn")
+    assert not page.is_visible("#reveal-close") and page.locator("#bid-list li").count() == bids
+    # the keyboard confirms with a second Enter
+    page.focus("#challenge-btn")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#reveal-close")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from e2e_ui import add_bots_and_start, create_table, play_until_over, shot, try_click
+from e2e_ui import add_bots_and_start, call, create_table, play_until_over, shot, try_click
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -31,7 +31,7 @@ def _bid_aces(page, limit: int = 40) -> str:  # type: ignore[no-untyped-def]
                 page.click("#bid-btn")
                 return words
         if page.is_visible("#challenge-btn") and page.is_enabled("#challenge-btn"):
-            try_click(page, "#challenge-btn")
+            call(page)
         if page.is_visible("#game-over"):
             break
         page.wait_for_timeout(250)
