@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from e2e_ui import , (PHONE, add_bots_and_start, assert_no_horizontal_scroll, call, create_table, join_by_code, play_until_over
+from e2e_ui import (PHONE, add_bots_and_start, assert_no_horizontal_scroll, call, create_table, join_by_code, play_until_over,
                     try_click, view_shot)
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]

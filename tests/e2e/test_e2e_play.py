@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from e2e_ui import (, call
+from e2e_ui import (
     DESKTOP,
+    call,
     add_bots_and_start,
     assert_no_horizontal_scroll,
     create_table,

@@ -30,6 +30,7 @@ SERVER_KEYS = {
     "legal", "odds", "exact_odds", "current", "seat_index", "rules_options", "rules_summary", "round", "move_number", "deadline",
     "turn_timer", "commitment", "contribution_digests", "next_commitment",
     "reveal_until", "game",  # issue 17: the reveal holds the next turn until then; the table's game number
+    "wild_note",  # issue 38: whether wilds count this round, in words
 }
 #: Keys a served result holds beyond the engine's: the fair-dice reveal, the round's wild rule,
 #: and the engine's words (issue 8: the browser renders what the server sends).

@@ -32,6 +32,7 @@ from ..engine import (
 from ..engine.catalog import rule_set_short
 from ..engine.summary import palifico_note as summary_palifico_note
 from ..engine.summary import rules_summary
+from ..engine.summary import wild_name as wild_name, wild_note as wild_note  # the one wording, also served (issue 38)
 from ..engine.narration import sentence
 
 DIE_STYLE = "bold"
@@ -78,16 +79,6 @@ def list_words(items: Sequence[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
 
 
-def wild_name(rules: Rules) -> str:
-    """The wild face as the rules name it: ``★ stars``, ``aces (1s)``, ``1s``."""
-    w = rules.wild_face
-    assert w is not None
-    if rules.star_symbol:
-        return "★ stars"
-    noun = rules.face_noun(w)
-    return noun if noun == f"{w}s" else f"{noun} ({w}s)"
-
-
 def rules_lines(rules: Rules) -> list[str]:
     """The rules in force as the terminal introduces them: the sentences of
     ``liars-dice rules show`` (:func:`~liars_dice.engine.summary.rules_summary`,
@@ -103,21 +94,6 @@ def palifico_note(rules: Rules) -> str:
     """The turn screen's line in a palifico round: ``Palifico round: `` and
     :func:`~liars_dice.engine.summary.palifico_note`."""
     return "Palifico round: " + summary_palifico_note(rules)
-
-
-def wild_note(rules: Rules, wilds_active: bool, opened: bool, palifico: bool = False) -> str:
-    """Whether wilds count this round, in a few words (``""`` without wilds)."""
-    w = rules.wild_face
-    if w is None:
-        return ""
-    name = wild_name(rules)
-    if palifico:
-        return f"{rules.face_noun(w)} are not wild this round (a palifico round)"
-    if not wilds_active:
-        return f"{name} are not wild this round (it opened on {face_noun(rules, w)})"
-    if rules.wilds_suspended_on_wild_opening and not opened:
-        return f"{name} are wild (unless the round opens on {face_noun(rules, w)})"
-    return f"{name} are wild"
 
 
 def header(rules: Rules, round_no: int, dice_in_play: int) -> str:

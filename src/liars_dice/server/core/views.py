@@ -40,7 +40,8 @@ from ...engine import (
     view_exact_probability,
 )
 from ...records import record_from_state
-from ...engine.narration import bid_sentence, challenge_sentence, round_sentence, verdict_sentence
+from ...engine.narration import bid_sentence, challenge_sentence, round_sentence, sentence, verdict_sentence
+from ...engine.summary import wild_note
 from . import fairness
 from .tables import Table, rules_summary
 
@@ -207,6 +208,9 @@ def _common(room: Viewed, out: dict[str, Any], rules_slots: bool = False) -> Non
     out["game"] = t.game_number
     out["turn_timer"] = t.turn_timer
     assert t.state is not None
+    # whether wilds count this round, as the terminal says it every turn (issue 38): "1s are wild."
+    note = wild_note(t.rules, t.state.wilds_active, t.state.current_bid is not None, t.state.palifico)
+    out["wild_note"] = sentence(note + ".") if note else None
     out["commitment"] = fairness.current_commitment(t.state, t.seeds)
     # fair dice version 2: the digests of the seeds in this round's dice, and
     # the next deal's commitment for the persons' pages to answer
