@@ -2,6 +2,9 @@
 
 * fault 4: the lobby's Seats and Turn timer radio groups work by keyboard as the
   table's face picker does: one Tab stop each, the arrow keys move the pick;
+* fault 6: the table names the move a bot made when the turn ran out, a 60 s
+  turn after a reveal never reads more than 60 s, the dice in play and whether
+  1s are wild stay said all round;
 * fault 7: a mis-tap on "Liar!" (or "Calza!") sends nothing: the move takes a
   second tap, on a phone, by keyboard and with a screen reader's names;
 * fault 8: the page checks the dice itself (Web Crypto, fair.js), and agrees with
@@ -12,6 +15,7 @@
 from __future__ import annotations
 
 import copy
+import re
 import json
 import subprocess
 from pathlib import Path
@@ -19,12 +23,21 @@ from typing import Any
 
 import pytest
 
-from e2e.conftest import cli_path
-from e2e_ui import add_bots_and_start, create_table, play_until_over, try_click
+from e2e.conftest import cli_path, start_server
+from e2e_ui import add_bots_and_start, call, create_table, play_until_over, try_click
 
 from liars_dice.records import FairDiceError, verify_record
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
+
+
+@pytest.fixture(scope="module")
+def reveal_server(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """A server whose reveal holds the next turn for 4 s (as ``serve`` does by default)."""
+    srv = start_server(tmp_path_factory.mktemp("e2e38") / "t.db", reveal_seconds=4.0)
+    yield srv
+    srv.proc.terminate()
+    srv.proc.wait(timeout=10)
 
 _CHECKED = "(sel) => document.querySelector(sel + ' [aria-checked=\"true\"]').textContent"
 _STOPS = "(sel) => [...document.querySelectorAll(sel + ' [role=radio]')].filter((b) => b.tabIndex >= 0).length"
@@ -219,3 +232,42 @@ def test_a_mis_tap_on_liar_sends_nothing_and_a_second_tap_confirms(server, new_p
     page.keyboard.press("Enter")
     page.keyboard.press("Enter")
     page.wait_for_selector("#reveal-close")
+
+
+def test_the_dice_in_play_and_the_wild_rule_stay_said_all_round(server, new_page) -> None:  # type: ignore[no-untyped-def]
+    page = new_page(phone=True)
+    create_table(page, server.url, "wes", preset="classic", seats=3, dice=2)
+    add_bots_and_start(page)
+    facts = page.locator("#round-facts")
+    facts.wait_for()
+    said = facts.inner_text()
+    assert "6 dice in play." in said and re.search(r"1s are (not )?wild", said), said
+    _my_turn_with_a_bid_to_call(page)  # a bid stands
+    said = facts.inner_text()
+    # after the opening: wild, or not this round when it opened on 1s (RULES.md classic)
+    assert "6 dice in play." in said and re.search(r"1s are wild\.|1s are not wild this round \(it opened on 1s\)\.", said), said
+
+
+def test_the_toast_names_the_move_a_bot_made_when_time_ran_out(server, new_page) -> None:  # type: ignore[no-untyped-def]
+    page = new_page()
+    create_table(page, server.url, "tia", preset="classic", seats=2, dice=2, timer="15")
+    add_bots_and_start(page)
+    page.wait_for_selector(".toast:has-text('Your time ran out')", timeout=60_000)
+    said = page.inner_text(".toast:has-text('Your time ran out')")
+    assert "a bot played for you: it " in said and ("it bid " in said or "it called liar on " in said), said
+
+
+def test_right_after_a_reveal_a_60_second_turn_reads_60_at_most(reveal_server, new_page) -> None:  # type: ignore[no-untyped-def]
+    page = new_page()
+    create_table(page, reveal_server.url, "rex", preset="classic", seats=2, dice=2, timer="60")
+    add_bots_and_start(page)
+    _my_turn_with_a_bid_to_call(page)
+    call(page)
+    page.wait_for_selector("#reveal-close")
+    seen = []
+    for _ in range(30):  # while the reveal holds the turn (4 s) and after
+        text = page.evaluate("() => { const c = document.getElementById('turn-countdown'); return c ? c.textContent : null; }")
+        if text:
+            seen.append(int(text.rstrip("s")))
+        page.wait_for_timeout(200)
+    assert seen and max(seen) <= 60, seen
