@@ -4,7 +4,8 @@
   table's face picker does: one Tab stop each, the arrow keys move the pick;
 * fault 6: the table names the move a bot made when the turn ran out, a 60 s
   turn after a reveal never reads more than 60 s, the dice in play and whether
-  1s are wild stay said all round;
+  1s are wild stay said all round, and after a leaver's stand-in bot played
+  on and the table plays again the score lists one name per seat;
 * fault 7: a mis-tap on "Liar!" (or "Calza!") sends nothing: the move takes a
   second tap, on a phone, by keyboard and with a screen reader's names;
 * fault 8: the page checks the dice itself (Web Crypto, fair.js), and agrees with
@@ -24,7 +25,7 @@ from typing import Any
 import pytest
 
 from e2e.conftest import cli_path, start_server
-from e2e_ui import add_bots_and_start, call, create_table, play_until_over, try_click
+from e2e_ui import add_bots_and_start, call, create_table, join_by_code, play_until_over, try_click
 
 from liars_dice.records import FairDiceError, verify_record
 
@@ -271,3 +272,21 @@ def test_right_after_a_reveal_a_60_second_turn_reads_60_at_most(reveal_server, n
             seen.append(int(text.rstrip("s")))
         page.wait_for_timeout(200)
     assert seen and max(seen) <= 60, seen
+
+
+def test_after_a_leaver_the_score_lists_one_name_per_seat(server, new_page) -> None:  # type: ignore[no-untyped-def]
+    ann, bob = new_page(), new_page(phone=True)
+    code = create_table(ann, server.url, "ann", preset="classic", seats=3, dice=1)
+    join_by_code(bob, server.url, "bob", code)
+    ann.wait_for_selector('.seat[data-name="bob"]')
+    add_bots_and_start(ann)
+    bob.wait_for_selector("#leave-btn:has-text('Leave the game')")
+    bob.on("dialog", lambda d: d.accept())
+    bob.click("#leave-btn")
+    play_until_over([ann])
+    ann.click("#play-again")
+    ann.wait_for_selector("#score:has-text('game 2 in play')")
+    rows = ann.locator("#score-list li")
+    assert rows.count() == 3, [r.inner_text() for r in rows.all()]
+    assert "bob" not in [r.locator(".score-name").inner_text() for r in rows.all()]
+    assert "before: bob 0 wins" in ann.inner_text("#score-list")

@@ -312,7 +312,10 @@ export function tablePage({ root, toast }, code) {
         h("span", {},
           h("strong", { class: "score-wins" }, `${e.wins} ${e.wins === 1 ? "win" : "wins"}`),
           // a game won by the bot standing in for a person who left is not their win (issue 17, fault 2)
-          e.stand_in_wins ? h("span", { class: "muted small score-stand-in" }, ` · ${e.stand_in_wins} won by the stand-in bot`) : null)))));
+          e.stand_in_wins ? h("span", { class: "muted small score-stand-in" }, ` · ${e.stand_in_wins} won by the stand-in bot`) : null,
+          // one name per seat (issue 38): the seat's earlier players, such as a person who left, said with it
+          e.before && e.before.length ? h("span", { class: "muted small score-before" },
+            ` · before: ${e.before.map((b) => `${b.name} ${b.wins} ${b.wins === 1 ? "win" : "wins"}${b.stand_in_wins ? ` (+${b.stand_in_wins} by the stand-in bot)` : ""}`).join(", ")}`) : null)))));
   }
 
   function renderConn() {
