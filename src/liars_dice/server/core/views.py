@@ -101,6 +101,14 @@ def _worded(rules: Rules, bid: Bid) -> dict[str, Any]:
     return bid_words(rules, bid)
 
 
+@lru_cache(maxsize=1024)
+def _wild_words(rules: Rules, wilds_active: bool, opened: bool, palifico: bool) -> str | None:
+    """The view's ``wild_note``: :func:`~liars_dice.engine.summary.wild_note` as a
+    sentence, or ``None`` without wilds (kept: a few cases per rule set, at every move)."""
+    note = wild_note(rules, wilds_active, opened, palifico)
+    return sentence(note + ".") if note else None
+
+
 def _word_bids(rules: Rules, out: dict[str, Any]) -> None:
     """Add the engine's words to every bid of a view's ``bids``."""
     for entry in out["bids"]:
@@ -209,8 +217,7 @@ def _common(room: Viewed, out: dict[str, Any], rules_slots: bool = False) -> Non
     out["turn_timer"] = t.turn_timer
     assert t.state is not None
     # whether wilds count this round, as the terminal says it every turn (issue 38): "1s are wild."
-    note = wild_note(t.rules, t.state.wilds_active, t.state.current_bid is not None, t.state.palifico)
-    out["wild_note"] = sentence(note + ".") if note else None
+    out["wild_note"] = _wild_words(t.rules, t.state.wilds_active, t.state.current_bid is not None, t.state.palifico)
     out["commitment"] = fairness.current_commitment(t.state, t.seeds)
     # fair dice version 2: the digests of the seeds in this round's dice, and
     # the next deal's commitment for the persons' pages to answer
