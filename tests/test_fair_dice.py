@@ -345,3 +345,33 @@ def test_the_documented_snippet_checks_a_browser_game(tmp_path: Path) -> None:
     bad.write_text(json.dumps(rec), encoding="utf-8")
     out = subprocess.run([sys.executable, "-I", str(script), str(bad)], capture_output=True, text=True, timeout=60)
     assert out.returncode != 0 and f"round 1: {name}'s seed does not match its digest" in out.stderr
+
+
+def test_verify_says_whether_the_record_used_a_players_own_seeds() -> None:
+    """Issue 38, fault 8: ``verify --my-seed ROUND=HEX`` checks the record
+    against seeds only the player's page knew (it kept them), not only against
+    itself: a right seed is named as used, a wrong one (the server dropped or
+    replaced it) makes verify exit 1, bad options exit 2 with one sentence."""
+    from typer.testing import CliRunner
+
+    from liars_dice.cli.app import app
+
+    record = json.loads((Path(__file__).parent / "data" / "browser-game-v2.json").read_text(encoding="utf-8"))
+    text = json.dumps(record)
+    runner = CliRunner(env={"COLUMNS": "200"})
+    bea4 = record["rounds"][3]["contributions"]["Bea"]
+    marta1 = record["rounds"][0]["contributions"]["Marta"]
+    ok = runner.invoke(app, ["verify", "-", "--my-seed", f"4={bea4.upper()}", "--my-seed", f"1={marta1}"], input=text)
+    assert ok.exit_code == 0, ok.output
+    said = " ".join(ok.output.split())
+    assert f"Round 4: your seed {bea4[:12]}… went into the dice (as Bea's seed)." in said
+    assert f"Round 1: your seed {marta1[:12]}… went into the dice (as Marta's seed)." in said
+    # Bea's seed of round 4 is not round 5's, and a fresh seed is nobody's
+    for wrong in (f"5={bea4}", f"2={'ab' * 32}"):
+        bad = runner.invoke(app, ["verify", "-", "--my-seed", wrong], input=text)
+        assert bad.exit_code == 1, bad.output
+        assert "is not among the seeds the record's dice came from" in " ".join(bad.output.split())
+    for option, why in ((f"99={bea4}", "round 99"), ("4=abc", "not 64 hex digits"), (f"four={bea4}", "ROUND=SEED"),
+                        (f"0={bea4}", "ROUND=SEED")):
+        bad = runner.invoke(app, ["verify", "-", "--my-seed", option], input=text)
+        assert bad.exit_code == 2 and why in " ".join(bad.output.split()), (option, bad.output)

@@ -103,6 +103,7 @@ def test_watch_perudo_ends_with_the_winner_and_fits_80_columns(cli) -> None:
     out = " ".join(proc.stdout.split())
     assert "calls calza: exactly!" in out
     assert "is down to one die, so this is a palifico round: pacos are not wild, the opening may name any face" in out
+    assert not re.search(r"\b(is|are) the round\.", out)  # issue 38, fault 3: it says who opens
     assert all(len(ln) <= 80 for ln in proc.stdout.splitlines())
 
 
@@ -191,5 +192,8 @@ def test_a_palifico_round_is_announced_once_in_lower_case() -> None:
     text = _palifico_opening()
     assert "You are down to one die, so this is a palifico round." in text
     assert "one die: Palifico" not in text
+    # issue 38, fault 3: the next line said "You are the round."
+    assert "You are down to one die, so this is a palifico round. You open the round." in text
+    assert not re.search(r"\b(is|are) the round\.", text)
     after = text[text.index("so this is a palifico round"):]
     assert after.count("the opening may name any face") == 1, after

@@ -68,7 +68,7 @@ def test_replay_text_tells_a_calza(cli, tmp_path) -> None:
     path = tmp_path / "calza.json"
     path.write_text(json.dumps(case["record"]))
     proc = _run(cli, "replay", "--text", str(path))
-    assert "  cy calls calza on bob's six 3s: the count is 6; cy gains 1 die." in proc.stdout.splitlines()
+    assert "  Cy calls calza on bob's six 3s: the count is 6; cy gains 1 die." in proc.stdout.splitlines()
 
 
 @pytest.mark.parametrize("content, words", [

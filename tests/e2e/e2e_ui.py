@@ -82,6 +82,13 @@ def try_click(page: Any, selector: str, *, timeout_ms: float = 2000) -> bool:
     return True
 
 
+def call(page: Any, what: str = "challenge", *, timeout_ms: float = 2000) -> bool:
+    """Call liar (``what="challenge"``) or calza as a player does: the button,
+    then the confirming one (issue 38, fault 7: a round-ending move takes a
+    second tap). Returns whether both clicks landed."""
+    return try_click(page, f"#{what}-btn", timeout_ms=timeout_ms) and try_click(page, f"#confirm-{what}", timeout_ms=timeout_ms)
+
+
 def wait_for_bid_turn(page: Any, *, min_dice: int = 1, limit_s: float = 60) -> None:
     """Wait until it is this page's turn with a raise to make (``#bid-btn``) and at
     least ``min_dice`` in the cup. A bot may open with the highest bid, which leaves
@@ -95,7 +102,7 @@ def wait_for_bid_turn(page: Any, *, min_dice: int = 1, limit_s: float = 60) -> N
         if page.is_visible("#bid-btn") and page.locator("#hand .die").count() >= min_dice:
             return
         if page.is_visible("#challenge-btn") and page.is_enabled("#challenge-btn"):
-            try_click(page, "#challenge-btn")
+            call(page)
         page.wait_for_timeout(100)
     raise AssertionError(f"no turn with a raise within {limit_s} s")
 
@@ -125,6 +132,7 @@ def play_until_over(pages: list[Any], *, limit_s: float = 150, show_once: bool =
                     stats["reveals"] += 1
                 if p.is_visible("#challenge-btn") and p.is_enabled("#challenge-btn"):
                     p.click("#challenge-btn", timeout=2000)
+                    p.click("#confirm-challenge", timeout=2000)
                     stats["challenges"] += 1
                 elif p.is_visible("#bid-btn") and p.is_enabled("#bid-btn"):
                     if show_once and not stats["shows"] and p.locator("#hand button.die").count() >= 2:

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from e2e_ui import (PHONE, add_bots_and_start, assert_no_horizontal_scroll, create_table, join_by_code, play_until_over,
+from e2e_ui import (PHONE, add_bots_and_start, assert_no_horizontal_scroll, call, create_table, join_by_code, play_until_over,
                     try_click, view_shot)
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
@@ -307,7 +307,7 @@ def play_a_round(page: Any) -> None:
         if page.is_visible("#reveal-close") and try_click(page, "#reveal-close"):
             return
         if page.is_visible("#challenge-btn") and page.is_enabled("#challenge-btn"):
-            try_click(page, "#challenge-btn")
+            call(page)
         elif page.is_visible("#bid-btn") and page.is_enabled("#bid-btn"):
             try_click(page, "#bid-btn")
         page.wait_for_timeout(80)
@@ -396,6 +396,7 @@ def test_axe_finds_no_serious_violation_in_the_lobby_mid_round_and_at_the_reveal
     turn_with_a_standing_bid(page)
     found["mid-round"] = axe_check(page, "table mid-round")
     page.click("#challenge-btn")
+    page.click("#confirm-challenge")
     page.wait_for_selector("#reveal-close")
     # every finite animation (the pop-in, the dice's roll) has ended: axe reads the colours as drawn
     page.wait_for_function("() => document.getAnimations().every((a) => a.playState !== 'running'"
@@ -452,6 +453,8 @@ def test_a_whole_round_by_keyboard_alone_with_the_live_region_telling_it(server,
                 page.keyboard.press("Tab")
                 assert _focused(page) == "challenge-btn"
                 page.keyboard.press("Enter")
+                assert _focused(page) == "confirm-challenge"  # issue 38: a second Enter confirms
+                page.keyboard.press("Enter")
             else:
                 picked = page.get_attribute(".face-btn.on", "data-face")
                 for _ in range(4):  # back past + and − (skipped when disabled) to the face picked: the group's one Tab stop
@@ -475,6 +478,8 @@ def test_a_whole_round_by_keyboard_alone_with_the_live_region_telling_it(server,
                                    " return a && (a.id === 'challenge-btn' || (a.id === 'bid-btn' && !a.disabled)); }")
             if _focused(page) == "bid-btn":
                 continue
+            page.keyboard.press("Enter")
+            page.wait_for_function("() => document.activeElement && document.activeElement.id === 'confirm-challenge'")
             page.keyboard.press("Enter")
         page.wait_for_timeout(80)
     else:
@@ -558,6 +563,7 @@ def test_screenshots_of_each_page_at_both_sizes(server, browser) -> None:  # typ
             page.wait_for_timeout(600)
             view_shot(page, f"mid-round-{name}")
             page.click("#challenge-btn")
+            page.click("#confirm-challenge")
             page.wait_for_selector("#reveal-close")
             view_shot(page, f"reveal-{name}")
             assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

@@ -46,11 +46,13 @@ def _play_perudo(page, limit_s: float = 150) -> dict[str, object]:
             if not seen["calza"] and page.is_visible("#calza-btn") and page.is_enabled("#calza-btn"):
                 shot(page, "perudo-calza")
                 page.click("#calza-btn", timeout=2000)
+                page.click("#confirm-calza", timeout=2000)
                 seen["calza"] = True
             elif not seen["calza"] and page.is_visible("#bid-btn") and page.is_enabled("#bid-btn"):
                 page.click("#bid-btn", timeout=2000)  # keep the round going until a calza is possible
             elif page.is_visible("#challenge-btn") and page.is_enabled("#challenge-btn"):
                 page.click("#challenge-btn", timeout=2000)
+                page.click("#confirm-challenge", timeout=2000)
             elif page.is_visible("#bid-btn") and page.is_enabled("#bid-btn"):
                 page.click("#bid-btn", timeout=2000)
             else:
@@ -121,6 +123,7 @@ def test_a_table_from_a_pasted_rules_file(server, new_page) -> None:
             assert not page.is_visible("#calza-btn"), "calza is off in this rules file"
             if page.is_visible("#challenge-btn") and page.is_enabled("#challenge-btn"):
                 page.click("#challenge-btn", timeout=2000)
+                page.click("#confirm-challenge", timeout=2000)
             elif page.is_visible("#bid-btn") and page.is_enabled("#bid-btn"):
                 page.click("#bid-btn", timeout=2000)
             else:

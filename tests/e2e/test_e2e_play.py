@@ -14,6 +14,7 @@ import pytest
 
 from e2e_ui import (
     DESKTOP,
+    call,
     add_bots_and_start,
     assert_no_horizontal_scroll,
     create_table,
@@ -234,7 +235,7 @@ def test_phone_viewport_renders_without_horizontal_scroll(server, new_page, fini
         if page.is_visible("#reveal-close"):
             break
         if page.is_visible("#challenge-btn") and page.is_enabled("#challenge-btn"):
-            try_click(page, "#challenge-btn")
+            call(page)
         elif page.is_visible("#bid-btn") and page.is_enabled("#bid-btn"):
             try_click(page, "#bid-btn")
         page.wait_for_timeout(100)

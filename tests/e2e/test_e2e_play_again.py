@@ -54,6 +54,7 @@ def play_to_the_end(pages: list[Any], seen: dict[str, int], limit_s: float = 150
                         seen["waited"] += 1
                         waiting.discard(i)
                     p.click("#challenge-btn", timeout=2000)
+                    p.click("#confirm-challenge", timeout=2000)
                 elif p.is_visible("#bid-btn") and p.is_enabled("#bid-btn"):
                     if i in waiting:
                         seen["waited"] += 1

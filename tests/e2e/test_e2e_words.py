@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from e2e_ui import add_bots_and_start, create_table, play_until_over, shot, try_click
+from e2e_ui import add_bots_and_start, call, create_table, play_until_over, shot, try_click
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -31,7 +31,7 @@ def _bid_aces(page, limit: int = 40) -> str:  # type: ignore[no-untyped-def]
                 page.click("#bid-btn")
                 return words
         if page.is_visible("#challenge-btn") and page.is_enabled("#challenge-btn"):
-            try_click(page, "#challenge-btn")
+            call(page)
         if page.is_visible("#game-over"):
             break
         page.wait_for_timeout(250)
@@ -57,14 +57,14 @@ def test_aces_wild_table_and_replay_say_aces(tmp_path: Path, new_page) -> None: 
         shot(page, "aces-wild-table")
         play_until_over([page])
         steps = srv.api(f"/api/tables/{code}/replay")["steps"]
-        mine = next(i for i, s in enumerate(steps) if s["text"] == f"ida bids {said}.")
+        mine = next(i for i, s in enumerate(steps) if s["text"] == f"Ida bids {said}.")
 
         page.goto(f"{srv.url}/#/replay/{code}")
         page.wait_for_selector("#step-text")
         page.fill("#step-slider", str(mine))
         page.dispatch_event("#step-slider", "input")
         page.wait_for_function(f"document.querySelector('#step-counter').textContent.startsWith('{mine + 1} /')")
-        assert page.inner_text("#step-text") == f"ida bids {said}."
+        assert page.inner_text("#step-text") == f"Ida bids {said}."
         assert said in page.inner_text("#replay-bids"), "the replay's bid list says aces"
         body = page.inner_text("body")
         assert not re.search(r"\b(one|two|three|four|five|six) 1s?\b", body), body

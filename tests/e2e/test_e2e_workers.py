@@ -28,7 +28,7 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from _cluster import nginx_front, serve_workers  # benchmarks/_cluster.py (tests/conftest.py puts benchmarks/ on the path)
-from e2e_ui import add_bots_and_start, create_table, join_by_code, play_until_over, try_click
+from e2e_ui import add_bots_and_start, call, create_table, join_by_code, play_until_over, try_click
 
 POSTGRES_URL = os.environ.get("LIARS_DICE_TEST_POSTGRES_URL")
 REDIS_URL = os.environ.get("LIARS_DICE_TEST_REDIS_URL")
@@ -153,7 +153,7 @@ def test_two_browsers_on_two_workers_a_whole_game_then_the_owner_killed(new_page
                 if p.is_visible("#bid-btn:not([disabled])"):
                     try_click(p, "#bid-btn")
                 elif p.is_visible("#challenge-btn:not([disabled])"):  # a bot bid the most there is
-                    try_click(p, "#challenge-btn")
+                    call(p)
             ann.wait_for_timeout(100)
         pid = _owner_pid(second)
         victim = ann if _port_of_pid(pid, urls) == 0 else bob

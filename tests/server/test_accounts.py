@@ -49,15 +49,39 @@ def other(client: TestClient) -> TestClient:
     return TestClient(client.app)
 
 
-def test_the_password_rules_are_length_and_the_common_list_only() -> None:
+def test_the_password_rules_are_length_the_common_list_and_zxcvbn() -> None:
     assert len(common_passwords()) >= 9_990  # the 10,000 lines, case-folded (a few merge)
     assert "1234567890" in common_passwords() and "qwertyuiop" in common_passwords()
     for bad, why in [("short", "at least 10"), ("1234567890", "most common"), ("QwertyUiop", "most common"),
-                     ("x" * 257, "at most 256")]:
-        with pytest.raises(PasswordInvalid, match=why):
+                     ("x" * 257, "at most 256"),
+                     # issue 38, fault 2: long enough and not on the list, yet guessed at once
+                     (" " * 10, "too easy to guess"), ("password123", "too easy to guess"),
+                     ("aaaaaaaaaa", "too easy to guess"), ("x" * 256, "too easy to guess")]:
+        with pytest.raises(PasswordInvalid, match=why) as e:
             check_password(bad)
-    assert check_password("aaaaaaaaaa") == "aaaaaaaaaa"  # no composition rules
-    assert check_password("e\u0301" * 10) == "\u00e9" * 10  # NFC before counting and hashing
+        assert bad.strip() not in e.value.message or len(bad.strip()) < 2
+    # the account's name counts as a guess: fine for someone else, not for Kimmy155
+    assert check_password("kimmy155kimmy") == "kimmy155kimmy"
+    with pytest.raises(PasswordInvalid, match="built from your name"):
+        check_password("kimmy155kimmy", "Kimmy155")
+    assert check_password("plum kettle orbit") == "plum kettle orbit"  # no composition rules
+    assert check_password("cafe\u0301 au lait, sans sucre") == "caf\u00e9 au lait, sans sucre"  # NFC first
+
+
+@pytest.mark.parametrize("password", [" " * 10, "password123", "Passw0rd!!", "1qaz2wsx3edc", "abcdefghijk"])
+def test_a_weak_password_is_refused_with_what_would_make_it_better(password: str) -> None:
+    with pytest.raises(PasswordInvalid) as e:
+        check_password(password)
+    message = e.value.message
+    assert message.startswith("That password is") and message.endswith(".") and message.count(". ") == 0
+    assert "word" in message or "common" in message  # what would make it better
+
+
+def test_sign_up_refuses_weak_passwords_and_says_why(app: TestClient) -> None:
+    for weak in (" " * 10, "password123", "Ann Ann Ann Ann"):
+        r = app.post("/api/account/sign-up", json={"name": "Ann", "password": weak})
+        assert r.status_code == 400 and "too easy to guess" in r.json()["error"]["message"], weak
+    assert app.get("/api/account").json()["account"] is None
 
 
 def test_sign_up_sign_in_sign_out_and_the_session(app: TestClient) -> None:
@@ -173,6 +197,22 @@ def test_guests_cannot_take_registered_names_and_accounts_are_marked(app: TestCl
     # a signed-in player cannot take a second seat at one table
     r = app.post(f"/api/tables/{code}/join", json={"nickname": "x"}, headers=csrf(s))
     assert r.status_code == 409 and r.json()["error"]["code"] == "seat/taken"
+
+
+def test_case_never_makes_a_second_name_and_signing_in_ignores_it(app: TestClient) -> None:
+    """Issue 38, fault 1: "KIMMY155" beside "Kimmy155", a guest "MILANA7" beside
+    "Milana7", and signing in as "KIMMY155" (refused with the wrong sentence)."""
+    sign_up(app, "Kimmy155")
+    for name in ("KIMMY155", "kimmy155", "K\u0406MMY155"):  # the last with a Cyrillic capital I
+        r = other(app).post("/api/account/sign-up", json={"name": name, "password": PASSWORD})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "name/registered", name
+    assert sign_in(other(app), "KIMMY155")["account"] == {"name": "Kimmy155"}
+    s = sign_up(other(app), "Milana7")
+    code = other(app).post("/api/tables", json={"nickname": "host", "seats": 3}).json()["code"]
+    for nick in ("MILANA7", "milana7", "M\u0406LANA7"):  # the last with a Cyrillic capital I
+        r = other(app).post(f"/api/tables/{code}/join", json={"nickname": nick})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "name/registered", nick
+    assert s["account"] == {"name": "Milana7"}
 
 
 def test_a_signed_in_player_takes_their_seat_back_on_another_device(app: TestClient) -> None:

@@ -107,7 +107,7 @@ def test_a_0002_database_with_a_finished_game_migrates_with_nothing_lost(urls: t
     migrate(old)  # to the head
     after = _rows(old)
     with old.connect() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0005"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0006"
         assert conn.execute(text("SELECT count(*) FROM tables WHERE creator IS NOT NULL")).scalar() == 0  # 0005: none known
         assert conn.execute(text("SELECT count(*) FROM seats WHERE account_id IS NOT NULL")).scalar() == 0
         assert conn.execute(text("SELECT count(*) FROM tables WHERE rated")).scalar() == 0
@@ -124,3 +124,42 @@ def test_a_0002_database_with_a_finished_game_migrates_with_nothing_lost(urls: t
         # and the migrated database takes accounts
         r = c.post("/api/account/sign-up", json={"name": "zed", "password": "a long enough secret"})
         assert r.status_code == 201
+
+
+def test_0006_recomputes_skeletons_and_both_look_alikes_it_let_in_still_sign_in(tmp_path: Path) -> None:
+    """Issue 38, fault 1: accounts stored with the skeleton taken before case
+    folding get the new one (sign-in finds a name by it); two accounts the old
+    skeleton let in beside each other ("Kimmy155", "KIMMY155") both stay and
+    both sign in with their exact names; a case variant reaches the older."""
+    from accounts_helpers import PASSWORD, sign_in
+    from argon2 import PasswordHasher
+    from datetime import datetime, timezone
+
+    from liars_dice.server.core.text import _spoof_checker, skeleton
+    from liars_dice.server.runtime.db import accounts_t
+
+    def old_skeleton(name: str) -> str:  # main before issue 38
+        c = _spoof_checker()
+        return str(c.getSkeleton(0, str(c.getSkeleton(0, name)).casefold()))
+
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    old = make_engine(url)
+    _to(old, "0005")
+    now = datetime.now(timezone.utc)
+    pw = PasswordHasher().hash(PASSWORD)
+    with old.begin() as conn:
+        for name in ("Kimmy155", "KIMMY155", "Mila"):
+            conn.execute(accounts_t.insert().values(name=name, skeleton=old_skeleton(name), password_hash=pw,
+                                                    created_at=now, password_changed_at=now))
+    assert old_skeleton("Kimmy155") != old_skeleton("KIMMY155")
+    migrate(old)
+    with old.connect() as conn:
+        stored = dict(conn.execute(select(accounts_t.c.name, accounts_t.c.skeleton)).all())
+    old.dispose()
+    assert stored["Kimmy155"] == skeleton("Kimmy155") == skeleton("KIMMY155") and stored["Mila"] == skeleton("Mila")
+    assert stored["KIMMY155"] != stored["Kimmy155"]
+    with running(Settings(db_url=url, bot_delay=0.0, grace=60.0)) as c:
+        assert sign_in(c, "KIMMY155")["account"] == {"name": "KIMMY155"}
+        assert sign_in(c, "Kimmy155")["account"] == {"name": "Kimmy155"}
+        assert sign_in(c, "kimmy155")["account"] == {"name": "Kimmy155"}
+        assert sign_in(c, "MILA")["account"] == {"name": "Mila"}

@@ -140,8 +140,13 @@ def test_a_person_who_left_is_not_seated_again() -> None:
     # a bot's own player-like name (issue 17 "Names for people"), not bob's
     assert seat.name not in (None, "bob") and t.state is not None and "bob" not in t.state.game.players
     assert seat.name in t.state.game.players
-    assert "bob" in {e["name"] for e in t.score()}  # the game bob played still counts
+    assert "bob" in {b["name"] for e in t.score() for b in e.get("before", ())}  # the game bob played still counts, under his seat
     assert rebuild(log.events).seats == t.seats
+
+
+def _earlier(score: list[dict[str, Any]], name: str) -> dict[str, Any]:
+    """The tally of ``name``, an earlier player of a seat, in a score (``before``)."""
+    return next(b for e in score for b in e.get("before", ()) if b["name"] == name)
 
 
 def test_a_game_won_by_a_stand_in_bot_is_not_the_leavers_win_on_the_score() -> None:
@@ -162,12 +167,15 @@ def test_a_game_won_by_a_stand_in_bot_is_not_the_leavers_win_on_the_score() -> N
     log.run(Rematch(0))
     assert log.t.past_games[0].winner_stand_in
     for t in (log.t, rebuild(log.events)):
-        bob = {e["name"]: e for e in t.score()}["bob"]
+        # issue 38: one name per seat (the seat's bot now), bob among the seat's earlier players
+        assert sorted(e["seat"] for e in t.score()) == list(range(len(t.seats))), t.score()
+        bob = _earlier(t.score(), "bob")
         assert (bob["wins"], bob["stand_in_wins"]) == (0, 1), t.score()
     log.finish()
     assert not log.t.winner_stand_in  # game 2: the seat is a bot's own, under a bot's name
     score = {e["name"]: e for e in log.t.score()}
-    assert score["bob"]["wins"] == 0 and score[log.t.winner or ""]["wins"] == 1
+    assert len(score) == len(log.t.seats) and "bob" not in score
+    assert _earlier(log.t.score(), "bob")["wins"] == 0 and score[log.t.winner or ""]["wins"] == 1
     assert log.t.summary(set(), 0)["score"] == log.t.score()
 
 
@@ -287,7 +295,8 @@ def test_each_listed_game_says_its_own_stand_in_mark(db_url: str) -> None:
         ann.close()
         second = client.get(f"/api/tables/{code}").json()
         assert second["game"] == 2 and second["status"] == "finished" and "winner_stand_in" not in second
-        assert {e["name"]: (e["wins"], e["stand_in_wins"]) for e in second["score"]}["bob"] == (0, 1)
+        bob = _earlier(second["score"], "bob")
+        assert (bob["wins"], bob["stand_in_wins"]) == (0, 1) and len(second["score"]) == 2
         games = client.post("/api/my-games", json={"tokens": [t["token"]]}).json()["games"]
         mine = [(g["game"], g["winner"], g.get("winner_stand_in", False)) for g in games if g["code"] == code]
         assert mine == [(2, second["winner"], False), (1, "bob", True)], mine

@@ -13,7 +13,7 @@ def test_challenge_step_names_the_count_and_the_dice_lost() -> None:
     s = s.apply(Bid(2, 3)).apply(CHALLENGE)  # count 1 < 2: ann loses her die and the game
     steps = replay_steps(game, 0, s)
     text = steps[-1]["text"]
-    assert text == "bob challenges ann's two 3s: the count is 1; ann loses 1 die.", text
+    assert text == "Bob challenges ann's two 3s: the count is 1; ann loses 1 die.", text
 
 
 def test_served_words_and_counted_dice_come_from_the_engine() -> None:
@@ -27,7 +27,7 @@ def test_served_words_and_counted_dice_come_from_the_engine() -> None:
     s = game.initial_state(0).deal([[1, 5], [1, 3]]).apply(Bid(3, 1))
     steps = replay_steps(game, 0, s.apply(CHALLENGE))
     bid_step = steps[1]
-    assert bid_step["text"] == "ann bids three aces."
+    assert bid_step["text"] == "Ann bids three aces."
     assert bid_step["state"]["bids"][0]["words"] == "three aces" and bid_step["state"]["bids"][0]["label"] == "3x1"
     assert bid_step["state"]["counted"] == {"ann": [True, False], "bob": [True, False]}
     r = result_json(s.apply(CHALLENGE).results[-1], game.players, aw)

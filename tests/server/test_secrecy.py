@@ -30,10 +30,13 @@ SERVER_KEYS = {
     "legal", "odds", "exact_odds", "current", "seat_index", "rules_options", "rules_summary", "round", "move_number", "deadline",
     "turn_timer", "commitment", "contribution_digests", "next_commitment",
     "reveal_until", "game",  # issue 17: the reveal holds the next turn until then; the table's game number
+    "wild_note",  # issue 38: whether wilds count this round, in words
 }
 #: Keys a served result holds beyond the engine's: the fair-dice reveal, the round's wild rule,
 #: and the engine's words (issue 8: the browser renders what the server sends).
-RESULT_KEYS = {"wilds_active", "commitment", "seed", "contributions", "missing", "bid_words", "bid_label", "counted", "perfect", "verdict"}
+RESULT_KEYS = {"wilds_active", "commitment", "seed", "contributions", "missing", "bid_words", "bid_label", "counted", "perfect", "verdict",
+               # issue 38: what the page checks the reveal with, served with the seed that gives it all
+               "round", "dealt", "rerolls"}
 BID_EXTRAS = {"label", "words"}
 
 

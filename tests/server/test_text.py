@@ -4,6 +4,8 @@ examples and properties (issue 7, "Text")."""
 from __future__ import annotations
 
 import json
+import random
+import string
 import unicodedata
 
 import pytest
@@ -13,7 +15,9 @@ from hypothesis import strategies as st
 from liars_dice.server.core.config import Settings
 from liars_dice.server.core.errors import ChatInvalid, NameInvalid
 from liars_dice.server.edge.headers import origin_allowed
-from liars_dice.server.core.text import REFUSED_CATEGORIES, clean_text, confusable_with, json_depth_exceeds, skeleton
+from liars_dice.server.core.text import (
+    REFUSED_CATEGORIES, _spoof_checker, clean_text, confusable_with, json_depth_exceeds, skeleton,
+)
 
 every_char = st.characters(exclude_categories=())
 
@@ -98,3 +102,43 @@ def test_limit_overrides() -> None:
                 ["grace=nan"], ["hello_timeout=inf"], ["request_seconds=-1"]):
         with pytest.raises(ValueError, match=bad[0].split("=")[0].replace("-", "_")):
             Settings().with_overrides(bad)
+
+
+# Issue 38, fault 1: the skeleton was taken before case folding, so a capital "I"
+# became an "l" and "KIMMY155" passed beside "Kimmy155" (and "MILA" beside "mila").
+LATIN = string.ascii_letters + string.digits + " ÀÁÂÄÅÆÇÈÉÊËÌÍÎÏÑÒÓÔÖØÙÚÛÜÝàáâäåæçèéêëìíîïñòóôöøùúûüýÿŁłŒœŠšŽžİı-'."
+latin_names = st.text(st.sampled_from(LATIN), min_size=1, max_size=24)
+#: Capitals of other scripts drawn as a Latin capital (ICU's prototype), e.g. Cyrillic "М" -> "M".
+DRAWN_AS = {
+    ch: str(_spoof_checker().getSkeleton(0, ch)) for ch in map(chr, range(0x370, 0x530))
+    if ch.isupper() and len(str(_spoof_checker().getSkeleton(0, ch))) == 1
+    and str(_spoof_checker().getSkeleton(0, ch)) in string.ascii_uppercase
+}
+LOOKS_LIKE: dict[str, list[str]] = {}
+for _other, _latin in DRAWN_AS.items():
+    LOOKS_LIKE.setdefault(_latin, []).append(_other)
+
+
+@given(latin_names, st.randoms(use_true_random=False))
+@settings(max_examples=1000)
+def test_case_never_tells_two_names_apart(name: str, rnd: random.Random) -> None:
+    mixed = "".join(ch.swapcase() if rnd.random() < 0.5 else ch for ch in name)
+    for variant in (name.upper(), name.lower(), name.casefold(), name.swapcase(), name.title(), mixed):
+        assert skeleton(variant) == skeleton(name), (name, variant)
+
+
+@given(latin_names, st.randoms(use_true_random=False))
+@settings(max_examples=500)
+def test_capitals_of_other_scripts_drawn_as_latin_ones_clash(name: str, rnd: random.Random) -> None:
+    upper = name.upper()
+    disguised = "".join(rnd.choice(LOOKS_LIKE[ch]) if ch in LOOKS_LIKE and rnd.random() < 0.5 else ch for ch in upper)
+    assert skeleton(disguised) == skeleton(name), (name, disguised)
+
+
+def test_the_disguises_are_many() -> None:
+    assert len(DRAWN_AS) >= 20 and {"\u041c", "\u0391", "\u0410"} <= DRAWN_AS.keys()
+
+
+@pytest.mark.parametrize(("a", "b"), [("KIMMY155", "Kimmy155"), ("MILANA7", "Milana7"), ("MILA", "mila")])
+def test_upper_case_look_alikes_clash(a: str, b: str) -> None:
+    assert skeleton(a) == skeleton(b)

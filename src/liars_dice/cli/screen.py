@@ -32,6 +32,8 @@ from ..engine import (
 from ..engine.catalog import rule_set_short
 from ..engine.summary import palifico_note as summary_palifico_note
 from ..engine.summary import rules_summary
+from ..engine.summary import wild_name as wild_name, wild_note as wild_note  # the one wording, also served (issue 38)
+from ..engine.narration import sentence
 
 DIE_STYLE = "bold"
 STAR_STYLE = "bold yellow"
@@ -77,16 +79,6 @@ def list_words(items: Sequence[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
 
 
-def wild_name(rules: Rules) -> str:
-    """The wild face as the rules name it: ``★ stars``, ``aces (1s)``, ``1s``."""
-    w = rules.wild_face
-    assert w is not None
-    if rules.star_symbol:
-        return "★ stars"
-    noun = rules.face_noun(w)
-    return noun if noun == f"{w}s" else f"{noun} ({w}s)"
-
-
 def rules_lines(rules: Rules) -> list[str]:
     """The rules in force as the terminal introduces them: the sentences of
     ``liars-dice rules show`` (:func:`~liars_dice.engine.summary.rules_summary`,
@@ -102,21 +94,6 @@ def palifico_note(rules: Rules) -> str:
     """The turn screen's line in a palifico round: ``Palifico round: `` and
     :func:`~liars_dice.engine.summary.palifico_note`."""
     return "Palifico round: " + summary_palifico_note(rules)
-
-
-def wild_note(rules: Rules, wilds_active: bool, opened: bool, palifico: bool = False) -> str:
-    """Whether wilds count this round, in a few words (``""`` without wilds)."""
-    w = rules.wild_face
-    if w is None:
-        return ""
-    name = wild_name(rules)
-    if palifico:
-        return f"{rules.face_noun(w)} are not wild this round (a palifico round)"
-    if not wilds_active:
-        return f"{name} are not wild this round (it opened on {face_noun(rules, w)})"
-    if rules.wilds_suspended_on_wild_opening and not opened:
-        return f"{name} are wild (unless the round opens on {face_noun(rules, w)})"
-    return f"{name} are wild"
 
 
 def header(rules: Rules, round_no: int, dice_in_play: int) -> str:
@@ -207,7 +184,7 @@ def turn_screen(view: SeatView, round_no: int, labels: Sequence[str] = (), width
         mine.append_text(dice_text(rules, view.shown[view.seat]))
     parts.append(mine)
     if view.to_move is not None and view.to_move != view.seat:
-        parts.append(Text(f"{names[view.to_move]} to play.", style="cyan"))
+        parts.append(Text(sentence(f"{names[view.to_move]} to play."), style="cyan"))
     return Group(*parts)
 
 
@@ -215,7 +192,7 @@ def move_text(rules: Rules, players: Sequence[str], seat: int, action: Action | 
               you: int | None = None) -> Text:
     """One move as a line: ``ann bids 4x5``, ``ann bids 3★, shows ★ 5``, ``bob calls liar!``,
     ``cy calls calza!`` (``None`` is the challenge)."""
-    who = "You" if seat == you else players[seat]
+    who = "You" if seat == you else sentence(players[seat])
     if isinstance(action, Calza):
         return Text.assemble((who, "bold"), " call calza: exactly!" if seat == you else " calls calza: exactly!")
     if not isinstance(action, Bid):
@@ -253,7 +230,7 @@ def reveal(rules: Rules, players: Sequence[str], r: RoundResult, you: int | None
         """A cup's label: the seat's name (``--name``), the person's marked."""
         return players[s] if s != you or players[s].lower() == "you" else f"{players[s]} (you)"
 
-    challenger = "You" if r.challenger == you else players[r.challenger]
+    challenger = "You" if r.challenger == you else sentence(players[r.challenger])
     whose = "your" if r.bidder == you else f"{players[r.bidder]}'s"
     verb = " called calza on " if r.calza else " challenged "
     title = Text.assemble((challenger, "bold"), f"{verb}{whose} bid of ",
@@ -297,10 +274,7 @@ def reveal(rules: Rules, players: Sequence[str], r: RoundResult, you: int | None
     if r.calza and r.count == q and not gains:
         caller = "you are" if r.challenger == you else f"{players[r.challenger]} is"
         gains = [f"nobody loses a die ({caller} already at the starting count, so no die is won back)"]
-    said = "; ".join(losses + gains) + "." if losses or gains else "Nobody loses a die."
-    if said.startswith("you "):
-        said = "Y" + said[1:]
-    lines = Text(said)
+    lines = Text(sentence("; ".join(losses + gains) + "." if losses or gains else "nobody loses a die."))
     kept = [s for s, h in enumerate(r.revealed)
             if rules.die_hard and r.count == q and rules.exact is Exact.ALL_BUT_BIDDER
             and len(h) == 1 and s not in (r.bidder, r.challenger) and not r.lost[s]]
@@ -308,9 +282,9 @@ def reveal(rules: Rules, players: Sequence[str], r: RoundResult, you: int | None
         verb = "keeps" if len(kept) == 1 and kept != [you] else "keep"
         lines.append(f" Die Hard: {list_words([name(s) for s in kept])} {verb} a last die.")
     for s in r.out:
-        lines.append(f" {'You are' if s == you else players[s] + ' is'} out.", style="bold red")
+        lines.append(" " + sentence(f"{'You are' if s == you else players[s] + ' is'} out."), style="bold red")
     if r.next_opener is not None:
-        lines.append(f" {'You open' if r.next_opener == you else players[r.next_opener] + ' opens'} the next round.")
+        lines.append(" " + sentence(f"{'You open' if r.next_opener == you else players[r.next_opener] + ' opens'} the next round."))
     return Group(title, t, count, lines)
 
 
@@ -351,7 +325,7 @@ def winner_line(state: State, you: int | None = None) -> str:
     assert state.winner is not None
     if state.winner == you:
         return "You win! Well played."
-    return f"{state.game.players[state.winner]} wins"
+    return sentence(f"{state.game.players[state.winner]} wins")
 
 
 def raises_text(rules: Rules, view: SeatView, chance: Callable[[Bid], float]) -> Group:

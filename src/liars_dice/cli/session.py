@@ -43,6 +43,7 @@ from ..engine import (
 from ..engine.catalog import rule_set_title
 from ..engine.summary import palifico_note as summary_palifico_note
 from ..engine.notation import MAX_TEXT
+from ..engine.narration import sentence
 from ..match import play_game
 from . import screen
 
@@ -245,13 +246,13 @@ class PlaySession:
             mine = Text("Your dice: ", style="bold")
             mine.append_text(screen.dice_text(rules, s.hidden[self.human]))
             self.console.print(mine)
-        who = "You open" if opener == self.human else f"{self.game.players[opener]} opens"
+        opens = "You open" if opener == self.human else f"{self.game.players[opener]} opens"
         if s.palifico:  # RULES.md perudo "Palifico": announced once, with what it changes
             who = "You are" if opener == self.human else f"{self.game.players[opener]} is"
             # the person's turn screen says what it changes; someone only watching reads it here
             what = f": {summary_palifico_note(rules)}" if self._watching() else "."
-            self.console.print(Text(f"{who} down to one die, so this is a palifico round{what}", style="bold yellow"))
-        self.console.print(Text(f"{who} the round.", style="cyan"))
+            self.console.print(Text(sentence(f"{who} down to one die, so this is a palifico round{what}"), style="bold yellow"))
+        self.console.print(Text(sentence(f"{opens} the round."), style="cyan"))
 
     def _move(self, seat: int, action: Action, show: Hand) -> None:
         self._print(screen.move_text(self.rules, self.game.players, seat, action, show, you=self.human))

@@ -6,6 +6,7 @@ dealt and rerolled, from that seed, then replays the record.
 
 from __future__ import annotations
 
+import re
 import sys
 
 import typer
@@ -24,18 +25,54 @@ def _contributed(contributors: tuple[str, ...], missing: tuple[str, ...]) -> str
     return f"{sent}" + (f"; none from {', '.join(missing)}" if missing else "")
 
 
+_HEX = re.compile(r"[0-9a-f]{64}")
+#: Most --my-seed options (a game has far fewer rounds; bounds the work).
+MY_SEEDS_MAX = 1000
+
+
+def parse_my_seeds(given: list[str]) -> dict[int, str]:
+    """``--my-seed ROUND=HEX`` options as ``{0-based round: hex}``.
+
+    :raises typer.BadParameter: not ``ROUND=HEX``, a round below 1, a seed that is
+        not 64 hex digits, one round twice, or more than :data:`MY_SEEDS_MAX`.
+    """
+    if len(given) > MY_SEEDS_MAX:
+        raise typer.BadParameter(f"at most {MY_SEEDS_MAX} seeds may be given.", param_hint="--my-seed")
+    out: dict[int, str] = {}
+    for text in given:
+        head, eq, tail = text.partition("=")
+        seed = tail.strip().lower()
+        if not eq or not head.strip().isdigit() or int(head) < 1 or int(head) > 1_000_000:
+            raise typer.BadParameter("each is ROUND=SEED, with the round counted from 1 (for example 4=3fa2...).", param_hint="--my-seed")
+        if not _HEX.fullmatch(seed):
+            raise typer.BadParameter(f"the seed for round {int(head)} is not 64 hex digits.", param_hint="--my-seed")
+        if int(head) - 1 in out:
+            raise typer.BadParameter(f"round {int(head)} is given twice.", param_hint="--my-seed")
+        out[int(head) - 1] = seed
+    return out
+
+
 @app.command("verify", cls=Command)
 def verify_command(
     record: str = typer.Argument(..., help="A game record with fair dice (docs/fair-dice.md); '-' reads standard input."),
+    my_seed: list[str] = typer.Option(
+        [], "--my-seed", metavar="ROUND=SEED",
+        help="Your own seed for a round (counted from 1), as your page kept it: says whether the record's dice used it. Repeatable.",
+    ),
 ) -> None:
     """Check that every die of a record came from its round's committed seed.
 
     Exits 0 with a summary when every seed matches its commitment and every
     die (dealt and rerolled) is the one its seed gives; 1 with one sentence
     naming the round, player and die on the first mismatch or missing seed;
-    2 when the record cannot be read or does not replay.
+    2 when the record cannot be read or does not replay. With ``--my-seed``,
+    also says for each of your own seeds whether the round's dice used it, and
+    exits 1 when one was not (the record's writer dropped or replaced it).
     """
-    from ..records import FairDiceError, RecordError, read_record_bytes, verify_record
+    from ..engine.narration import sentence
+    from ..records import FairDiceError, RecordError, own_seeds, read_record_bytes, verify_record
+
+    mine = parse_my_seeds(my_seed)
 
     try:
         raw = read_record_bytes(record)
@@ -67,7 +104,7 @@ def verify_command(
     console = Console()
     console.print(table)
     rerolls = f" and {report.rerolled} rerolled in {report.rerolls} rerolls" if report.rerolls else ""
-    winner = f" {report.winner} won." if report.winner else ""
+    winner = " " + sentence(f"{report.winner} won.") if report.winner else ""
     if mixed:
         names = sorted({n for r in report.rounds for n in r.contributors})
         console.print(
@@ -80,3 +117,17 @@ def verify_command(
         f"each the one its round's seed gives.{winner}",
         highlight=False,
     )
+    try:
+        checked = own_seeds(report, mine)
+    except RecordError as e:
+        raise _fail(e.message, 2) from None
+    for own in checked:
+        short = f"{own.seed[:12]}…"
+        if own.used_as is not None:
+            console.print(f"[green]OK[/green]: Round {own.round + 1}: your seed {short} went into the dice (as {own.used_as}'s seed).",
+                          highlight=False)
+        else:
+            console.print(f"[red]NOT USED[/red]: Round {own.round + 1}: your seed {short} is not among the seeds the "
+                          "record's dice came from.", highlight=False)
+    if any(own.used_as is None for own in checked):
+        raise typer.Exit(1)

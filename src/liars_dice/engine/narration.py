@@ -11,11 +11,11 @@ ends with a full stop and holds no Python list.
 >>> game = Game.create(Rules.preset("aces-wild"), ["ann", "bob"], [1, 1])
 >>> s = game.initial_state().deal([[1], [5]]).apply(Bid(2, 1)).apply(CHALLENGE)
 >>> challenge_sentence(s.rules, s.game.players, s.results[-1])
-"bob challenges ann's two aces: the count is 1; ann loses 1 die."
+"Bob challenges ann's two aces: the count is 1; ann loses 1 die."
 >>> narrate(s)[:3]
-['Round 1 · 2 dice in play', '  Dealt: ann 1 · bob 5', '  1. ann bids 2x1: two aces.']
+['Round 1 · 2 dice in play', '  Dealt: ann 1 · bob 5', '  1. Ann bids 2x1: two aces.']
 >>> narrate(s)[-1]
-'bob wins.'
+'Bob wins.'
 """
 
 from __future__ import annotations
@@ -25,6 +25,20 @@ from collections.abc import Sequence
 from .actions import Bid
 from .rules import Exact, Rules
 from .state import Hand, Move, RoundResult, State
+
+
+def sentence(text: str) -> str:
+    """``text`` as a sentence: its first letter a capital (issue 38, fault 5:
+    "nobody loses a die", "you won.", a name typed in lower case). Every
+    sentence the terminal, ``replay --text``, ``verify`` and the table's page
+    print starts here; the rest of the text is kept as written.
+
+    >>> sentence("you open the next round."), sentence("ann bids two 3s."), sentence("★ is wild.")
+    ('You open the next round.', 'Ann bids two 3s.', '★ is wild.')
+    """
+    first = text[:1]
+    up = first.upper()
+    return up + text[1:] if len(up) == 1 else text  # "ß" would become "SS": kept
 
 
 def faces_words(rules: Rules, faces: Sequence[int]) -> str:
@@ -78,7 +92,7 @@ def bid_sentence(rules: Rules, who: str, bid: Bid, show: Hand = ()) -> str:
     text = f"{says(who, 'bid')} {rules.describe_bid(bid)}"
     if show:
         text += f", {'show' if is_you(who) else 'shows'} {faces_words(rules, show)} and {'reroll' if is_you(who) else 'rerolls'} the rest"
-    return text + "."
+    return sentence(text + ".")
 
 
 def losses_words(names: Sequence[str], lost: Sequence[int], gained: Sequence[int] = ()) -> str:
@@ -93,7 +107,7 @@ def challenge_sentence(rules: Rules, names: Sequence[str], r: RoundResult) -> st
     """``bob challenges ann's two 3s: the count is 1; ann loses 1 die.``, or
     for a calza (RULES.md ``perudo``): ``bob calls calza on ann's two 3s: ...``."""
     verb = says(names[r.challenger], "call") + " calza on" if r.calza else says(names[r.challenger], "challenge")
-    return (
+    return sentence(
         f"{verb} {possessive(names[r.bidder])} {rules.describe_bid(r.bid)}: "
         f"the count is {r.count}; {losses_words(names, r.lost, r.gained)}."
     )
@@ -146,7 +160,7 @@ def outcome_sentences(rules: Rules, names: Sequence[str], r: RoundResult) -> lis
         out.append(f"{says(names[r.out[0]], 'be') if one else list_words([names[s] for s in r.out]) + ' are'} out.")
     if r.next_opener is not None:
         out.append(f"{says(names[r.next_opener], 'open')} the next round.")
-    return out
+    return [sentence(x) for x in out]
 
 
 def _round(rules: Rules, names: Sequence[str], no: int, deal: tuple[Hand, ...], moves: Sequence[Move],
@@ -158,7 +172,7 @@ def _round(rules: Rules, names: Sequence[str], no: int, deal: tuple[Hand, ...], 
         who = names[m.seat]
         if isinstance(m.action, Bid):
             k += 1
-            text = f"  {k}. {says(who, 'bid')} {rules.format_bid(m.action)}: {rules.describe_bid(m.action)}"
+            text = f"  {k}. {sentence(says(who, 'bid'))} {rules.format_bid(m.action)}: {rules.describe_bid(m.action)}"
             if m.show:
                 verbs = ("show", "reroll") if is_you(who) else ("shows", "rerolls")
                 text += f", {verbs[0]} {faces_words(rules, m.show)} and {verbs[1]} the rest"
@@ -189,5 +203,5 @@ def narrate(state: State) -> list[str]:
         lines.extend(_round(rules, names, len(state.results) + 1, state.deal_faces, state.moves, None))
         lines.append("")
     if state.winner is not None:
-        lines.append(f"{says(names[state.winner], 'win')}.")
+        lines.append(sentence(f"{says(names[state.winner], 'win')}."))
     return lines

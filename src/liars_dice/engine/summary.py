@@ -163,3 +163,33 @@ def rules_summary(rules: Rules) -> list[tuple[str, str]]:
     )
     out.append(("Players", f"{many} players."))
     return out
+
+
+def wild_name(rules: Rules) -> str:
+    """The wild face as the rules name it: ``★ stars``, ``aces (1s)``, ``1s``."""
+    w = rules.wild_face
+    assert w is not None
+    if rules.star_symbol:
+        return "★ stars"
+    noun = rules.face_noun(w)
+    return noun if noun == f"{w}s" else f"{noun} ({w}s)"
+
+
+def wild_note(rules: Rules, wilds_active: bool, opened: bool, palifico: bool = False) -> str:
+    """Whether wilds count this round, in a few words (``""`` without wilds): the
+    terminal says it every turn and the table's page shows it (issue 38).
+
+    >>> wild_note(Rules.preset("classic"), True, True)
+    '1s are wild'
+    """
+    w = rules.wild_face
+    if w is None:
+        return ""
+    name = wild_name(rules)
+    if palifico:
+        return f"{rules.face_noun(w)} are not wild this round (a palifico round)"
+    if not wilds_active:
+        return f"{name} are not wild this round (it opened on {rules.face_noun(w)})"
+    if rules.wilds_suspended_on_wild_opening and not opened:
+        return f"{name} are wild (unless the round opens on {rules.face_noun(w)})"
+    return f"{name} are wild"

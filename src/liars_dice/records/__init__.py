@@ -17,7 +17,7 @@ A record replays to the same state it was written from:
 (True, True)
 """
 
-from .fairness import FairDiceError, FairReport, FairRound, verify_record
+from .fairness import FairDiceError, FairReport, FairRound, OwnSeed, own_seeds, verify_record
 from .reading import MAX_RECORD_BYTES, read_record_bytes
 from .replay import RecordError, Replay, parse_record, replay, round_result_json, rules_from_record
 from .rules_file import MAX_RULES_BYTES, RulesFileError, load_rules, parse_rules_text, rules_schema
@@ -25,7 +25,7 @@ from .schema import FORMAT
 from .writer import dumps_record, record_from_state
 
 __all__ = [
-    "FORMAT", "MAX_RECORD_BYTES", "read_record_bytes", "FairDiceError", "FairReport", "FairRound", "verify_record", "RecordError", "Replay", "dumps_record", "parse_record", "record_from_state", "replay",
+    "FORMAT", "MAX_RECORD_BYTES", "read_record_bytes", "FairDiceError", "FairReport", "FairRound", "OwnSeed", "own_seeds", "verify_record", "RecordError", "Replay", "dumps_record", "parse_record", "record_from_state", "replay",
     "round_result_json", "rules_from_record", "MAX_RULES_BYTES", "RulesFileError", "load_rules",
     "parse_rules_text", "rules_schema",
 ]

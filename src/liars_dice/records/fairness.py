@@ -49,6 +49,8 @@ class FairRound:
     contributors: tuple[str, ...] = ()
     missing: tuple[str, ...] = ()
     mixed: bool = False
+    #: version 2: each contributor's seed (hex), checked against its digest, in seat order
+    seeds: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass
@@ -70,6 +72,38 @@ class FairReport:
     @property
     def rerolls(self) -> int:
         return sum(r.rerolls for r in self.rounds)
+
+
+@dataclass(frozen=True)
+class OwnSeed:
+    """A player's own seed for a round, looked for in a checked record
+    (``liars-dice verify --my-seed ROUND=HEX``)."""
+
+    #: 0-based round index
+    round: int
+    #: the seed, 64 lowercase hex digits
+    seed: str
+    #: the player whose contribution it is in the record (the dice used it), or ``None`` (they did not)
+    used_as: str | None
+
+
+def own_seeds(report: FairReport, seeds: dict[int, str]) -> list[OwnSeed]:
+    """Whether each of a player's own seeds (``{0-based round: hex}``) went into
+    its round's dice: it is one of the round's contributions, which
+    :func:`verify_record` checked against the digests published at the deal
+    and mixed into the seed every die was checked against. A record written by
+    the server is checked against seeds only the player's page knew, so a
+    server that dropped or replaced a player's seed is caught.
+
+    :raises RecordError: a round the record does not have, or that the check did not reach.
+    """
+    out = []
+    for r, seed in sorted(seeds.items()):
+        if not 0 <= r < len(report.rounds):
+            raise RecordError(f"--my-seed names round {r + 1}, but the record has {len(report.rounds)} rounds checked.")
+        used = next((name for name, hexed in report.rounds[r].seeds if hexed == seed), None)
+        out.append(OwnSeed(r, seed, used))
+    return out
 
 
 def _key(name: str) -> str:
@@ -166,6 +200,7 @@ def _check_round(r: int, rnd: RoundModel, players: tuple[str, ...], faces: int) 
         rerolled += len(got_faces)
     return FairRound(
         r, rnd.commitment, rnd.seed, sum(held), rerolls, rerolled, contributors, missing, rnd.contributions is not None,
+        tuple((name, (rnd.contributions or {})[name]) for name in contributors),
     )
 
 

@@ -191,3 +191,22 @@ def reveal(result: dict[str, Any], r: int, seeds: Seeds, names: Sequence[str] = 
         result["contributions"] = {names[s]: h for s, h in entry.contributions}
         result["missing"] = [names[s] for s in entry.missing]
     return result
+
+
+def reveal_dice(result: dict[str, Any], r: int, log: Any, names: Sequence[str]) -> dict[str, Any]:
+    """Add what the page needs to check round ``r``'s dice itself (issue 38,
+    fault 8; ``static/js/fair.js checkReveal``) to its served result, once its
+    seed is public (nothing when it has none): ``round`` (0-based), ``dealt``
+    (every seat's dealt hand, by name) and ``rerolls`` (``[{"move", "player",
+    "reroll"}]``, the move's 0-based index in the round). The seed, public now,
+    gives all of these anyway: nothing secret is added.
+
+    :param log: the round's ``RoundLog`` (``deal``, ``moves``).
+    """
+    if result.get("seed") is None:
+        return result
+    result["round"] = r
+    result["dealt"] = {names[s]: list(h) for s, h in enumerate(log.deal) if h}
+    result["rerolls"] = [{"move": m, "player": names[mv.seat], "reroll": list(mv.reroll)}
+                         for m, mv in enumerate(log.moves) if mv.reroll]
+    return result

@@ -273,8 +273,12 @@ class Table:
 
     def score(self) -> list[dict[str, Any]]:
         """The table's running score over its finished games: ``[{"name", "seat",
-        "wins", "stand_in_wins"}]``, one entry per name that played a game here
-        (its seat in the last game it played), most wins first, then by seat.
+        "wins", "stand_in_wins"}]``, one entry per seat of the last game (its
+        name there), most wins first, then by seat. A seat whose player changed
+        (a person who left, and the bot that took the seat at "Play again")
+        keeps its earlier players in ``"before": [{"name", "wins",
+        "stand_in_wins"}]``, so the score lists one name per seat (issue 38: 6
+        names for 5 seats).
 
         A game won by a bot standing in for a person who left (or was away past
         the grace period) is not that person's win: it counts in their entry's
@@ -283,20 +287,27 @@ class Table:
         if self.state is not None:
             over = self.status is TableStatus.FINISHED
             games.append((self.state, self.winner if over else None, over and self.winner_stand_in))
-        seat_of: dict[str, int] = {}
-        wins: dict[str, int] = {}
-        stand_in_wins: dict[str, int] = {}
+        names: dict[int, list[str]] = {}  # seat -> its players, first to last
+        wins: dict[tuple[int, str], int] = {}
+        stand_in_wins: dict[tuple[int, str], int] = {}
         for st, winner, stand_in in games:
-            for i, name in enumerate(st.game.players):
-                seat_of[name] = i
-                wins.setdefault(name, 0)
-                stand_in_wins.setdefault(name, 0)
-            if winner is not None:
-                (stand_in_wins if stand_in else wins)[winner] += 1
-        return sorted(
-            ({"name": n, "seat": seat_of[n], "wins": w, "stand_in_wins": stand_in_wins[n]} for n, w in wins.items()),
-            key=lambda e: (-e["wins"], e["seat"]),
-        )
+            players = st.game.players
+            for i, name in enumerate(players):
+                if name not in names.setdefault(i, []):
+                    names[i].append(name)
+                wins.setdefault((i, name), 0)
+                stand_in_wins.setdefault((i, name), 0)
+            if winner is not None and winner in players:
+                (stand_in_wins if stand_in else wins)[(players.index(winner), winner)] += 1
+        last = games[-1][0].game.players if games else ()
+        out = []
+        for i, name in enumerate(last):
+            entry: dict[str, Any] = {"name": name, "seat": i, "wins": wins[(i, name)], "stand_in_wins": stand_in_wins[(i, name)]}
+            before = [{"name": n, "wins": wins[(i, n)], "stand_in_wins": stand_in_wins[(i, n)]} for n in names[i] if n != name]
+            if before:
+                entry["before"] = before
+            out.append(entry)
+        return sorted(out, key=lambda e: (-e["wins"], e["seat"]))
 
     def may_rematch(self, seat: int) -> bool:
         """Whether ``seat`` may start the next game: the host, or any person

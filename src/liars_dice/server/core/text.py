@@ -85,6 +85,10 @@ def _spoof_checker() -> Any:
     return icu.SpoofChecker()
 
 
+def _icu_skeleton(text: str) -> str:
+    return str(_spoof_checker().getSkeleton(0, text))
+
+
 def load_confusables() -> None:
     """Load ICU's confusables data now: about 2.4 MiB, which the first nickname
     checked would otherwise load mid-game (``liars-dice serve`` calls this at
@@ -93,18 +97,33 @@ def load_confusables() -> None:
 
 
 @functools.lru_cache(maxsize=4096)
-def skeleton(text: str) -> str:
-    """The UTS #39 confusable skeleton of ``text``, case-folded: two names with
-    the same skeleton look alike ("rn" and "m", Latin "o" and Cyrillic "о").
+def _capital_look(ch: str) -> str:
+    """``ch``, or the capital it is drawn as when its UTS #39 prototype is one
+    (Cyrillic "М" is drawn as "M", the digit "0" as "O"); a capital "I" stays
+    "I" (its prototype is a small "l")."""
+    look = _icu_skeleton(ch)
+    return look if look != ch and look.casefold() != look else ch
 
-    Case is folded too (ICU's skeleton keeps case), so "Bob" and "bob" clash:
-    between two mappings, since folding first parts look-alike capitals
-    (Cyrillic "М" folds to "м", which maps to "ʍ", while Latin "M" folds to
-    "m", which maps to "rn"), so "Маrta" passed as a guest beside an account
-    "Marta".
+
+@functools.lru_cache(maxsize=4096)
+def skeleton(text: str) -> str:
+    """The UTS #39 confusable skeleton of ``text`` with case ignored: two names
+    with the same skeleton look alike ("rn" and "m", Latin "o" and Cyrillic "о")
+    or differ only by case ("KIMMY155" and "Kimmy155").
+
+    UTS #39 section 4 takes the skeleton of the case-folded string. Folding
+    alone would part the capitals of other scripts that are drawn as Latin
+    capitals (Cyrillic "М" folds to "м", whose skeleton is "ʍ", while "M"
+    folds to "m", "rn"), so each character whose prototype is a capital is
+    first replaced by that capital ("Маrta" clashes with "Marta"). Taking the
+    skeleton before folding, as before issue 38, made a capital "I" a small
+    "l", so "MILA" and "KIMMY155" passed beside "mila" and "Kimmy155".
+
+    :returns: a string, the same for every case variant of a Latin-script name
+        (tests/server/test_text.py checks it as a property over names).
     """
-    checker = _spoof_checker()
-    return str(checker.getSkeleton(0, str(checker.getSkeleton(0, text)).casefold()))
+    nfd = unicodedata.normalize("NFD", text)
+    return _icu_skeleton("".join(_capital_look(ch) for ch in nfd).casefold())
 
 
 def confusable_with(name: str, others: Iterable[str | None]) -> str | None:

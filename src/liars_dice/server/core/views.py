@@ -40,7 +40,8 @@ from ...engine import (
     view_exact_probability,
 )
 from ...records import record_from_state
-from ...engine.narration import bid_sentence, challenge_sentence, round_sentence, verdict_sentence
+from ...engine.narration import bid_sentence, challenge_sentence, round_sentence, sentence, verdict_sentence
+from ...engine.summary import wild_note
 from . import fairness
 from .tables import Table, rules_summary
 
@@ -100,6 +101,14 @@ def _worded(rules: Rules, bid: Bid) -> dict[str, Any]:
     return bid_words(rules, bid)
 
 
+@lru_cache(maxsize=1024)
+def _wild_words(rules: Rules, wilds_active: bool, opened: bool, palifico: bool) -> str | None:
+    """The view's ``wild_note``: :func:`~liars_dice.engine.summary.wild_note` as a
+    sentence, or ``None`` without wilds (kept: a few cases per rule set, at every move)."""
+    note = wild_note(rules, wilds_active, opened, palifico)
+    return sentence(note + ".") if note else None
+
+
 def _word_bids(rules: Rules, out: dict[str, Any]) -> None:
     """Add the engine's words to every bid of a view's ``bids``."""
     for entry in out["bids"]:
@@ -122,7 +131,8 @@ def _results(room: Viewed) -> tuple[list[dict[str, Any]], str]:
         have = cached[0] if cached is not None and cached[0] < n else 0
         names = state.game.players
         seeds = room.table.seeds
-        new = [fairness.reveal(result_json(state.results[i], names, state.rules), i, seeds, names) for i in range(have, n)]
+        new = [fairness.reveal_dice(fairness.reveal(result_json(state.results[i], names, state.rules), i, seeds, names),
+                                    i, state.logs[i], names) for i in range(have, n)]
         text = json.dumps(new, separators=(",", ":"), ensure_ascii=False)
         if have:
             assert cached is not None
@@ -206,6 +216,8 @@ def _common(room: Viewed, out: dict[str, Any], rules_slots: bool = False) -> Non
     out["game"] = t.game_number
     out["turn_timer"] = t.turn_timer
     assert t.state is not None
+    # whether wilds count this round, as the terminal says it every turn (issue 38): "1s are wild."
+    out["wild_note"] = _wild_words(t.rules, t.state.wilds_active, t.state.current_bid is not None, t.state.palifico)
     out["commitment"] = fairness.current_commitment(t.state, t.seeds)
     # fair dice version 2: the digests of the seeds in this round's dice, and
     # the next deal's commitment for the persons' pages to answer

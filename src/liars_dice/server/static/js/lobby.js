@@ -1,7 +1,7 @@
 // The lobby: join by code, create a table, open public tables, your games.
 import { api } from "./api.js";
 import { summaryItems } from "./rules-text.js";
-import { h, fill, nickname, saveNickname, saveSeatToken, allSeatTokens, dateTime, store } from "./util.js";
+import { h, fill, nickname, saveNickname, saveSeatToken, allSeatTokens, dateTime, store, radioKeys } from "./util.js";
 import { die } from "./dice.js";
 import { ratingBadge } from "./ratings.js";
 
@@ -77,8 +77,8 @@ export function lobbyPage({ root, toast }) {
   const presetLine = h("p", { class: "small muted preset-line", id: "preset-line" });
   const optionsBox = h("div", { class: "options-grid", id: "rule-options" });
   const rulesList = h("ul", { class: "rules-list", id: "rules-summary" });
-  const seatsBox = h("div", { class: "segmented", id: "seats", role: "radiogroup", "aria-label": "Seats" });
-  const timerBox = h("div", { class: "segmented", id: "timer", role: "radiogroup", "aria-label": "Turn timer" });
+  const seatsBox = h("div", { class: "segmented", id: "seats", role: "radiogroup", "aria-label": "Seats", onkeydown: radioKeys });
+  const timerBox = h("div", { class: "segmented", id: "timer", role: "radiogroup", "aria-label": "Turn timer", onkeydown: radioKeys });
   const privateBox = h("input", { type: "checkbox", id: "private", name: "private" });
   const ratedBox = h("input", { type: "checkbox", id: "rated", name: "rated" });  // issue 18: needs a turn timer
   // A rules file (TOML or JSON, as `liars-dice rules --schema` describes), uploaded or pasted;
@@ -169,13 +169,13 @@ export function lobbyPage({ root, toast }) {
     seats = Math.min(hi, Math.max(lo, seats));
     fill(seatsBox, Array.from({ length: config.seats.max - config.seats.min + 1 }, (_, i) => config.seats.min + i).map((n) =>
       h("button", { type: "button", role: "radio", "aria-checked": String(n === seats), class: n === seats ? "seg on" : "seg",
-        disabled: n < lo || n > hi, dataset: { seats: n }, onclick: () => { seats = n; renderOptions(false); } }, String(n))));
+        tabindex: n === seats ? "0" : "-1", disabled: n < lo || n > hi, dataset: { seats: n }, onclick: () => { seats = n; renderOptions(false); } }, String(n))));
   }
 
   function renderTimer() {
     fill(timerBox, config.turn_timer.choices.map((t) =>
       h("button", { type: "button", role: "radio", "aria-checked": String(t === timer), class: t === timer ? "seg on" : "seg",
-        dataset: { timer: t === null ? "none" : t }, onclick: () => { timer = t; renderTimer(); } }, t === null ? "none" : `${t}s`)));
+        tabindex: t === timer ? "0" : "-1", dataset: { timer: t === null ? "none" : t }, onclick: () => { timer = t; renderTimer(); } }, t === null ? "none" : `${t}s`)));
   }
 
   async function create(e) {

@@ -79,11 +79,56 @@ export function bidPicker({ view: v, rules: r, pick: p, hint, onChange, onBid, o
       chance !== null ? h("div", { class: "small hint" }, `Chance that ${raise.words} is true, from your dice: `, h("strong", {}, percent(chance))) : null,
       !showOk ? h("div", { class: "small warn" }, "Keep at least one die hidden to reroll.") : null)
       : h("p", { class: "muted" }, "No raise is possible: every die is already bid."),
-    v.legal.challenge || (v.legal.calza && onCalza) ? h("div", { class: "call-line" },
-      v.legal.challenge ? h("button", { type: "button", class: "btn btn-danger btn-wide", id: "challenge-btn", onclick: onChallenge },
-      "Liar! ", h("span", { class: "btn-sub" }, `challenge ${cur.player}'s ${cur.words}`)) : null,
-    v.legal.calza && onCalza ? h("button", { type: "button", class: "btn btn-wide", id: "calza-btn", onclick: onCalza },
-      "Calza! ", h("span", { class: "btn-sub" }, `exactly ${cur.words}`,
-        hint && v.exact_odds !== null && v.exact_odds !== undefined ? ` (${percent(v.exact_odds)} from your dice)` : "")) : null) : null,
+    v.legal.challenge || (v.legal.calza && onCalza) ? callLine({ v, p, cur, hint, onChange, onChallenge, onCalza }) : null,
   ];
+}
+
+
+/**
+ * The moves that end a round (a challenge, a calza) take a second tap (issue 38,
+ * fault 7: on a phone "Liar!" sits under "Bid", and a mis-tap could not be
+ * taken back). The first tap arms the move: the line becomes the question (where
+ * the tapped button was, so a double tap lands on words) over "Cancel" and the
+ * confirming button; focus moves to the confirming button, whose label
+ * says the whole move (Enter confirms, Escape cancels), and nothing is sent
+ * before it. A player who meant it taps twice, with no wait.
+ * p.confirm: null, "challenge" or "calza" (kept in the pick, so a re-draw keeps it).
+ */
+function callLine({ v, p, cur, hint, onChange, onChallenge, onCalza }) {
+  const arm = (what) => () => {
+    p.confirm = what;
+    onChange();
+    const button = document.getElementById(`confirm-${what}`);
+    if (button) button.focus();
+  };
+  const cancel = () => {
+    const what = p.confirm;
+    p.confirm = null;
+    onChange();
+    const back = document.getElementById(`${what}-btn`);
+    if (back) back.focus();
+  };
+  if (p.confirm === "challenge" && v.legal.challenge || p.confirm === "calza" && v.legal.calza && onCalza) {
+    const calza = p.confirm === "calza";
+    const question = calza ? `Call calza: exactly ${cur.words}? If not exact, you lose a die.`
+      : `Call liar on ${cur.player}'s ${cur.words}? The dice are shown and the round ends.`;
+    const no = h("button", { type: "button", class: "btn btn-wide", id: "cancel-call", onclick: cancel }, "Cancel");
+    const yes = h("button", { type: "button", class: `btn btn-wide ${calza ? "btn-primary" : "btn-danger"}`, id: `confirm-${p.confirm}`,
+      "aria-describedby": "confirm-question",
+      onclick: () => { p.confirm = null; (calza ? onCalza : onChallenge)(); } },
+      calza ? `Yes, call calza on ${cur.words}` : `Yes, call liar on ${cur.player}`);
+    // the confirming button under the other move's place (Liar! first, Calza! second in the line)
+    const both = calza && v.legal.challenge ? [yes, no] : [no, yes];
+    return h("div", { class: "call-line call-confirm", role: "group", "aria-labelledby": "confirm-question",
+      onkeydown: (e) => { if (e.key === "Escape") { e.preventDefault(); cancel(); } } },
+      h("p", { class: "confirm-question", id: "confirm-question", role: "status" }, question),
+      h("div", { class: "confirm-buttons" }, both));
+  }
+  p.confirm = null;
+  return h("div", { class: "call-line" },
+    v.legal.challenge ? h("button", { type: "button", class: "btn btn-danger btn-wide", id: "challenge-btn", onclick: arm("challenge") },
+      "Liar! ", h("span", { class: "btn-sub" }, `challenge ${cur.player}'s ${cur.words}`)) : null,
+    v.legal.calza && onCalza ? h("button", { type: "button", class: "btn btn-wide", id: "calza-btn", onclick: arm("calza") },
+      "Calza! ", h("span", { class: "btn-sub" }, `exactly ${cur.words}`,
+        hint && v.exact_odds !== null && v.exact_odds !== undefined ? ` (${percent(v.exact_odds)} from your dice)` : "")) : null);
 }

@@ -10,10 +10,10 @@ import { seedLine } from "./fair.js";
  * (bid_words), which dice counted (counted), whether wilds counted (wilds_active),
  * the verdict in words (verdict: calza right or wrong, a perfect bid, the bid
  * true or a lie). opts: {challenger, me: this browser's player name,
- * dialog: ids for the overlay}.
+ * dialog: ids for the overlay, fair: {code, game, me} to check the dice in the page}.
  */
 export function revealContent(r, result, opts = {}) {
-  const { challenger = null, me = null, dialog = false } = opts;
+  const { challenger = null, me = null, dialog = false, fair = null } = opts;
   const bid = result.bid;
   const wildsActive = result.wilds_active !== false;
   const counted = result.counted || {};
@@ -48,6 +48,6 @@ export function revealContent(r, result, opts = {}) {
       lostNames.length ? h("li", {}, listWords(lostNames) + ".") : h("li", {}, "Nobody loses a die."),
       result.out.length ? h("li", {}, `${listWords(result.out)} ${result.out.length === 1 ? "is" : "are"} out.`) : null,
       result.next ? h("li", {}, h("strong", {}, `${result.next === me ? "You open" : `${result.next} opens`} the next round.`)) : h("li", {}, h("strong", {}, "The game is over."))),
-    seedLine(result),
+    seedLine(result, fair),
   ];
 }

@@ -173,7 +173,7 @@ export function tablePage({ root, toast }, code) {
       said.push(`${b.player === myName() ? "You bid" : `${b.player} bids`} ${b.words}.`);
     }
     if (event.by_bot && S.seat !== null && event.player === myName()) {
-      toast("Your time ran out, so a bot made that move for you.", "info");
+      toast(`Your time ran out, so a bot played for you: ${botMoveWords(view, event)}.`, "info");
     }
     // the note also shows to a page that catches up before the first bid (a sync, not the start event)
     if (event.kind !== "start" && view.round === 1 && view.move_number === 0 && view.phase !== "over") S.startNote = true;
@@ -195,6 +195,17 @@ export function tablePage({ root, toast }, code) {
     if (said.length) announce(said.join(" "));
     renderAll();
     if (S.rollPending && el.reveal.hidden) rollNow();
+  }
+
+  /** The move a bot made for this seat when its time ran out, in words: "it bid four 5s",
+   *  "it called liar on Mila's four 5s", "it called calza on Mila's four 5s". */
+  function botMoveWords(view, event) {
+    if (event.kind === "bid" && view.bids.length) return `it bid ${view.bids[view.bids.length - 1].words}`;
+    const r = event.result;
+    const on = r ? ` on ${r.bidder}'s ${r.bid_words}` : "";
+    if (event.kind === "calza") return `it called calza${on}`;
+    if (event.kind === "challenge") return `it called liar${on}`;
+    return "it moved";
   }
 
   /** The reveal in one sentence, for the live region. */
@@ -301,7 +312,10 @@ export function tablePage({ root, toast }, code) {
         h("span", {},
           h("strong", { class: "score-wins" }, `${e.wins} ${e.wins === 1 ? "win" : "wins"}`),
           // a game won by the bot standing in for a person who left is not their win (issue 17, fault 2)
-          e.stand_in_wins ? h("span", { class: "muted small score-stand-in" }, ` · ${e.stand_in_wins} won by the stand-in bot`) : null)))));
+          e.stand_in_wins ? h("span", { class: "muted small score-stand-in" }, ` · ${e.stand_in_wins} won by the stand-in bot`) : null,
+          // one name per seat (issue 38): the seat's earlier players, such as a person who left, said with it
+          e.before && e.before.length ? h("span", { class: "muted small score-before" },
+            ` · before: ${e.before.map((b) => `${b.name} ${b.wins} ${b.wins === 1 ? "win" : "wins"}${b.stand_in_wins ? ` (+${b.stand_in_wins} by the stand-in bot)` : ""}`).join(", ")}`) : null)))));
   }
 
   function renderConn() {
@@ -511,7 +525,10 @@ export function tablePage({ root, toast }, code) {
       bar.classList.toggle("timer-low", left < 6);
     }
     for (const t of root.querySelectorAll(".countdown")) {
-      const left = Math.max(0, Math.ceil(Number(t.dataset.deadline) - now));
+      // the turn's clock starts when the reveal ends: the deadline is the reveal's end plus the timer,
+      // so right after a reveal a 60 s turn would read "64s" (issue 38); it never reads more than the timer
+      const most = t.dataset.total ? Number(t.dataset.total) : Infinity;
+      const left = Math.max(0, Math.min(most, Math.ceil(Number(t.dataset.deadline) - now)));
       t.textContent = `${left}s`;
     }
   }
@@ -545,7 +562,7 @@ export function tablePage({ root, toast }, code) {
       h("div", { class: "center-top" },
         h("span", { class: "round-no" }, `Round ${v.round ?? v.results.length + 1}`),
         h("span", { class: `turn ${myTurn() ? "turn-mine" : ""}`, id: "turn" }, who),
-        v.deadline ? h("span", { class: "countdown", dataset: { deadline: v.deadline } }) : null,
+        v.deadline ? h("span", { class: "countdown", id: "turn-countdown", dataset: { deadline: v.deadline, total: v.turn_timer || "" } }) : null,
         // the start, said here for the first round (a toast covered the picker on a phone)
         S.startNote && v.round === 1 ? h("span", { class: "start-note", id: "start-note" }, "The game has started. Good luck!") : null,
         toggle),
@@ -554,7 +571,11 @@ export function tablePage({ root, toast }, code) {
             h("span", { class: "muted" }, `${cur.player} bids`), bidChip(r, cur.bid, "md"),
             h("span", { class: "bid-words" }, cur.words),
             cur.show && cur.show.length ? h("span", { class: "muted small" }, `(showed ${cur.show.length})`) : null)
-        : h("div", { class: "current-bid muted", id: "current-bid" }, `No bid yet this round. ${Object.values(v.dice).reduce((a, b) => a + b, 0)} dice in play.`),
+        : h("div", { class: "current-bid muted", id: "current-bid" }, "No bid yet this round."),
+      // the dice in play and whether wilds count stay in view all round (issue 38: the total went with the first bid,
+      // and the page never said that 1s are wild, which the terminal says every turn)
+      v.phase !== "over" ? h("div", { class: "round-facts small muted", id: "round-facts" },
+        `${Object.values(v.dice).reduce((a, b) => a + b, 0)} dice in play.`, v.wild_note ? ` ${v.wild_note}` : null) : null,
       roundBidsToggle(v, r),
       v.palifico
         // RULES.md perudo "Palifico": announced with what it changes
@@ -819,11 +840,16 @@ export function tablePage({ root, toast }, code) {
     S.reveal = { result };
     fill(el.reveal,
       h("div", { class: "reveal card", role: "dialog", "aria-modal": "true", "aria-labelledby": "reveal-title" },
-        revealContent(rules(), result, { challenger, me: myName(), dialog: true }),
+        revealContent(rules(), result, { challenger, me: myName(), dialog: true, fair: fairCheck() }),
         h("button", { class: "btn btn-primary btn-wide", id: "reveal-close", onclick: closeReveal, autofocus: true }, result.next ? "Next round" : "See the result")));
     el.reveal.hidden = false;
     const button = el.reveal.querySelector("#reveal-close");
     if (button) button.focus({ preventScroll: true });
+  }
+
+  /** What the reveal needs to check its dice in the page (fair.js checkRound). */
+  function fairCheck() {
+    return { code, me: myName(), players: S.view ? S.view.players : null, faces: rules() ? rules().faces : 6 };
   }
 
   function closeReveal() {

@@ -160,3 +160,30 @@ export function keepFocus(render) {
     if (twin && !twin.disabled) twin.focus({ preventScroll: true });
   }
 }
+
+/**
+ * Arrow keys for a radio group (WAI-ARIA Authoring Practices, "Radio Group"):
+ * the group is one Tab stop (the checked radio has tabindex 0, the others -1,
+ * set by whoever draws them); Right/Down pick the next enabled radio, Left/Up
+ * the previous, wrapping, Home/End the first/last; the pick follows focus, as
+ * the table's face picker does. The radio is clicked, so the group's own
+ * handler picks it; the group may be redrawn by that click, so the checked
+ * radio is found again afterwards and focused.
+ * Use: h("div", { role: "radiogroup", onkeydown: radioKeys }, ...radios).
+ */
+export function radioKeys(e) {
+  const group = e.currentTarget;
+  const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
+  if (!step && e.key !== "Home" && e.key !== "End") return;
+  const radios = [...group.querySelectorAll('[role="radio"]:not([disabled])')];
+  if (!radios.length) return;
+  e.preventDefault();
+  const at = radios.findIndex((r) => r.getAttribute("aria-checked") === "true");
+  let next;
+  if (e.key === "Home") next = radios[0];
+  else if (e.key === "End") next = radios[radios.length - 1];
+  else next = radios[((at < 0 ? (step > 0 ? -1 : 0) : at) + step + radios.length) % radios.length];
+  next.click();
+  const checked = group.querySelector('[role="radio"][aria-checked="true"]');
+  if (checked) checked.focus();
+}
