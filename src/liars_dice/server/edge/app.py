@@ -28,7 +28,7 @@ from ..runtime.closing import within
 from ..runtime.db import make_engine, migrate
 from ..core.errors import MessageInvalid, NameInvalid, ServerUnavailable, TableInvalid, TableNotFound, http_status
 from .guard import RequestGuard
-from .health import Health as HealthCheck
+from .health import Health as HealthCheck, Readiness
 from .headers import Guarded
 from .proxies import ProxyHeaders, TrustedProxies
 from ..runtime.hub import Broadcaster
@@ -36,7 +36,7 @@ from ..runtime.memory import Trimmer
 from ..core.listing import safe_entries
 from ..core.explain import bounded, explain
 from ..core.messages import BODY_FIELDS, RULE_FIELDS, CreateTable, JoinTable, MyGames, RulesQuery
-from .schemas import Created, Games, Health, Leaderboard, Lobby, Profile, Seated, TableSummary
+from .schemas import Created, Games, Health, Leaderboard, Lobby, Profile, Readiness as Readiness_, Seated, TableSummary
 from ..core.security import is_code, normalize_code
 from ..core.text import load_confusables
 from ..runtime.service import TableService
@@ -102,6 +102,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.accounts = Accounts(service, hasher, revocations, hash_waiting_max=settings.hash_waiting_max)
         app.state.accounts.start_sweeps(settings.session_check_seconds)
         app.state.health = HealthCheck(service, engine)
+        app.state.readiness = Readiness(app.state.health)
         trimmer = Trimmer(settings.trim_seconds)  # freed memory goes back to the system (runtime/memory.py)
         trimmer.start()
         app.state.trimmer = trimmer
@@ -112,6 +113,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
             cluster = await join_cluster(service, engine, settings.redis_url, route=settings.route)
             counted = cluster
+            # /readyz: Redis answers, and the last heartbeat renewed the leases within a lease
+            app.state.readiness = Readiness(app.state.health, cluster.broker.redis.ping, cluster.leases.seconds)
+            cluster.beat_hooks.insert(0, app.state.readiness.beaten)  # first: runs once the leases are renewed
             # the socket caps hold across the workers (counts shared at each heartbeat)
             cluster.beat_hooks.append(lambda: app.state.guard.guard.share(counted.share_counts))
             app.state.guard.guard.counts = cluster  # and each socket's place is claimed across them at once
@@ -206,6 +210,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def healthz(request: Request) -> JSONResponse:
         """Whether this worker serves games, its database included (:mod:`.health`)."""
         status, body = await request.app.state.health.check()
+        return JSONResponse(body, status_code=status)
+
+    @app.get("/readyz", response_model=Readiness_, responses={503: {"model": Readiness_, "description": "Not ready."}})
+    async def readyz(request: Request) -> JSONResponse:
+        """Whether a load balancer should send this worker requests: its database,
+        Redis (several workers) and its lease heartbeat (:class:`.health.Readiness`)."""
+        status, body = await request.app.state.readiness.check()
         return JSONResponse(body, status_code=status)
 
     @app.get("/api/config")
