@@ -187,7 +187,8 @@ class Settings:
     :ivar signup_rate_address: accounts created per address (attack: at the sign-in
         rate alone, 10/minute, one address created 14,400 accounts a day).
     :ivar hash_waiting_max: password hashes (Argon2id) waiting for the two hashing
-        threads, over every client; one more is refused ``server/busy`` (503) at once
+        threads, over every client, in a fair queue by address (runtime/hashing.py);
+        one more is refused ``rate/limited`` (429) at once (issue 36: ``server/busy``, 503, before)
         (attack: 200 sign-ins from 200 addresses, each under its rate, queued
         without bound, and a real sign-in waited for all of them).
     :ivar session_check_seconds: how often each worker re-reads the sessions of

@@ -30,6 +30,7 @@ from ..core.accounts import (
 )
 from ..core.errors import NameInvalid, RecoveryFailed, SignInFailed
 from ..core.text import skeleton
+from ..runtime.hashing import HASHING_FOR
 from ..runtime.accounts import Account, Accounts, NewSession
 from .headers import origin_allowed
 
@@ -183,6 +184,7 @@ async def _limit(request: Request, name: str | None) -> None:
     :raises RateLimited: over either.
     """
     g = request.app.state.guard
+    HASHING_FOR.set(g.address(request))  # its hashes wait in this address's fair turn (runtime/hashing.py)
     await g.guard.hit("signin_rate_address", g.address(request), what="sign-in attempts from your address")
     if name is not None:
         await g.guard.check("signin_rate_name", skeleton(name), what="failed sign-in attempts for this name")
@@ -200,6 +202,8 @@ async def _attempt(request: Request, name: str) -> AsyncIterator[None]:
     try:
         yield
     except (SignInFailed, RecoveryFailed):
+        # the address's next hashes wait behind the good-standing addresses' (issue 36, fault 5)
+        request.app.state.accounts.hashing.failed(request.app.state.guard.address(request))
         await request.app.state.guard.guard.allows("signin_rate_name", skeleton(name))
         raise
 
