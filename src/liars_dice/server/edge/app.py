@@ -15,7 +15,7 @@ from typing import Annotated, Any, AsyncIterator
 from argon2 import PasswordHasher
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
+from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
 from sqlalchemy.exc import SQLAlchemyError
@@ -24,13 +24,14 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from ...engine import LiarsDiceError
 from ..core.config import Settings
+from ..runtime import metrics
 from ..runtime.closing import within
 from ..runtime.db import make_engine, migrate
 from ..core.errors import MessageInvalid, NameInvalid, ServerUnavailable, TableInvalid, TableNotFound, http_status
 from .guard import RequestGuard
 from .health import Health as HealthCheck, Readiness
 from .headers import Guarded
-from .proxies import ProxyHeaders, TrustedProxies
+from .proxies import UNIX_PEER, ProxyHeaders, TrustedProxies
 from ..runtime.hub import Broadcaster
 from ..runtime.memory import Trimmer
 from ..core.listing import safe_entries
@@ -81,6 +82,47 @@ def _error(code: str, message: str, status: int) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": bounded(message)}}, status_code=status)
 
 
+#: Seconds between two samples of the gauges of ``/metrics`` (tables, sockets, bots waiting).
+SAMPLE_SECONDS = 2.0
+
+
+def _sample(app: FastAPI) -> None:
+    """This worker's gauges now (:mod:`..runtime.metrics`)."""
+    service: TableService | None = getattr(app.state, "service", None)
+    if service is None:
+        return
+    metrics.TABLES_OPEN.set(len(service.rooms))
+    guard: RequestGuard | None = getattr(app.state, "guard", None)
+    if guard is not None:
+        metrics.SOCKETS_OPEN.set(sum(guard.guard.sockets_of_address.values()))
+    metrics.BOT_QUEUE_DEPTH.set(service.turns.queue.waiting())
+
+
+async def _sample_metrics(app: FastAPI) -> None:
+    """Sample the gauges every :data:`SAMPLE_SECONDS`, so that a scrape of any
+    worker sums every worker's recent values (the multiprocess mode)."""
+    while True:
+        try:
+            _sample(app)
+        except Exception:  # noqa: BLE001 - a sample is never worth a worker
+            log.debug("metrics sample failed", exc_info=True)
+        await asyncio.sleep(SAMPLE_SECONDS)
+
+
+def _local_peer(request: Request) -> bool:
+    """Whether the client is this machine: a loopback address, or a unix-socket
+    peer (after :class:`.proxies.ProxyHeaders`: a proxied request is its client's)."""
+    import ipaddress
+
+    host = request.client.host if request.client is not None else UNIX_PEER
+    if host == UNIX_PEER or not host:
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The app for ``settings``. The database is migrated and unfinished games
     are resumed when the app starts (its lifespan)."""
@@ -103,6 +145,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.accounts.start_sweeps(settings.session_check_seconds)
         app.state.health = HealthCheck(service, engine)
         app.state.readiness = Readiness(app.state.health)
+        sampler = asyncio.create_task(_sample_metrics(app))  # the gauges of /metrics, every 2 s
         trimmer = Trimmer(settings.trim_seconds)  # freed memory goes back to the system (runtime/memory.py)
         trimmer.start()
         app.state.trimmer = trimmer
@@ -132,6 +175,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             # left behind, never a hung exit (issue 16; runtime/closing.py).
             if cluster is not None:
                 await within("the cluster", cluster.close(), steps=6)
+            sampler.cancel()
             await within("the revocations", revocations.close(), steps=3)
             await within("the memory trims", trimmer.close())
             app.state.accounts.close()
@@ -218,6 +262,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         Redis (several workers) and its lease heartbeat (:class:`.health.Readiness`)."""
         status, body = await request.app.state.readiness.check()
         return JSONResponse(body, status_code=status)
+
+    @app.get("/metrics", include_in_schema=False)
+    async def prometheus_metrics(request: Request) -> Response:
+        """Prometheus metrics (:mod:`..runtime.metrics`), for a loopback or
+        unix-socket peer only: the shipped nginx refuses the path to the
+        public too (``deploy/nginx/liars-dice.conf``), and a request it passes
+        on names its public client, refused here.
+
+        :raises NotAllowed: another peer (403)."""
+        if not _local_peer(request):
+            return _error("metrics/refused", "The metrics are served to this machine only.", 403)
+        _sample(request.app)
+        return Response(metrics.exposition(), media_type=metrics.CONTENT_TYPE)
 
     @app.get("/api/config")
     async def get_config() -> dict[str, Any]:

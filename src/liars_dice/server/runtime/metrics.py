@@ -74,13 +74,12 @@ def exposition() -> bytes:
     return generate_latest(REGISTRY)
 
 
-def worker_gone(pid: int) -> None:
-    """A worker process ended: its live gauges leave the sums (the supervisor calls this)."""
-    path = os.environ.get(MULTIPROC_ENV)
-    if path and os.path.isdir(path):
-        from prometheus_client import multiprocess
+def worker_gone(pid: int, path: str) -> None:
+    """Worker ``pid`` ended: its live gauges leave the sums of directory ``path``
+    (the supervisor calls this; its counters and histograms stay counted)."""
+    from prometheus_client import multiprocess
 
-        multiprocess.mark_process_dead(pid, path)  # type: ignore[no-untyped-call]
+    multiprocess.mark_process_dead(pid, path)  # type: ignore[no-untyped-call]
 
 
 __all__ = [

@@ -42,6 +42,7 @@ from .hub import Broadcaster
 from .learning import Learner
 from .queries import Queries
 from .room import Room
+from . import metrics
 from .store import Op, Store, StoreFailed, utcnow
 from .timers import Evict, GraceOver, Scheduler, TimerCommand, TurnDue
 from .turns import Turns
@@ -202,6 +203,7 @@ class TableService:
             forwarded = await self.cluster.route(room, command)
             if forwarded is not None:
                 return forwarded
+        began = time.perf_counter()  # metrics: a move's latency (issue 36)
         async with room.lock:
             if room.unsure:
                 await self._reread(room)
@@ -229,6 +231,7 @@ class TableService:
         if self.cluster is not None:  # published after the commit, never before (.broker)
             self.cluster.committed(room, first, events)
         self._after(room, events)
+        metrics.moved(time.perf_counter() - began)  # the moves counter and latency histogram (issue 36)
         return events
 
     async def stored(self, work: Awaitable[T]) -> T:

@@ -35,6 +35,7 @@ from sqlalchemy.exc import DataError
 
 from ..core.accounts import accounts_in, deleted_name, rename_players
 from ..core.errors import ServerUnavailable, StoreRefused
+from . import metrics
 from .db import accounts_t, events_t, seats_t, tables_t
 
 log = logging.getLogger(__name__)
@@ -147,6 +148,9 @@ class Store:
             return await loop.run_in_executor(self._readers, lambda: fn(*args, **kwargs))
         except DataError as e:  # a value the database cannot compare (PostgreSQL: a NUL in a text)
             raise _refused(e) from None
+        except Exception:
+            metrics.DATABASE_ERRORS.inc()
+            raise
 
     # -- writing -------------------------------------------------------------
 
@@ -187,8 +191,10 @@ class Store:
                     break
                 batch.append(nxt)
             try:
+                began = time.perf_counter()
                 with self.engine.begin() as conn:
                     _execute(conn, [op for ops, _, _ in batch for op in ops])
+                metrics.COMMIT_SECONDS.observe(time.perf_counter() - began)
                 results: list[BaseException | None] = [None] * len(batch)
             except Exception:
                 # One bad write must not sink the others: retry one by one.
@@ -201,6 +207,7 @@ class Store:
                     except DataError as e:  # this write's own values, not the database (refused, rolled back)
                         results.append(_refused(e))
                     except Exception as e:  # noqa: BLE001 - handed to the waiting coroutine
+                        metrics.DATABASE_ERRORS.inc()
                         results.append(e)
             for (_, fut, loop), err in zip(batch, results):
                 try:
