@@ -343,7 +343,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/players/{nickname}/games", response_model=Games)
     async def player_games(nickname: str, request: Request) -> dict[str, Any]:
-        await guard(request).before_lookup(request)
+        await guard(request).before_lookup(request, by_code=False)
         name = guard(request).clean_name(nickname)
         return {"games": safe_entries(await svc(request).queries.games_of_name(name))}
 
@@ -352,19 +352,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         request: Request, rule_set: Annotated[str, Query(min_length=1, max_length=80)] | None = None,
     ) -> dict[str, Any]:
         """The top players of a rule set by conservative rating, mu - 3 sigma (issue 18)."""
-        await guard(request).before_lookup(request)
+        await guard(request).before_lookup(request, by_code=False)
         return await svc(request).queries.leaderboard(rule_set)
 
     @app.get("/api/players/{nickname}/profile", response_model=Profile)
     async def player_profile(nickname: str, request: Request) -> dict[str, Any]:
         """A registered player's ratings with their history, and their public games (issue 18)."""
-        await guard(request).before_lookup(request)
+        await guard(request).before_lookup(request, by_code=False)
         name = guard(request).clean_name(nickname)
         return await svc(request).queries.profile(name)
 
     @app.post("/api/my-games", response_model=Games)
     async def my_games(body: MyGames, request: Request) -> dict[str, Any]:
-        await guard(request).before_lookup(request)
+        await guard(request).before_lookup(request, by_code=False)
         return {"games": safe_entries(await svc(request).queries.games_of_tokens(body.tokens))}
 
     @app.get("/t/{code}", include_in_schema=False)
