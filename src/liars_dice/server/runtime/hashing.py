@@ -14,11 +14,13 @@ fair queue:
 * in two classes: addresses with no failed sign-in within
   :data:`SUSPECT_SECONDS` are served before those with one (a flood of wrong
   passwords falls behind every honest sign-in after its first wave);
-* bounded: at most ``waiting_max`` wait in all, so no request waits longer
-  than about ``waiting_max / threads`` hashes. One more is refused at once
-  with ``rate/limited`` (429, one sentence), never a 503 or a timeout; a
-  request of an address in good standing first takes the place of the newest
-  waiting request of a suspect one (which gets the 429 instead).
+* bounded: at most ``waiting_max`` wait in all, and none is queued that
+  would wait longer than :data:`WAIT_SECONDS` (the hashes ahead of it in its
+  class, at the recent time of one hash, over the threads: on a loaded
+  machine a hash took seconds, and 16 waiting meant 30 s). One more is
+  refused at once with ``rate/limited`` (429, one sentence), never a 503 or a
+  timeout; a request of an address in good standing first takes the place of
+  the newest waiting request of a suspect one (which gets the 429 instead).
 
 The address a hash is for is :data:`HASHING_FOR`, set by the edge for the
 request (``edge/accounts_api.py _limit``); the metrics count the waiting
@@ -46,6 +48,11 @@ HASHING_FOR: ContextVar[str] = ContextVar("liars_dice_hashing_for", default="")
 SUSPECT_SECONDS = 600.0
 #: Addresses whose failures are remembered at once (the oldest are forgotten first).
 SUSPECTS_MAX = 100_000
+#: The longest a request is queued to wait for its hash, seconds (issue 36:
+#: an honest sign-in answered within 5 s, the hash itself included).
+WAIT_SECONDS = 3.0
+#: Weight of the newest hash in the running mean of a hash's time.
+HASH_TIME_WEIGHT = 0.2
 
 
 class HashingRefused(RateLimited):
@@ -76,6 +83,7 @@ class FairHashing:
         #: class (0: good standing, 1: suspect) -> address -> its waiting turns, in order
         self._queues: tuple[OrderedDict[str, deque[asyncio.Future[None]]], ...] = (OrderedDict(), OrderedDict())
         self._failed: OrderedDict[str, float] = OrderedDict()  #: address -> its last failure
+        self.hash_seconds = 0.0  #: a hash's recent time (running mean; 0: none measured yet)
 
     # -- standing ------------------------------------------------------------------
 
@@ -109,6 +117,7 @@ class FairHashing:
         else:
             self.running += 1
         loop = asyncio.get_running_loop()
+        began = self.clock()
         try:
             job = self.pool.submit(fn)
         except BaseException:
@@ -117,15 +126,28 @@ class FairHashing:
 
         def done(_: object) -> None:  # on the hashing thread: the turn ends on the loop
             try:
-                loop.call_soon_threadsafe(self._release)
+                loop.call_soon_threadsafe(self._hashed, self.clock() - began)
             except RuntimeError:  # the loop closed (shutdown)
                 pass
 
         job.add_done_callback(done)  # the turn ends when the hash does, even if its request went away
         return await asyncio.wrap_future(job)
 
+    def _hashed(self, seconds: float) -> None:
+        w = HASH_TIME_WEIGHT
+        self.hash_seconds = seconds if self.hash_seconds == 0.0 else (1 - w) * self.hash_seconds + w * seconds
+        self._release()
+
+    def _too_long(self, ahead: int) -> bool:
+        """Whether a request with ``ahead`` hashes before it (and the running
+        ones) would wait past :data:`WAIT_SECONDS`."""
+        return (ahead + 1) * self.hash_seconds / self.threads > WAIT_SECONDS
+
     async def _wait_turn(self, address: str) -> None:
         cls = 1 if self.suspect(address) else 0
+        ahead = sum(len(q) for q in self._queues[0].values()) if cls == 0 else self.waiting
+        if self._too_long(ahead):
+            raise _refused()
         if self.waiting >= self.waiting_max and not (cls == 0 and self._evict_suspect()):
             raise _refused()
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -189,4 +211,4 @@ class FairHashing:
                 fut.set_result(None)
 
 
-__all__ = ["FairHashing", "HASHING_FOR", "HashingRefused", "SUSPECT_SECONDS"]
+__all__ = ["FairHashing", "HASHING_FOR", "HashingRefused", "SUSPECT_SECONDS", "WAIT_SECONDS"]
