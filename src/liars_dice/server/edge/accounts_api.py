@@ -202,6 +202,7 @@ async def _attempt(request: Request, name: str) -> AsyncIterator[None]:
     await _limit(request, name)
     try:
         yield
+        request.app.state.accounts.hashing.succeeded(request.app.state.guard.address(request))
     except (SignInFailed, RecoveryFailed):
         # the address's next hashes wait behind the good-standing addresses' (issue 36, fault 5)
         request.app.state.accounts.hashing.failed(request.app.state.guard.address(request))

@@ -11,9 +11,10 @@ fair queue:
 * by address, round robin: an address waits behind its own earlier requests,
   not behind everyone's (each address has a queue of its own, and the
   addresses take turns, one hash each);
-* in two classes: addresses with no failed sign-in within
-  :data:`SUSPECT_SECONDS` are served before those with one (a flood of wrong
-  passwords falls behind every honest sign-in after its first wave);
+* in two classes: addresses with no failed sign-in (nor a request refused
+  here) within :data:`SUSPECT_SECONDS`, or a good sign-in since, are served
+  before the others (a flood of wrong passwords falls behind every honest
+  sign-in after its first wave);
 * bounded: at most ``waiting_max`` wait in all, and none is queued that
   would wait longer than :data:`WAIT_SECONDS` (the hashes ahead of it in its
   class, at the recent time of one hash, over the threads: on a loaded
@@ -95,6 +96,10 @@ class FairHashing:
         while len(self._failed) > SUSPECTS_MAX:
             self._failed.popitem(last=False)
 
+    def succeeded(self, address: str) -> None:
+        """A sign-in from ``address`` succeeded: it is in good standing again."""
+        self._failed.pop(address, None)
+
     def suspect(self, address: str) -> bool:
         at = self._failed.get(address)
         if at is None:
@@ -146,9 +151,9 @@ class FairHashing:
     async def _wait_turn(self, address: str) -> None:
         cls = 1 if self.suspect(address) else 0
         ahead = sum(len(q) for q in self._queues[0].values()) if cls == 0 else self.waiting
-        if self._too_long(ahead):
-            raise _refused()
-        if self.waiting >= self.waiting_max and not (cls == 0 and self._evict_suspect()):
+        if self._too_long(ahead) or (
+                self.waiting >= self.waiting_max and not (cls == 0 and self._evict_suspect())):
+            self.failed(address)  # pressing on a full queue: behind the others next time too
             raise _refused()
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._queues[cls].setdefault(address, deque()).append(fut)
