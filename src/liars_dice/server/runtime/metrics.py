@@ -69,7 +69,7 @@ def exposition() -> bytes:
         from prometheus_client import multiprocess
 
         registry = CollectorRegistry()
-        multiprocess.MultiProcessCollector(registry, path=path)  # type: ignore[no-untyped-call]
+        multiprocess.MultiProcessCollector(registry, path=path)  # type: ignore[no-untyped-call]  # prometheus-client leaves it untyped
         return generate_latest(registry)
     return generate_latest(REGISTRY)
 
@@ -79,7 +79,7 @@ def worker_gone(pid: int, path: str) -> None:
     (the supervisor calls this; its counters and histograms stay counted)."""
     from prometheus_client import multiprocess
 
-    multiprocess.mark_process_dead(pid, path)  # type: ignore[no-untyped-call]
+    multiprocess.mark_process_dead(pid, path)  # type: ignore[no-untyped-call]  # prometheus-client leaves it untyped
 
 
 __all__ = [
