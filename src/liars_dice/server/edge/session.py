@@ -58,6 +58,7 @@ from ..runtime.service import TableService
 from ..runtime.store import utcnow
 from ..runtime.accounts import Account, Accounts
 from .guard import RequestGuard, guessing
+from .json_logs import TABLE
 from .headers import origin_allowed
 
 log = logging.getLogger(__name__)
@@ -109,6 +110,7 @@ class TableSession:
     async def run(self) -> None:
         """Accept (or refuse) the socket, serve its messages, and clean up."""
         ws, g, settings = self.ws, self.gate, self.settings
+        TABLE.set(self.code)  # the table of this task's log lines (--log-json)
         if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"), settings):
             # Refused before the handshake completes: the browser sees HTTP 403.
             await ws.close(code=4403)
