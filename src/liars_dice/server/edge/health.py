@@ -37,6 +37,7 @@ from typing import Any, Awaitable, Callable
 
 from sqlalchemy import Engine, text
 
+from ..runtime import metrics
 from ..runtime.service import TableService
 
 #: Seconds a probe's answer is served again.
@@ -108,6 +109,7 @@ class Readiness:
         try:
             await asyncio.wait_for(self.ping(), PROBE_SECONDS)
         except Exception:  # noqa: BLE001 - any failure means unreachable
+            metrics.REDIS_ERRORS.inc()
             return "unreachable"
         return "ok"
 
