@@ -107,7 +107,7 @@ def test_a_0002_database_with_a_finished_game_migrates_with_nothing_lost(urls: t
     migrate(old)  # to the head
     after = _rows(old)
     with old.connect() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0006"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0007"  # the head
         assert conn.execute(text("SELECT count(*) FROM tables WHERE creator IS NOT NULL")).scalar() == 0  # 0005: none known
         assert conn.execute(text("SELECT count(*) FROM seats WHERE account_id IS NOT NULL")).scalar() == 0
         assert conn.execute(text("SELECT count(*) FROM tables WHERE rated")).scalar() == 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import gc
+import logging
 import os
 import socket
 import stat
@@ -76,6 +77,10 @@ def serve_command(
         "The names, defaults and reasons are in docs/server-protocol.md (Limits)."
     ),
     log_level: str = typer.Option("warning", help="uvicorn log level."),
+    log_json: bool = typer.Option(
+        False, "--log-json", help="Log one JSON object a line on standard error, each with the worker and, where "
+        "known, the table (time, level, logger, message, worker, table, error)."
+    ),
     workers: int = typer.Option(
         1, "--workers", help="Worker processes on this machine, on ports PORT, PORT+1, ... (more than 1 needs "
         "--db postgresql://... and --redis; deploy/ has the nginx front)."
@@ -120,6 +125,10 @@ def serve_command(
         settings = settings.with_overrides(limit)
         config = uvicorn_config(create_app(settings), settings, host=host, port=port, log_level=log_level,
                                 uds=unix_socket or None)
+        if log_json:  # after uvicorn's own logging config (made with its Config)
+            from ..server.edge.json_logs import install
+
+            install(route or None, getattr(logging, log_level.upper(), logging.WARNING))
     except ValueError as e:
         typer.echo(str(e), err=True)
         raise typer.Exit(2)

@@ -13,11 +13,13 @@ one cluster.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import PurePath
 from types import FrameType
 from typing import Any, Protocol
@@ -139,17 +141,35 @@ def supervise(
 
     signal.signal(signal.SIGINT, _stop)
     signal.signal(signal.SIGTERM, _stop)
+    # The workers' metrics, summed by any one's /metrics (prometheus-client's
+    # multiprocess mode): a directory of this run's own, removed at its end.
+    from ..server.runtime.metrics import MULTIPROC_ENV, worker_gone
+
+    shared = tempfile.mkdtemp(prefix="liars-dice-metrics-", dir=os.environ.get(MULTIPROC_ENV) or None)
+    env = {**(env or {}), MULTIPROC_ENV: shared}
+    try:
+        return _supervise(workers, port, argv, env, unix_socket, route, lambda: stopping,
+                          lambda pid: worker_gone(pid, shared))
+    finally:
+        shutil.rmtree(shared, ignore_errors=True)
+
+
+def _supervise(
+    workers: int, port: int, argv: Sequence[str], env: Mapping[str, str], unix_socket: str | None,
+    route: str | None, stopping: Callable[[], bool], gone: Callable[[int], None],
+) -> int:
     procs: list[subprocess.Popen[bytes] | None] = [None] * workers
     died_at: list[float] = [0.0] * workers
-    while not stopping:
+    while not stopping():
         for i in range(workers):
             p = procs[i]
             if p is not None and p.poll() is not None:
                 where = worker_socket(unix_socket, i) if unix_socket else f"port {port + i}"
                 print(f"worker {i} ({where}) exited with {p.returncode}; starting it again", file=sys.stderr, flush=True)
+                gone(p.pid)  # its gauges leave the sums
                 procs[i], died_at[i] = None, time.monotonic()
             if procs[i] is None and time.monotonic() - died_at[i] >= RESTART_SECONDS:
-                procs[i] = subprocess.Popen(worker_command(i, port, argv, unix_socket, route), env={**os.environ, **(env or {})})
+                procs[i] = subprocess.Popen(worker_command(i, port, argv, unix_socket, route), env={**os.environ, **env})
         time.sleep(0.2)
     for p in procs:
         if p is not None and p.poll() is None:

@@ -16,8 +16,25 @@ def normalize_db_url(url: str) -> str:
     return url
 
 
-#: Limits with a ceiling of their own (``nice`` goes to 19; a bot process per core is plenty).
-_MOST = {"bot_nice": 19, "bot_processes": 64}
+#: The store's columns that hold a client's text, in characters (runtime/db.py
+#: makes them from these). PostgreSQL refuses a longer value where SQLite keeps
+#: it (issue 36, fault 4: a rules file named with 25 to 40 characters made a
+#: table on SQLite and a database failure on PostgreSQL, in a 32-character column).
+#: ``seats.name``, ``tables.winner``, ``accounts.name``: a nickname or an account's name.
+NAME_COLUMN = 64
+#: ``tables.preset``, ``ratings.rule_set``, ``rating_history.rule_set``: a
+#: preset's name, or ``"custom: "`` and a rules file's own name.
+RULE_SET_COLUMN = 80
+#: What a rules file's name is listed under before it (``core/rules_check.py CUSTOM_PREFIX``).
+CUSTOM_PREFIX = "custom: "
+
+#: Limits with a ceiling of their own (``nice`` goes to 19; a bot process per core
+#: is plenty), and the text limits, each within the column its text is stored in,
+#: so that every text the protocol accepts fits both stores.
+_MOST = {
+    "bot_nice": 19, "bot_processes": 64,
+    "nickname_max": NAME_COLUMN, "text_chars": RULE_SET_COLUMN - len(CUSTOM_PREFIX),
+}
 
 
 #: A route's name: what :attr:`Settings.route` and a socket's ``?owner=`` may hold.
@@ -170,7 +187,8 @@ class Settings:
     :ivar signup_rate_address: accounts created per address (attack: at the sign-in
         rate alone, 10/minute, one address created 14,400 accounts a day).
     :ivar hash_waiting_max: password hashes (Argon2id) waiting for the two hashing
-        threads, over every client; one more is refused ``server/busy`` (503) at once
+        threads, over every client, in a fair queue by address (runtime/hashing.py);
+        one more is refused ``rate/limited`` (429) at once (issue 36: ``server/busy``, 503, before)
         (attack: 200 sign-ins from 200 addresses, each under its rate, queued
         without bound, and a real sign-in waited for all of them).
     :ivar session_check_seconds: how often each worker re-reads the sessions of

@@ -220,6 +220,15 @@ class GameMissing(ServerError):
     status = 404
 
 
+class StoreRefused(ServerError):
+    """A write the database refused for the request's own values (a
+    ``DataError``): nothing changed; the database is well (``/healthz`` stays
+    ok). The edge's bounds keep every text within its column, so this is a net."""
+
+    code = "request/unstorable"
+    status = 400
+
+
 class RateLimited(ServerError):
     """Over a rate limit: messages per connection, chat per seat or address,
     tables created, joins, lookups, codes that do not exist."""

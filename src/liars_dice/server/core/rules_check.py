@@ -12,7 +12,7 @@ from typing import Any
 from ...engine import PRESETS, LiarsDiceError, Rules, RulesError
 from ...engine.echo import echo
 from ...records import parse_rules_text
-from .config import Settings
+from .config import CUSTOM_PREFIX as CUSTOM_PREFIX, Settings
 from .errors import TableInvalid
 from .explain import bounded
 from .messages import CreateTable, RulesQuery
@@ -49,9 +49,6 @@ def rules_for(settings: Settings, req: CreateTable) -> Rules:
             )
     return rules
 
-
-#: What a table from a rules file is listed and counted under: this, then the file's own name.
-CUSTOM_PREFIX = "custom: "
 
 
 def listed_name(rules: Rules) -> str:

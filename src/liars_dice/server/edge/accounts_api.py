@@ -28,8 +28,10 @@ from ..core.accounts import (
     csrf_matches,
     csrf_token,
 )
-from ..core.errors import NameInvalid, RecoveryFailed, SignInFailed
+from ..core.errors import NameInvalid, RecoveryFailed, SignInFailed, TableNotFound
+from .guard import guessing
 from ..core.text import skeleton
+from ..runtime.hashing import HASHING_FOR
 from ..runtime.accounts import Account, Accounts, NewSession
 from .headers import origin_allowed
 
@@ -183,6 +185,7 @@ async def _limit(request: Request, name: str | None) -> None:
     :raises RateLimited: over either.
     """
     g = request.app.state.guard
+    HASHING_FOR.set(g.address(request))  # its hashes wait in this address's fair turn (runtime/hashing.py)
     await g.guard.hit("signin_rate_address", g.address(request), what="sign-in attempts from your address")
     if name is not None:
         await g.guard.check("signin_rate_name", skeleton(name), what="failed sign-in attempts for this name")
@@ -199,7 +202,10 @@ async def _attempt(request: Request, name: str) -> AsyncIterator[None]:
     await _limit(request, name)
     try:
         yield
+        request.app.state.accounts.hashing.succeeded(request.app.state.guard.address(request))
     except (SignInFailed, RecoveryFailed):
+        # the address's next hashes wait behind the good-standing addresses' (issue 36, fault 5)
+        request.app.state.accounts.hashing.failed(request.app.state.guard.address(request))
         await request.app.state.guard.guard.allows("signin_rate_name", skeleton(name))
         raise
 
@@ -215,7 +221,7 @@ router = APIRouter(prefix="/api")
 @router.get("/account", response_model=Whoami)
 async def whoami(request: Request) -> dict[str, Any]:
     """Who the session cookie belongs to (``account: null`` for a guest), with the CSRF token."""
-    await request.app.state.guard.before_lookup(request)
+    await request.app.state.guard.before_lookup(request, by_code=False)
     token = request.cookies.get(SESSION_COOKIE)
     acct = await accounts_of(request).session(token)
     if acct is None or token is None:
@@ -298,11 +304,23 @@ async def my_seat(code: str, request: Request) -> dict[str, Any]:
     A page on another device then says ``{"type": "hello", "account": true}``
     over the table's websocket to take it (docs/server-protocol.md).
 
-    :raises SignedOut: not signed in. :raises TableNotFound: no such table."""
-    await request.app.state.guard.before_lookup(request)
+    :raises SignedOut: not signed in. :raises TableNotFound: no such table.
+    :raises RateLimited: the address is over the miss limit and the account
+        holds no seat there (the same whether the table exists or not: issue 36, fault 7)."""
+    g = request.app.state.guard
+    proving = await g.guessing(request)  # a seat of the account's proves its right to the table
+    await g.before_lookup(request, by_code=False)
     acct = await accounts_of(request).require(request.cookies.get(SESSION_COOKIE))
-    room = await request.app.state.service.get_room(code)
-    return {"seat": room.table.seat_of_account(acct.id)}
+    try:
+        room = await request.app.state.service.get_room(code)
+    except TableNotFound:
+        if proving:
+            raise guessing() from None
+        raise
+    seat = room.table.seat_of_account(acct.id)
+    if proving and seat is None:
+        raise guessing()
+    return {"seat": seat}
 
 
 __all__ = ["router", "signed_in"]

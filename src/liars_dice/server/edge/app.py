@@ -15,7 +15,7 @@ from typing import Annotated, Any, AsyncIterator
 from argon2 import PasswordHasher
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
+from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
 from sqlalchemy.exc import SQLAlchemyError
@@ -24,19 +24,20 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from ...engine import DiceSource, LiarsDiceError
 from ..core.config import Settings
+from ..runtime import metrics
 from ..runtime.closing import within
 from ..runtime.db import make_engine, migrate
 from ..core.errors import MessageInvalid, NameInvalid, ServerUnavailable, TableInvalid, TableNotFound, http_status
 from .guard import RequestGuard
-from .health import Health as HealthCheck
+from .health import Health as HealthCheck, Readiness
 from .headers import Guarded
-from .proxies import ProxyHeaders, TrustedProxies
+from .proxies import UNIX_PEER, ProxyHeaders, TrustedProxies
 from ..runtime.hub import Broadcaster
 from ..runtime.memory import Trimmer
 from ..core.listing import safe_entries
 from ..core.explain import bounded, explain
 from ..core.messages import BODY_FIELDS, RULE_FIELDS, CreateTable, JoinTable, MyGames, RulesQuery
-from .schemas import Created, Games, Health, Leaderboard, Lobby, Profile, Seated, TableSummary
+from .schemas import Created, Games, Health, Leaderboard, Lobby, Profile, Readiness as Readiness_, Seated, TableSummary
 from ..core.security import is_code, normalize_code
 from ..core.text import load_confusables
 from ..runtime.service import TableService
@@ -82,6 +83,47 @@ def _error(code: str, message: str, status: int) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": bounded(message)}}, status_code=status)
 
 
+#: Seconds between two samples of the gauges of ``/metrics`` (tables, sockets, bots waiting).
+SAMPLE_SECONDS = 2.0
+
+
+def _sample(app: FastAPI) -> None:
+    """This worker's gauges now (:mod:`..runtime.metrics`)."""
+    service: TableService | None = getattr(app.state, "service", None)
+    if service is None:
+        return
+    metrics.TABLES_OPEN.set(len(service.rooms))
+    guard: RequestGuard | None = getattr(app.state, "guard", None)
+    if guard is not None:
+        metrics.SOCKETS_OPEN.set(sum(guard.guard.sockets_of_address.values()))
+    metrics.BOT_QUEUE_DEPTH.set(service.turns.queue.waiting())
+
+
+async def _sample_metrics(app: FastAPI) -> None:
+    """Sample the gauges every :data:`SAMPLE_SECONDS`, so that a scrape of any
+    worker sums every worker's recent values (the multiprocess mode)."""
+    while True:
+        try:
+            _sample(app)
+        except Exception:  # noqa: BLE001 - a sample is never worth a worker
+            log.debug("metrics sample failed", exc_info=True)
+        await asyncio.sleep(SAMPLE_SECONDS)
+
+
+def _local_peer(request: Request) -> bool:
+    """Whether the client is this machine: a loopback address, or a unix-socket
+    peer (after :class:`.proxies.ProxyHeaders`: a proxied request is its client's)."""
+    import ipaddress
+
+    host = request.client.host if request.client is not None else UNIX_PEER
+    if host == UNIX_PEER or not host:
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def create_app(settings: Settings | None = None, clock: Clock | None = None, *,
                dice: DiceSource | None = None) -> FastAPI:
     """The app for ``settings``. The database is migrated and unfinished games
@@ -123,6 +165,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None, *,
         app.state.accounts = Accounts(service, hasher, revocations, hash_waiting_max=settings.hash_waiting_max)
         app.state.accounts.start_sweeps(settings.session_check_seconds)
         app.state.health = HealthCheck(service, engine)
+        app.state.readiness = Readiness(app.state.health)
+        sampler = asyncio.create_task(_sample_metrics(app))  # the gauges of /metrics, every 2 s
         trimmer = Trimmer(settings.trim_seconds)  # freed memory goes back to the system (runtime/memory.py)
         trimmer.start()
         app.state.trimmer = trimmer
@@ -130,6 +174,9 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None, *,
         if cluster is not None:
             await cluster.start(service)
             counted = cluster
+            # /readyz: Redis answers, and the last heartbeat renewed the leases within a lease
+            app.state.readiness = Readiness(app.state.health, cluster.broker.redis.ping, cluster.leases.seconds)
+            cluster.beat_hooks.insert(0, app.state.readiness.beaten)  # first: runs once the leases are renewed
             # the socket caps hold across the workers (counts shared at each heartbeat)
             cluster.beat_hooks.append(lambda: app.state.guard.guard.share(counted.share_counts))
             app.state.guard.guard.counts = cluster  # and each socket's place is claimed across them at once
@@ -146,6 +193,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None, *,
             # left behind, never a hung exit (issue 16; runtime/closing.py).
             if cluster is not None:
                 await within("the cluster", cluster.close(), steps=6)
+            sampler.cancel()
             await within("the revocations", revocations.close(), steps=3)
             await within("the memory trims", trimmer.close())
             app.state.accounts.close()
@@ -226,6 +274,26 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None, *,
         status, body = await request.app.state.health.check()
         return JSONResponse(body, status_code=status)
 
+    @app.get("/readyz", response_model=Readiness_, responses={503: {"model": Readiness_, "description": "Not ready."}})
+    async def readyz(request: Request) -> JSONResponse:
+        """Whether a load balancer should send this worker requests: its database,
+        Redis (several workers) and its lease heartbeat (:class:`.health.Readiness`)."""
+        status, body = await request.app.state.readiness.check()
+        return JSONResponse(body, status_code=status)
+
+    @app.get("/metrics", include_in_schema=False)
+    async def prometheus_metrics(request: Request) -> Response:
+        """Prometheus metrics (:mod:`..runtime.metrics`), for a loopback or
+        unix-socket peer only: the shipped nginx refuses the path to the
+        public too (``deploy/nginx/liars-dice.conf``), and a request it passes
+        on names its public client, refused here.
+
+        :raises NotAllowed: another peer (403)."""
+        if not _local_peer(request):
+            return _error("metrics/refused", "The metrics are served to this machine only.", 403)
+        _sample(request.app)
+        return Response(metrics.exposition(), media_type=metrics.CONTENT_TYPE)
+
     @app.get("/api/config")
     async def get_config() -> dict[str, Any]:
         return config_json(settings)
@@ -293,7 +361,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None, *,
 
     @app.get("/api/players/{nickname}/games", response_model=Games)
     async def player_games(nickname: str, request: Request) -> dict[str, Any]:
-        await guard(request).before_lookup(request)
+        await guard(request).before_lookup(request, by_code=False)
         name = guard(request).clean_name(nickname)
         return {"games": safe_entries(await svc(request).queries.games_of_name(name))}
 
@@ -302,19 +370,19 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None, *,
         request: Request, rule_set: Annotated[str, Query(min_length=1, max_length=80)] | None = None,
     ) -> dict[str, Any]:
         """The top players of a rule set by conservative rating, mu - 3 sigma (issue 18)."""
-        await guard(request).before_lookup(request)
+        await guard(request).before_lookup(request, by_code=False)
         return await svc(request).queries.leaderboard(rule_set)
 
     @app.get("/api/players/{nickname}/profile", response_model=Profile)
     async def player_profile(nickname: str, request: Request) -> dict[str, Any]:
         """A registered player's ratings with their history, and their public games (issue 18)."""
-        await guard(request).before_lookup(request)
+        await guard(request).before_lookup(request, by_code=False)
         name = guard(request).clean_name(nickname)
         return await svc(request).queries.profile(name)
 
     @app.post("/api/my-games", response_model=Games)
     async def my_games(body: MyGames, request: Request) -> dict[str, Any]:
-        await guard(request).before_lookup(request)
+        await guard(request).before_lookup(request, by_code=False)
         return {"games": safe_entries(await svc(request).queries.games_of_tokens(body.tokens))}
 
     @app.get("/t/{code}", include_in_schema=False)

@@ -23,6 +23,12 @@ if TYPE_CHECKING:
     from ..runtime.service import TableService
 
 
+def guessing() -> RateLimited:
+    """The refusal of a request by code from an address over the miss limit,
+    the same whether the code exists or not."""
+    return RateLimited("Too many requests for tables that do not exist: try again later.")
+
+
 class RequestGuard:
     """The guard of one app: its :class:`~.limits.Guard` and the text checks.
 
@@ -73,16 +79,28 @@ class RequestGuard:
         """:raises RateLimited: over :attr:`Settings.join_rate`."""
         await self.guard.hit("join_rate", self.address(request), what="joins")
 
-    async def before_lookup(self, request: HTTPConnection) -> None:
-        """Before a request that names a table or a player.
+    async def before_lookup(self, request: HTTPConnection, *, by_code: bool = True) -> None:
+        """Before a request that names a table (``by_code``) or a player.
 
-        :raises RateLimited: the address named too many tables that do not exist
-            (:attr:`Settings.miss_rate`: guessing codes), or made too many lookups.
+        :raises RateLimited: a request by code, from an address that named too
+            many tables that do not exist (:attr:`Settings.miss_rate`: guessing
+            codes); or too many lookups. A lookup of players, ratings or one's
+            own seats (``by_code=False``) guesses no code, and is never held by
+            the misses (issue 36, fault 7: twenty wrong codes locked an address
+            out of every table and listing for a minute).
         """
         addr = self.address(request)
-        if not await self.guard.fits("miss_rate", addr):
-            raise RateLimited("Too many requests for tables that do not exist: try again later.")
+        if by_code and await self.guessing(request):
+            raise guessing()
         await self.guard.hit("lookup_rate", addr)
+
+    async def guessing(self, conn: HTTPConnection) -> bool:
+        """Whether the address named too many tables that do not exist
+        (:attr:`Settings.miss_rate`): its requests by a code alone are refused
+        (:func:`guessing`) whether the code exists or not, so a guesser learns
+        nothing past the limit; a request that proves a right to the table (a
+        websocket whose ``hello`` holds a seat there, ``edge/session.py``) is not."""
+        return not await self.guard.fits("miss_rate", self.address(conn))
 
     async def before_summary(self, request: HTTPConnection) -> None:
         """Before ``POST /api/rules/summary`` (the create form asks on every change).
@@ -104,9 +122,14 @@ class RequestGuard:
         """Count one request for a table code that does not exist."""
         await self.guard.allows("miss_rate", self.address(conn))
 
-    async def before_socket(self, ws: HTTPConnection) -> None:
-        """Before a websocket looks up its table (the same rates as HTTP lookups)."""
-        await self.before_lookup(ws)
+    async def before_socket(self, ws: HTTPConnection) -> bool:
+        """Before a websocket looks up its table: counted as a lookup; returns
+        whether it must prove a right to the table first (:meth:`guessing`).
+
+        :raises RateLimited: too many lookups."""
+        proving = await self.guessing(ws)
+        await self.guard.hit("lookup_rate", self.address(ws))
+        return proving
 
     # -- text --------------------------------------------------------------------
 

@@ -37,6 +37,7 @@ from limits.strategies import MovingWindowRateLimiter
 
 from ..core.config import Settings
 from ..core.errors import RateLimited, ServerBusy, ServerError, ServerUnavailable, TooManySockets, TooManyTables
+from ..runtime import metrics
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +94,7 @@ class SweptMemoryStorage(MemoryStorage):
 
 
 def _redis_failed(e: Exception) -> ServerUnavailable:
+    metrics.REDIS_ERRORS.inc()
     log.warning("a rate-limit check failed on Redis: %s: %s", type(e).__name__, e)
     return ServerUnavailable("The server cannot check its limits now (its Redis failed): try again in a moment.")
 

@@ -82,3 +82,12 @@ class Profile(_Open):
 class Health(_Open):
     ok: bool
     database: str
+
+
+class Readiness(_Open):
+    """``GET /readyz``: :class:`liars_dice.server.edge.health.Readiness`."""
+
+    ready: bool
+    database: str
+    redis: str
+    heartbeat: str

@@ -58,7 +58,8 @@ from ..runtime.room import Room
 from ..runtime.service import TableService
 from ..runtime.store import utcnow
 from ..runtime.accounts import Account, Accounts
-from .guard import RequestGuard
+from .guard import RequestGuard, guessing
+from .json_logs import TABLE
 from .headers import origin_allowed
 
 log = logging.getLogger(__name__)
@@ -110,6 +111,7 @@ class TableSession:
     async def run(self) -> None:
         """Accept (or refuse) the socket, serve its messages, and clean up."""
         ws, g, settings = self.ws, self.gate, self.settings
+        TABLE.set(self.code)  # the table of this task's log lines (--log-json)
         if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"), settings):
             # Refused before the handshake completes: the browser sees HTTP 403.
             await ws.close(code=4403)
@@ -118,10 +120,27 @@ class TableSession:
             await ws.accept()
         except CLIENT_GONE:
             return  # the client left during the handshake
+        first: Hello | None = None
         try:
-            await g.before_socket(ws)
-            room = await self.service.get_room(self.code)
+            # Over the miss limit (guessing codes), a socket proves its right to
+            # the table with its hello before anything is said about the table:
+            # a seat's token there, or the signed-in account's seat (issue 36,
+            # fault 7: one guesser behind a home router locked the household
+            # out of its own tables). Refused alike whether the code exists or not.
+            proving = await g.before_socket(ws)
+            if proving:
+                first = await self._first_hello()
+            try:
+                room = await self.service.get_room(self.code)
+            except TableNotFound:
+                if proving:
+                    raise guessing() from None
+                raise
+            if proving and not await self._holds_seat(room, first):
+                raise guessing()
             await g.guard.open_socket(self.address, room.code)
+        except WebSocketDisconnect:
+            return
         except TableNotFound as e:
             await g.missed(ws)
             await self._refuse(e, NOT_FOUND)
@@ -133,6 +152,11 @@ class TableSession:
         conn.start()
         code = CLIENT_FAULT  # the loop ends on the client's fault (no hello in time) unless the server fails
         try:
+            if first is not None:  # the hello read as the proof: answered as any hello
+                try:
+                    await self._hello(room, conn, first)
+                except LiarsDiceError as e:
+                    conn.error(e.code, e.message, first.id)
             await self._serve(room, conn)
         except WebSocketDisconnect:
             pass
@@ -157,6 +181,39 @@ class TableSession:
                     await asyncio.wait_for(asyncio.shield(conn.sender), 2.0)
                 except (asyncio.TimeoutError, Exception):  # noqa: BLE001
                     await conn.stop()
+
+    async def _first_hello(self) -> Hello | None:
+        """The socket's first frame, read within ``hello_timeout``, as a ``hello``
+        (``None``: another message, not one, or none in time).
+
+        :raises WebSocketDisconnect: the client left."""
+        settings = self.settings
+        try:
+            frame = await asyncio.wait_for(self.ws.receive(), settings.hello_timeout)
+        except asyncio.TimeoutError:
+            return None
+        if frame["type"] == "websocket.disconnect":
+            raise WebSocketDisconnect()
+        self.limiter.allow()  # it counts against the connection's rate, as every frame
+        try:
+            msg = parse_client_message(frame.get("text") or "", settings.max_message_bytes, settings.json_depth)
+        except LiarsDiceError:
+            return None
+        return msg if isinstance(msg, Hello) else None
+
+    async def _holds_seat(self, room: Room, hello: Hello | None) -> bool:
+        """Whether ``hello`` proves a right to ``room``: its token is a seat's
+        there, or it asks for the account's seat and the socket's signed-in
+        account holds one."""
+        if hello is None:
+            return False
+        if hello.token is not None:
+            return room.table.seat_of_token(hash_token(hello.token)) is not None
+        token = self.ws.cookies.get(SESSION_COOKIE)
+        if not hello.account or self.accounts is None or not token:
+            return False
+        acct = await self.accounts.session(token)
+        return acct is not None and room.table.seat_of_account(acct.id) is not None
 
     async def _refuse(self, e: LiarsDiceError, close: int) -> None:
         """Say why, then close with ``close``. A client that has already gone

@@ -52,6 +52,7 @@ from ..core.security import hash_token, new_token
 from ..core.text import skeleton
 from .closing import within
 from .db import account_sessions_t, accounts_t, seats_t, tables_t
+from .hashing import FairHashing
 from .store import Store, utcnow
 
 if TYPE_CHECKING:
@@ -197,7 +198,8 @@ class Accounts:
     :param hasher: the Argon2id hasher (argon2-cffi's defaults, RFC 9106's low-memory profile).
     :param revocations: where revoked sessions are told (a local one if ``None``).
     :param hash_waiting_max: hashes (and verifications) that may wait for the
-        hashing threads at once; one more raises :class:`~..core.accounts.HashingBusy`.
+        hashing threads at once; one more raises :class:`~.hashing.HashingRefused`
+        (429), after taking a suspect address's place if it can (:mod:`.hashing`).
     """
 
     def __init__(self, service: "TableService", hasher: PasswordHasher | None = None,
@@ -209,9 +211,8 @@ class Accounts:
         self.revocations.forget = service.forget_tables
         self._hash_pool = ThreadPoolExecutor(HASH_THREADS, thread_name_prefix="liars-dice-argon2")
         self._sweeper: asyncio.Task[None] | None = None
-        #: hashes given to the pool and not done (the pool's own queue has no bound)
-        self._hashing = 0
-        self._hashing_max = HASH_THREADS + max(0, hash_waiting_max)
+        #: the pool's turns, fair by address, bounded (issue 36, fault 5; the pool's own queue has no bound)
+        self.hashing = FairHashing(self._hash_pool, HASH_THREADS, hash_waiting_max)
         #: a hash of a random password, verified when a name is unknown (the same time as a
         #: known one); made on the hashing pool, so the app's start does not wait for it
         self._dummy = self._hash_pool.submit(self.hasher.hash, new_token())
@@ -279,25 +280,12 @@ class Accounts:
         return await self.service.stored(self.store.read(tx))
 
     async def _on_pool(self, fn: Callable[[], T]) -> T:
-        """``fn()`` on the hashing threads, if fewer than ``hash_waiting_max`` hashes
-        wait already. :raises HashingBusy: they do (nothing was started)."""
-        if self._hashing >= self._hashing_max:
-            raise HashingBusy("The server is busy checking passwords: try again in a few seconds.")
-        loop = asyncio.get_running_loop()
-        self._hashing += 1
-        job = self._hash_pool.submit(fn)
+        """``fn()`` on the hashing threads, in the request's address's fair turn
+        (:class:`~.hashing.FairHashing`: at most ``hash_waiting_max`` wait, by
+        address, round robin, the addresses with a failed sign-in last).
 
-        def done(_: object) -> None:  # on the hashing thread: count it off on the loop
-            try:
-                loop.call_soon_threadsafe(self._hashed)
-            except RuntimeError:  # the loop closed (shutdown)
-                pass
-
-        job.add_done_callback(done)  # counted off when the hash ends, even if its request went away
-        return await asyncio.wrap_future(job)
-
-    def _hashed(self) -> None:
-        self._hashing -= 1
+        :raises HashingRefused: too many wait already (``rate/limited``, 429; nothing was started)."""
+        return await self.hashing.run(fn)
 
     async def _hash(self, password: str) -> str:
         return await self._on_pool(lambda: self.hasher.hash(password))

@@ -17,6 +17,10 @@ The tables:
   ratings per rule set (issue 18; migration 0003 says what each holds).
 * ``tables.creator``: the address that created a table, kept while it is
   open or in play and cleared when it ends (migration 0005).
+* Every column that holds a client's text is as wide as the longest text the
+  protocol accepts for it (:data:`~..core.config.NAME_COLUMN`,
+  :data:`~..core.config.RULE_SET_COLUMN`; migration 0007), so both stores take
+  the same requests.
 """
 
 from __future__ import annotations
@@ -45,7 +49,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import make_url
 
-from ..core.config import normalize_db_url
+from ..core.config import NAME_COLUMN, RULE_SET_COLUMN, normalize_db_url
 
 metadata = MetaData()
 
@@ -59,11 +63,11 @@ tables_t = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("status", String(16), nullable=False, index=True),
     Column("private", Boolean, nullable=False),
-    Column("preset", String(32), nullable=False),
+    Column("preset", String(RULE_SET_COLUMN), nullable=False),  # 32 before migration 0007
     Column("n_seats", Integer, nullable=False),
     Column("turn_timer", Integer, nullable=True),
     Column("players", JSON, nullable=True),
-    Column("winner", String(64), nullable=True),
+    Column("winner", String(NAME_COLUMN), nullable=True),
     Column("finished_at", DateTime(timezone=True), nullable=True),
     Column("rated", Boolean, nullable=False, server_default=false()),
     # the creating client's address while the table is live (migration 0005)
@@ -89,7 +93,7 @@ seats_t = Table(
     Column("id", _BigId, primary_key=True, autoincrement=True),
     Column("table_id", String(32), ForeignKey("tables.id"), nullable=False, index=True),
     Column("seat", Integer, nullable=False),
-    Column("name", String(64), nullable=False, index=True),
+    Column("name", String(NAME_COLUMN), nullable=False, index=True),
     Column("token_hash", String(64), nullable=False, index=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("account_id", _BigId, nullable=True, index=True),
@@ -108,7 +112,7 @@ accounts_t = Table(
     "accounts",
     metadata,
     Column("id", _BigId, primary_key=True, autoincrement=True),
-    Column("name", String(64), nullable=False, unique=True),
+    Column("name", String(NAME_COLUMN), nullable=False, unique=True),
     Column("skeleton", String(128), nullable=False, unique=True),
     Column("password_hash", String(255), nullable=True),
     Column("recovery_hash", String(255), nullable=True),
@@ -132,7 +136,7 @@ ratings_t = Table(
     "ratings",
     metadata,
     Column("account_id", _BigId, ForeignKey("accounts.id"), primary_key=True),
-    Column("rule_set", String(80), primary_key=True),
+    Column("rule_set", String(RULE_SET_COLUMN), primary_key=True),
     Column("mu", Float, nullable=False),
     Column("sigma", Float, nullable=False),
     Column("games", Integer, nullable=False),
@@ -144,7 +148,7 @@ rating_history_t = Table(
     metadata,
     Column("id", _BigId, primary_key=True, autoincrement=True),
     Column("account_id", _BigId, ForeignKey("accounts.id"), nullable=False, index=True),
-    Column("rule_set", String(80), nullable=False),
+    Column("rule_set", String(RULE_SET_COLUMN), nullable=False),
     Column("table_id", String(32), ForeignKey("tables.id"), nullable=False, index=True),
     Column("game_no", Integer, nullable=False),
     Column("place", Integer, nullable=False),

@@ -45,6 +45,7 @@ from .owners import LocalOwners, Owners
 from .queries import Queries
 from .replica import catch_up
 from .room import Room
+from . import metrics
 from .store import Op, Store, StoreFailed, utcnow
 from .timers import Evict, GraceOver, Scheduler, TimerCommand, TurnDue
 from .turns import Turns
@@ -227,6 +228,7 @@ class TableService:
 
     async def _decide(self, room: Room, command: Command) -> list[Event]:
         """:meth:`run` on this worker, the table's owner."""
+        began = time.perf_counter()  # metrics: a move's latency (issue 36)
         async with room.lock:
             if room.unsure:
                 await self._reread(room)
@@ -254,6 +256,7 @@ class TableService:
             room.creator = creator
         self.owners.committed(room, first, events)  # published after the commit, never before
         self._after(room, events)
+        metrics.moved(time.perf_counter() - began)  # the moves counter and latency histogram (issue 36)
         return events
 
     async def stored(self, work: Awaitable[T]) -> T:

@@ -31,9 +31,11 @@ T = TypeVar("T")
 READ_THREADS = 6
 
 from sqlalchemy import Connection, Engine, func, insert, select, update
+from sqlalchemy.exc import DataError
 
 from ..core.accounts import accounts_in, deleted_name, rename_players
-from ..core.errors import ServerUnavailable
+from ..core.errors import ServerUnavailable, StoreRefused
+from . import metrics
 from .db import accounts_t, events_t, seats_t, tables_t
 
 log = logging.getLogger(__name__)
@@ -141,9 +143,18 @@ class Store:
     async def read(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
         """``fn(*args, **kwargs)`` (a blocking read: one of the methods below)
         on the store's own reader threads (:data:`READ_THREADS`), never on
-        asyncio's default pool. :raises Exception: whatever ``fn`` raises."""
+        asyncio's default pool.
+
+        :raises StoreRefused: the database refused a value of the read (:func:`_refused`).
+        :raises Exception: whatever else ``fn`` raises."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._readers, lambda: fn(*args, **kwargs))
+        try:
+            return await loop.run_in_executor(self._readers, lambda: fn(*args, **kwargs))
+        except DataError as e:  # a value the database cannot compare (PostgreSQL: a NUL in a text)
+            raise _refused(e) from None
+        except Exception:
+            metrics.DATABASE_ERRORS.inc()
+            raise
 
     # -- writing -------------------------------------------------------------
 
@@ -184,8 +195,10 @@ class Store:
                     break
                 batch.append(nxt)
             try:
+                began = time.perf_counter()
                 with self.engine.begin() as conn:
                     _execute(conn, [op for ops, _, _ in batch for op in ops])
+                metrics.COMMIT_SECONDS.observe(time.perf_counter() - began)
                 results: list[BaseException | None] = [None] * len(batch)
             except Exception:
                 # One bad write must not sink the others: retry one by one.
@@ -195,7 +208,10 @@ class Store:
                         with self.engine.begin() as conn:
                             _execute(conn, ops)
                         results.append(None)
+                    except DataError as e:  # this write's own values, not the database (refused, rolled back)
+                        results.append(_refused(e))
                     except Exception as e:  # noqa: BLE001 - handed to the waiting coroutine
+                        metrics.DATABASE_ERRORS.inc()
                         results.append(e)
             for (_, fut, loop), err in zip(batch, results):
                 try:
@@ -419,6 +435,19 @@ def _rate(conn: Connection, row: dict[str, Any]) -> None:
             apply_outcome(conn, row["game"], row["at"])
     except Exception:  # noqa: BLE001 - the finish must not fail for its rating
         log.exception("the rating of table %s game %s failed", row["game"].table_id, row["game"].game_no)
+
+
+def _refused(e: DataError) -> StoreRefused:
+    """A write the database refused for its own values (a text longer than its
+    column, a number out of range: ``DataError``, SQLSTATE class 22) as one
+    request's refusal: rolled back, nothing stored, and the database is well,
+    so it is no failure of the store (``/healthz`` stays green: issue 36,
+    fault 4, one anonymous request every 10 s kept every worker out of a load
+    balancer). The gate's bounds keep every text within its column
+    (``core/config.py _MOST``); this is the net under them."""
+    first = str(e.orig if e.orig is not None else e).splitlines()
+    log.warning("a write refused for its values: %s", first[0][:300] if first else type(e).__name__)
+    return StoreRefused("A value of this request does not fit the server's database: nothing changed.")
 
 
 def _settle(fut: asyncio.Future[None], err: BaseException | None) -> None:
