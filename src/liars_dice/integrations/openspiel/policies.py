@@ -7,7 +7,9 @@
   OpenSpiel's built-in ``liars_dice`` (rules ``openspiel``), so OpenSpiel's
   ``exploitability``, ``policy_value`` and friends read it;
 - :class:`BotPolicy`: a bot of ours as ``open_spiel.python.policy.Policy`` of
-  our game (probability 1 on the bot's choice);
+  our game: the bot's own move probabilities
+  (:func:`liars_dice.bots.base.action_probabilities`), so OpenSpiel's
+  ``exploitability`` reads a mixed bot's policy exactly;
 - :func:`openspiel_bot`: a bot of ours as a ``pyspiel.Bot`` (``step(state)``),
   for ``pyspiel.evaluate_bots`` and OpenSpiel's Python bot loops.
 
@@ -25,6 +27,7 @@ with needs("openspiel", __name__):
     from open_spiel.python import policy as os_policy
 
 from ...bots import Bot, Decision
+from ...bots.base import action_probabilities as bot_probabilities
 from ...engine import CHALLENGE, PRESETS, Bid
 from ...engine.encoding import Show
 from ...solver import Policy, SolverError
@@ -99,12 +102,15 @@ def tabular_policy(policy: Policy, game: Any) -> Any:
 
 
 class BotPolicy(os_policy.Policy):  # open_spiel ships no type hints (pyproject: disallow_subclassing_any off here)
-    """A bot of ours as an OpenSpiel policy of our game: at each decision
-    the bot decides from its seat's view and the policy puts probability 1 on
-    that action, 0 on every other legal one. Under show-and-reroll the show
-    node asks the bot again from the same view (the bid is not applied yet)
-    and takes the show it pairs with that bid (none when it now bids
-    otherwise). A bot that draws at random is asked afresh at every call.
+    """A bot of ours as an OpenSpiel policy of our game: at each decision the
+    bot's move probabilities from its seat's view
+    (:func:`~liars_dice.bots.base.action_probabilities`: the tables' mixed
+    policy of ``strong``, ``random``'s uniform one), 0 on every other legal
+    id. A bid's probability sums its shows; under show-and-reroll the show
+    node (the bid is not applied yet) gives each show its probability given
+    the pending bid (no show when the bot would not make that bid). A bot
+    without probabilities (a program over the bot protocol) is asked for one
+    move, probability 1, afresh at every call.
 
     :param game: a ``python_liars_dice_ld`` game.
     :param bot: any :class:`~liars_dice.bots.Bot` (``make_bot("strong", seed)``).
@@ -116,8 +122,22 @@ class BotPolicy(os_policy.Policy):  # open_spiel ships no type hints (pyproject:
         self.bot = bot
 
     def action_probabilities(self, state: LiarsDiceState, player_id: int | None = None) -> dict[int, float]:
-        chosen = choose(self.bot, state)
-        return {a: 1.0 if a == chosen else 0.0 for a in state.legal_actions()}
+        pos = state.pos
+        enc = pos.setup.encoding
+        seat = state.current_player()
+        probs = bot_probabilities(self.bot, pos.state.view(seat))
+        out = {a: 0.0 for a in state.legal_actions()}
+        if pos.pending is not None:
+            shows = {tuple(sorted(d.show)): p for d, p in probs.items() if d.action == pos.pending and p > 0}
+            total = sum(shows.values())
+            if total <= 0:
+                shows, total = {(): 1.0}, 1.0
+            for faces, p in shows.items():
+                out[enc.encode(Show(faces))] += p / total
+            return out
+        for d, p in probs.items():
+            out[enc.encode(d.action)] += p
+        return out
 
 
 def choose(bot: Bot, state: LiarsDiceState) -> int:
