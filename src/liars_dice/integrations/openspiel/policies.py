@@ -11,7 +11,11 @@
   (:func:`liars_dice.bots.base.action_probabilities`), so OpenSpiel's
   ``exploitability`` reads a mixed bot's policy exactly;
 - :func:`openspiel_bot`: a bot of ours as a ``pyspiel.Bot`` (``step(state)``),
-  for ``pyspiel.evaluate_bots`` and OpenSpiel's Python bot loops.
+  for ``pyspiel.evaluate_bots`` and OpenSpiel's Python bot loops;
+- :func:`export_tabular_policy`: an OpenSpiel ``TabularPolicy`` (or any
+  OpenSpiel policy) of our game written as a view policy file
+  (:mod:`liars_dice.bots.policy_file`), which plays in the arena as
+  ``policy:FILE`` against our bots, with no OpenSpiel needed to play it.
 
 Needs the ``openspiel`` extra.
 """
@@ -167,3 +171,61 @@ def openspiel_bot(bot: Bot) -> Any:
     """``bot`` as a ``pyspiel.Bot`` for our game: ``step(state)`` returns its
     action id (``pyspiel.evaluate_bots`` plays it against OpenSpiel's bots)."""
     return _Bot(bot)
+
+
+def export_tabular_policy(policy: Any, game: LiarsDiceGame, path: str, states: Any = None) -> int:
+    """Write an OpenSpiel policy of our game ``python_liars_dice_ld`` as a view
+    policy file (:mod:`liars_dice.bots.policy_file`), so it plays as
+    ``policy:FILE`` in the arena and in ``liars-dice exploitability``.
+
+    Every decision state of the game (a ``TabularPolicy``'s ``states``, or
+    ``states`` given) is read through ``policy.action_probabilities(state)``;
+    under show-and-reroll a bid and the show after it (OpenSpiel's two
+    decisions) become one move of probability ``P(bid) * P(show | bid)``.
+    Information states are keyed by the seat's view
+    (:func:`~liars_dice.bots.policy_file.view_key`).
+
+    :param policy: an ``open_spiel.python.policy.Policy`` of ``game``
+        (``TabularPolicy``, ``cfr.CFRSolver(game).average_policy()``, ...).
+    :param states: the decision states to read; default ``policy.states``
+        (a ``TabularPolicy``'s).
+    :returns: the information sets written.
+    :raises PolicyFileError: when two information states of OpenSpiel that
+        one view does not tell apart (dice rerolled away after a show) have
+        different probabilities, or for too many of them.
+    """
+    from ...bots.policy_file import PolicyFileError, view_key, write_view_policy
+
+    enc = game.setup.encoding
+    table: dict[str, dict[Decision, float]] = {}
+    for state in (policy.states if states is None else states):
+        pos = state.pos
+        if state.is_chance_node() or state.is_terminal() or pos.pending is not None:
+            continue
+        seat = state.current_player()
+        row: dict[Decision, float] = {}
+        for a, p in policy.action_probabilities(state).items():
+            if p <= 0:
+                continue
+            action = enc.decode(int(a))
+            if isinstance(action, Show):  # a show node is read with its bid, below
+                continue
+            child = state.child(int(a))
+            if child.pos.pending is not None and child.current_player() == seat:
+                for s, q in policy.action_probabilities(child).items():
+                    show = enc.decode(int(s))
+                    if q > 0 and isinstance(show, Show):
+                        d = Decision(action, tuple(sorted(show.faces)))
+                        row[d] = row.get(d, 0.0) + float(p) * float(q)
+            else:
+                row[Decision(action)] = row.get(Decision(action), 0.0) + float(p)
+        key = view_key(pos.state.view(seat))
+        old = table.get(key)
+        if old is not None and (old.keys() != row.keys() or any(abs(old[d] - row[d]) > 1e-9 for d in row)):
+            raise PolicyFileError(
+                "The policy plays two information states one view does not tell apart (dice rerolled away) "
+                "differently, so a view policy cannot hold it."
+            )
+        table[key] = row
+    write_view_policy(path, game.setup.game.rules, table)
+    return len(table)
