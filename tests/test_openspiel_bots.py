@@ -62,3 +62,25 @@ def test_openspiel_bots_play_whole_games_legally(rules: str, dice: int, specs: l
 def test_arena_report_is_reproducible_with_openspiel_bots() -> None:
     config = ArenaConfig(Rules.preset("classic"), tuple(parse_entrants("random,openspiel:mccfr:20")), 4, seed=3)
     assert run_arena(config, 1).outcomes == run_arena(config, 1).outcomes
+
+
+def test_mccfr_gives_its_average_policy_s_probabilities() -> None:
+    """openspiel:mccfr:N is a MixedBot: its probabilities are the average
+    policy's at the seat's information state, and sum to 1."""
+    from liars_dice.bots.base import MixedBot, action_probabilities
+    from liars_dice.engine import Game, Rules, SeededDice
+    from liars_dice.integrations.openspiel.bots import game_for, make_entrant_bot, mccfr_policy, state_for
+
+    import random as _random
+
+    bot = make_entrant_bot("openspiel:mccfr:200", 1)
+    assert isinstance(bot, MixedBot)
+    state = Game.create(Rules.preset("classic"), ["a", "b"], [1, 1]).initial_state().roll(SeededDice(3))
+    view = state.view(0)
+    probs = action_probabilities(bot, view)
+    assert sum(probs.values()) == pytest.approx(1.0)
+    pol = mccfr_policy(game_for(view), 200, 0)
+    st = state_for(view, _random.Random(0))
+    enc = st.pos.setup.encoding
+    want = {enc.decode(a): p for a, p in pol.action_probabilities(st).items() if p > 0}
+    assert {d.action: p for d, p in probs.items()} == pytest.approx(want)

@@ -16,7 +16,7 @@ from open_spiel.python.algorithms import exploitability as os_exploitability  # 
 from open_spiel.python.algorithms.expected_game_score import policy_value  # noqa: E402
 
 from liars_dice.bots import make_bot  # noqa: E402
-from liars_dice.engine import Rules  # noqa: E402
+from liars_dice.engine import Bid, Rules  # noqa: E402
 from liars_dice.integrations.openspiel import SHORT_NAME  # noqa: E402
 from liars_dice.integrations.openspiel.policies import BotPolicy, openspiel_bot, tabular_policy  # noqa: E402
 from liars_dice.solver import SolverError, solve  # noqa: E402
@@ -79,3 +79,48 @@ def test_a_bot_of_ours_is_a_pyspiel_bot_with_shows() -> None:
         bots = [openspiel_bot(make_bot("strong", seed)), openspiel_bot(make_bot("random", seed + 10))]
         returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, seed)
         assert sorted(returns) == [-1.0, 1.0]
+
+
+def test_the_wrapper_reads_a_mixed_bot_s_probabilities_not_one_sampled_move() -> None:
+    """Issue 37: through BotPolicy, OpenSpiel's exploitability of ``random``
+    is the exact one of its uniform policy (``policy_exploitability``); when
+    the wrapper took one sampled move per information state it read a pure
+    strategy instead."""
+    from liars_dice.bots.base import policy_fn
+    from liars_dice.solver.exploitability import policy_exploitability
+
+    game = _ours(SMALL)
+    ours = policy_exploitability(SMALL, policy_fn(make_bot("random", 0)), (1, 1))
+    assert os_exploitability.exploitability(game, BotPolicy(game, make_bot("random", 0))) == pytest.approx(
+        ours.value, abs=1e-9
+    )
+
+
+def test_the_wrapper_reads_strong_s_tables_at_one_die_each_in_classic() -> None:
+    """Classic, one die each: at every opening (each die the opener may hold)
+    and every reply to a few openings, the wrapper's probabilities are the
+    tables' mixed policy (``endgame_moves``), several moves each."""
+    from liars_dice.solver.endgame import endgame_moves
+
+    game = pyspiel.load_game(SHORT_NAME, {"rules": "classic", "players": 2, "dice": 1})
+    pol = BotPolicy(game, make_bot("strong", 0))
+    enc = game.setup.encoding
+    mixed = 0
+    for d0 in range(6):
+        for d1 in range(6):
+            state = game.new_initial_state()
+            state.apply_action(d0)
+            state.apply_action(d1)
+            for bid in (None, Bid(1, 3), Bid(1, 6)):
+                st = state.clone()
+                if bid is not None:
+                    st.apply_action(enc.encode(bid))
+                table = endgame_moves(st.pos.state.view(st.current_player()))
+                assert table is not None
+                want = {a: 0.0 for a in st.legal_actions()}
+                for (action, _), p in table.items():
+                    want[enc.encode(action)] += p
+                got = pol.action_probabilities(st)
+                assert got == pytest.approx(want, abs=1e-12)
+                mixed += sum(p > 0 for p in got.values()) > 1
+    assert mixed >= 20

@@ -60,7 +60,7 @@ from ..engine import (
     bid_probability,
     exact_probability,
 )
-from .base import Decision, register
+from .base import Decision, Probabilities, register
 
 
 class ProbabilisticBot:
@@ -133,11 +133,28 @@ class ProbabilisticBot:
         return exact_probability(view.rules, bid, seen, view.unknown_dice, self._wilds_for(view, bid))
 
     def decide(self, view: SeatView) -> Decision:
+        options = self._options(view)
+        pick = options[0] if len(options) == 1 else self._rng.choice(options)
+        return Decision(pick.action, self.show_for(view, pick.action)) if isinstance(pick.action, Bid) else pick
+
+    def action_probabilities(self, view: SeatView) -> Probabilities:
+        """The decisions :meth:`decide` chooses among, equally likely (one
+        decision with probability 1 where the thresholds leave one; the
+        near-equal raises or openings of steps 2 and 3 otherwise), each bid
+        with its show (step 4)."""
+        options = self._options(view)
+        out: Probabilities = {}
+        for d in options:
+            move = Decision(d.action, self.show_for(view, d.action)) if isinstance(d.action, Bid) else d
+            out[move] = out.get(move, 0.0) + 1.0 / len(options)
+        return out
+
+    def _options(self, view: SeatView) -> list[Decision]:
+        """The equally likely decisions of this view (shows not yet chosen)."""
         cur = view.current_bid
         legal = view.legal_actions()
         if cur is None:
-            bid = self._opening(view, legal)
-            return Decision(bid, self.show_for(view, bid))
+            return [Decision(b) for b in self._opening_options(view, legal)]
         p_cur = self.chance(view, cur)
         raises: list[tuple[float, Bid]] = []
         seen_faces: set[int] = set()
@@ -155,21 +172,19 @@ class ProbabilisticBot:
             # true; a raise only when it is false and then challenged (about half)
             other = min(p_cur, self.raise_risk * (1.0 - best)) if raises else p_cur
             if gain * p_exact - (1.0 - p_exact) > -other + self.calza_margin:
-                return Decision(CALZA)
+                return [Decision(CALZA)]
         if p_cur < 1.0 and p_cur < self.challenge_below:
-            return Decision(CHALLENGE)
+            return [Decision(CHALLENGE)]
         if not raises:  # the bid is at the top of the track: nothing left but to call it
-            return Decision(CHALLENGE)
+            return [Decision(CHALLENGE)]
         if p_cur < 1.0 and best < self.plausible and 1.0 - p_cur > best:
-            return Decision(CHALLENGE)
-        near = [b for p, b in raises if p >= best - self.tie_margin]
-        bid = near[0] if len(near) == 1 else self._rng.choice(near)
-        return Decision(bid, self.show_for(view, bid))
+            return [Decision(CHALLENGE)]
+        return [Decision(b) for p, b in raises if p >= best - self.tie_margin]
 
-    def _opening(self, view: SeatView, legal: list[Action]) -> Bid:
+    def _opening_options(self, view: SeatView, legal: list[Action]) -> list[Bid]:
         """The highest bid on each face with chance >= ``open_at``; the face that
-        allows the highest-ranked such bid (seeded choice among bids within one
-        rank step of it). Only faces the rules let open (``legal``)."""
+        allows the highest-ranked such bid (the bids within one rank step of
+        it, for a seeded choice among them). Only faces the rules let open (``legal``)."""
         rules = view.rules
         n = view.dice_in_play
         faces = sorted({b.face for b in legal if isinstance(b, Bid)})
@@ -187,11 +202,11 @@ class ProbabilisticBot:
                 options.append((rank(q, face), Bid(q, face)))
         if not options:  # nothing is even odds: open on the likeliest single die
             best = max(faces, key=lambda f: self.chance(view, Bid(1, f)))
-            return Bid(1, best)
+            return [Bid(1, best)]
         top = max(r for r, _ in options)
         # near-equal: within one rank step of the top, for a little variety
         near = [b for r, b in options if r >= top - 1]
-        return near[0] if len(near) == 1 else self._rng.choice(near)
+        return near
 
     def show_for(self, view: SeatView, bid: Bid) -> Hand:
         """The dice to show with ``bid`` (``()`` for none), one of ``view.legal_shows()``:

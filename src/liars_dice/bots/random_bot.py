@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from ..engine import SeatView
-from .base import Decision, register
+from .base import Decision, Probabilities, register
 
 
 class RandomBot:
@@ -18,6 +18,11 @@ class RandomBot:
 
     def decide(self, view: SeatView) -> Decision:
         return Decision(self._rng.choice(view.legal_actions()))
+
+    def action_probabilities(self, view: SeatView) -> Probabilities:
+        """Every legal action at ``1 / len(view.legal_actions())``."""
+        legal = view.legal_actions()
+        return {Decision(a): 1.0 / len(legal) for a in legal}
 
 
 register("random")(RandomBot)

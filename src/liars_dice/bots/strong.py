@@ -144,7 +144,7 @@ from ..engine import (
 )
 from ..solver.endgame import endgame_moves as _endgame_moves
 from ..solver.endgame import tables_for as _tables_for
-from .base import Decision, register
+from .base import Decision, Probabilities, register
 from .inference import convolve_all, count_pmf, hands, log_prior, match_table
 from .likelihood import (
     ActorContext,
@@ -670,6 +670,61 @@ class StrongBot:
     def analyse(self, view: SeatView) -> "Analysis":
         """The full reasoning for the seat to move: posteriors, costs, decision."""
         return self._analyser(view).run()
+
+    def action_probabilities(self, view: SeatView) -> "Probabilities":
+        """The distribution :meth:`decide` samples from at ``view``
+        (:class:`~.base.MixedBot`): the equilibrium tables' mixed policy where
+        they play (shows included), else :meth:`search_probabilities`.
+
+        With opponent models in play (step 4: given ones, or
+        ``exploit_learned``) a plan's mode is drawn once a round, so no
+        distribution of the view alone describes the bot; there it is
+        probability 1 on one :meth:`decide` (a sample, and a draw of the
+        bot's random state). Without models it draws nothing.
+        """
+        if self._given or self._exploit_learned:
+            return {self.decide(view): 1.0}
+        if self._learn:
+            self._update_models(view)
+        if self._use_endgame and not self._searches_endgame(view):
+            policy = _endgame_moves(view)
+            if policy:
+                return {Decision(a, show): float(p) for (a, show), p in policy.items()}
+        return self.search_probabilities(view)
+
+    def search_probabilities(self, view: SeatView) -> "Probabilities":
+        """The search's distribution at ``view`` (where the tables do not
+        play): probability 1 on its cheapest move at ``temperature`` 0 (a
+        pure strategy), else the quantal response ``exp(-cost / temperature)``
+        over every move it costed, as :meth:`decide` samples it. A mixed
+        search fills this in; :meth:`action_probabilities` and the
+        measurements read it."""
+        an = self.analyse(view)
+        if self._temperature <= 0 or len(an.costs) <= 1:
+            return {an.decision: 1.0}
+        names = list(an.costs)
+        c = np.array([an.costs[k] for k in names])
+        p = np.exp(-(c - c.min()) / self._temperature)
+        p /= p.sum()
+        out: Probabilities = {}
+        for name, prob in zip(names, p):
+            if name == str(an.decision.action):
+                dec = an.decision
+            else:
+                action: Action
+                if name in ("liar", "calza"):
+                    action = CHALLENGE if name == "liar" else CALZA
+                else:
+                    action = Bid(*map(int, name.split("x")))
+                dec = Decision(action)
+                if isinstance(action, Bid) and view.rules.show_and_reroll:
+                    wilds = (
+                        view.wilds_active if view.bids or view.palifico
+                        else view.rules.wilds_active_after_opening(action.face)
+                    )
+                    dec = self._analyser(view)._maybe_show(dec, wilds)
+            out[dec] = out.get(dec, 0.0) + float(prob)
+        return out
 
     def posteriors(self, view: SeatView) -> dict[int, np.ndarray]:
         """Posterior mean count of each face per opponent seat, shape ``(faces,)``

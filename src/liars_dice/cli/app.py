@@ -50,6 +50,7 @@ def _root(
 from . import play as _play  # noqa: E402,F401
 from . import replay as _replay  # noqa: E402,F401
 from . import solve as _solve  # noqa: E402,F401
+from . import exploitability as _exploitability  # noqa: E402,F401
 from . import arena as _arena  # noqa: E402,F401
 from . import bot as _bot  # noqa: E402,F401
 from . import serve as _serve  # noqa: E402,F401

@@ -55,8 +55,9 @@ def arena_command(
     bots: list[str] = typer.Option(
         ...,
         "--bots",
-        help="Comma-separated bots, one per seat: registered names (random) or external programs "
-        "speaking the bot protocol (cmd:liars-dice bot random --rules classic), optionally labelled "
+        help="Comma-separated bots, one per seat: registered names (random), external programs "
+        "speaking the bot protocol (cmd:liars-dice bot random --rules classic) or policy files "
+        "(policy:cfr.npz: a solved round or an exported OpenSpiel policy), optionally labelled "
         "(ext=cmd:./mybot). Repeat --bots to add more.",
     ),
     games: int = typer.Option(100, "--games", min=1, help="How many games."),

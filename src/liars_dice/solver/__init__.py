@@ -20,7 +20,10 @@ Layer: solver, above records; imports the engine and records only.
 """
 
 from .best_response import BestResponse, PolicyFn, best_response, policy_fn_of
-from .exploitability import best_response_values, expected_value, exploitability, nash_conv
+from .exploitability import (
+    Exploitability, best_response_values, expected_value, exploitability, local_best_response, measure_exploitability,
+    nash_conv, policy_exploitability,
+)
 from .policy import Policy
 from .restricted import RestrictedResult, restricted_response
 from .solve import SolveResult, build_game, solve
@@ -29,5 +32,6 @@ from .tree import MAX_NODES, BidTree, SolverError
 __all__ = [
     "BestResponse", "PolicyFn", "best_response", "policy_fn_of",
     "BidTree", "MAX_NODES", "Policy", "SolveResult", "SolverError", "best_response_values", "build_game",
-    "expected_value", "exploitability", "nash_conv", "RestrictedResult", "restricted_response", "solve",
+    "expected_value", "exploitability", "nash_conv", "Exploitability", "local_best_response", "measure_exploitability",
+    "policy_exploitability", "RestrictedResult", "restricted_response", "solve",
 ]

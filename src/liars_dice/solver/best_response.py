@@ -167,7 +167,7 @@ def _public_tree(
     game = RoundGame(tree, hands, terminal_payoffs(tree, hands))
     other = 1 - player
     policy = game.uniform_policy()
-    for d, arr in tabulate(tree, hands, policy_fn, other).items():
+    for d, arr in tabulate_reached(tree, hands, policy_fn, other).items():
         policy[d] = arr
     chosen: dict[int, np.ndarray] = {}
 
@@ -213,44 +213,80 @@ def tabulate(
         cap, the forced challenge has 1).
     :raises SolverError: for an illegal move or probabilities that do not sum to 1.
     """
+    out: dict[int, np.ndarray] = {}
+    for d in range(actor, len(tree.depths), 2):
+        out[d] = _tabulate_depth(tree, hands, policy_fn, actor, d, None if only is None else only[d])
+    return out
+
+
+def tabulate_reached(
+    tree: BidTree, hands: tuple[Hands, Hands], policy_fn: PolicyFn, actor: int
+) -> dict[int, np.ndarray]:
+    """:func:`tabulate` only at the information sets the policy itself plays
+    to: ``(node, hand)`` pairs whose own reach (the product of the policy's
+    probabilities along the path, for that hand) is above 0, depth by depth
+    from the root. A best response needs no more (every other set has
+    counterfactual reach 0), and a policy that rules out most of the tree
+    is asked far less (a pure strategy: one path per hand between the other
+    player's choices).
+
+    :returns: as :func:`tabulate`; columns never asked stay 0.
+    :raises SolverError: as :func:`tabulate`.
+    """
+    out: dict[int, np.ndarray] = {}
+    own_prev: np.ndarray | None = None
+    n_h = hands[actor].n_hands
+    for d in range(actor, len(tree.depths), 2):
+        dep = tree.depths[d]
+        if d < 2 or own_prev is None:
+            own = np.ones((dep.n_nodes, n_h))
+        else:
+            prev, mid = tree.depths[d - 2], tree.depths[d - 1]
+            edge_reach = out[d - 2] * own_prev[prev.edge_node]
+            own = edge_reach[mid.parent_edge[dep.parent_node]]
+        out[d] = _tabulate_depth(tree, hands, policy_fn, actor, d, own > 0)
+        own_prev = own
+    return out
+
+
+def _tabulate_depth(
+    tree: BidTree, hands: tuple[Hands, Hands], policy_fn: PolicyFn, actor: int, d: int, only: np.ndarray | None
+) -> np.ndarray:
     rules = tree.rules
     dice = tree.dice
     players = ("p0", "p1")
-    out: dict[int, np.ndarray] = {}
-    for d in range(actor, len(tree.depths), 2):
-        dep = tree.depths[d]
-        arr = np.zeros((dep.n_edges, hands[actor].n_hands))
-        out[d] = arr
-        rows = range(dep.n_nodes) if only is None else np.nonzero(only[d].any(axis=1))[0]
-        for row in rows:
-            row = int(row)
-            history = _history(tree, int(dep.masks[row]))
-            s, n = int(dep.starts[row]), int(dep.n_actions[row])
-            actions = tree.actions(d, row)
-            index = {a: s + i for i, a in enumerate(actions)}
-            bids = tuple((i % 2, b, ()) for i, b in enumerate(history))
-            wilds = rules.wilds_active_after_opening(history[0].face) if history else True
-            capped = d == tree.max_depth and d < tree.n_bids
-            for col, hand in enumerate(hands[actor].hands):
-                if only is not None and not only[d][row, col]:
-                    continue
-                if capped:
-                    arr[s + n - 1, col] = 1.0
-                    continue
-                view = SeatView(
-                    rules, players, actor, dice, hand, ((), ()), bids, Phase.BID, actor, wilds, (), None
-                )
-                probs = policy_fn(view)
-                _check(probs, f"bids {[str(b) for b in history]} with hand {hand}")
-                for move, p in probs.items():
-                    action, show = _split(move)
-                    e = index.get(action)
-                    if e is None or show:
-                        if p == 0:
-                            continue
-                        raise SolverError(f"The policy gave the illegal move {move} after bids {[str(b) for b in history]}.")
-                    arr[e, col] += p
-    return out
+    dep = tree.depths[d]
+    arr = np.zeros((dep.n_edges, hands[actor].n_hands))
+    rows = range(dep.n_nodes) if only is None else np.nonzero(only.any(axis=1))[0]
+    for row in rows:
+        row = int(row)
+        history = _history(tree, int(dep.masks[row]))
+        s, n = int(dep.starts[row]), int(dep.n_actions[row])
+        actions = tree.actions(d, row)
+        index = {a: s + i for i, a in enumerate(actions)}
+        bids = tuple((i % 2, b, ()) for i, b in enumerate(history))
+        wilds = rules.wilds_active_after_opening(history[0].face) if history else True
+        capped = d == tree.max_depth and d < tree.n_bids
+        for col, hand in enumerate(hands[actor].hands):
+            if only is not None and not only[row, col]:
+                continue
+            if capped:
+                arr[s + n - 1, col] = 1.0
+                continue
+            view = SeatView(
+                rules, players, actor, dice, hand, ((), ()), bids, Phase.BID, actor, wilds, (), None
+            )
+            probs = policy_fn(view)
+            _check(probs, f"bids {[str(b) for b in history]} with hand {hand}")
+            for move, p in probs.items():
+                action, show = _split(move)
+                e = index.get(action)
+                if e is None or show:
+                    if p == 0:
+                        continue
+                    raise SolverError(f"The policy gave the illegal move {move} after bids {[str(b) for b in history]}.")
+                arr[e, col] += p
+    return arr
 
 
 def _history(tree: BidTree, mask: int) -> list[Bid]:

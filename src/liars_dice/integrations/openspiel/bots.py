@@ -6,7 +6,9 @@
 - ``openspiel:mccfr:N``: ``N`` iterations of OpenSpiel's outcome-sampling MCCFR
   (``outcome_sampling_mccfr``) on the whole game, then its average policy
   (uniform at information states it never visited). Trained once per process
-  and game (rules, seats, dice), on the bot's first move.
+  and game (rules, seats, dice), on the bot's first move. It gives its move
+  probabilities (``action_probabilities``), so ``liars-dice exploitability``
+  and OpenSpiel's wrapper read its mixed policy.
 
 Each bot sees only its seat's view; it rebuilds a pyspiel state with the same
 information state for its seat (other seats' hidden dice drawn at random; ISMCTS
@@ -198,6 +200,31 @@ class MCCFRBot:
             return int(self._rng.choices(actions, weights=[max(float(probs[a]), 0.0) for a in actions])[0])
 
         return decide_with(view, choose, self._rng)
+
+    def action_probabilities(self, view: SeatView) -> dict[Decision, float]:
+        """The average policy's probabilities at ``view``'s information state
+        (:class:`~liars_dice.bots.base.MixedBot`), a bid and the show after it
+        joined as one move (``P(bid) * P(show | bid)``); the other seats'
+        dice drawn to rebuild the state do not change the information state."""
+        pol = mccfr_policy(game_for(view), self.iterations, 0)
+        state = state_for(view, self._rng)
+        enc = state.pos.setup.encoding
+        out: dict[Decision, float] = {}
+        for a, p in pol.action_probabilities(state).items():
+            move = enc.decode(int(a))
+            if p <= 0 or isinstance(move, Show):
+                continue
+            child = state.child(int(a))
+            if isinstance(move, Bid) and child.pos.pending is not None:
+                for s, q in pol.action_probabilities(child).items():
+                    show = enc.decode(int(s))
+                    if q > 0 and isinstance(show, Show):
+                        d = Decision(move, tuple(sorted(show.faces)))
+                        out[d] = out.get(d, 0.0) + float(p) * float(q)
+                continue
+            out[Decision(move)] = out.get(Decision(move), 0.0) + float(p)
+        total = sum(out.values())
+        return {d: q / total for d, q in out.items()} if total > 0 else out
 
 
 def make_entrant_bot(spec: str, seed: int | None = None) -> Any:

@@ -7,9 +7,15 @@
   OpenSpiel's built-in ``liars_dice`` (rules ``openspiel``), so OpenSpiel's
   ``exploitability``, ``policy_value`` and friends read it;
 - :class:`BotPolicy`: a bot of ours as ``open_spiel.python.policy.Policy`` of
-  our game (probability 1 on the bot's choice);
+  our game: the bot's own move probabilities
+  (:func:`liars_dice.bots.base.action_probabilities`), so OpenSpiel's
+  ``exploitability`` reads a mixed bot's policy exactly;
 - :func:`openspiel_bot`: a bot of ours as a ``pyspiel.Bot`` (``step(state)``),
-  for ``pyspiel.evaluate_bots`` and OpenSpiel's Python bot loops.
+  for ``pyspiel.evaluate_bots`` and OpenSpiel's Python bot loops;
+- :func:`export_tabular_policy`: an OpenSpiel ``TabularPolicy`` (or any
+  OpenSpiel policy) of our game written as a view policy file
+  (:mod:`liars_dice.bots.policy_file`), which plays in the arena as
+  ``policy:FILE`` against our bots, with no OpenSpiel needed to play it.
 
 Needs the ``openspiel`` extra.
 """
@@ -25,6 +31,7 @@ with needs("openspiel", __name__):
     from open_spiel.python import policy as os_policy
 
 from ...bots import Bot, Decision
+from ...bots.base import action_probabilities as bot_probabilities
 from ...engine import CHALLENGE, PRESETS, Bid
 from ...engine.encoding import Show
 from ...solver import Policy, SolverError
@@ -99,12 +106,15 @@ def tabular_policy(policy: Policy, game: Any) -> Any:
 
 
 class BotPolicy(os_policy.Policy):  # open_spiel ships no type hints (pyproject: disallow_subclassing_any off here)
-    """A bot of ours as an OpenSpiel policy of our game: at each decision
-    the bot decides from its seat's view and the policy puts probability 1 on
-    that action, 0 on every other legal one. Under show-and-reroll the show
-    node asks the bot again from the same view (the bid is not applied yet)
-    and takes the show it pairs with that bid (none when it now bids
-    otherwise). A bot that draws at random is asked afresh at every call.
+    """A bot of ours as an OpenSpiel policy of our game: at each decision the
+    bot's move probabilities from its seat's view
+    (:func:`~liars_dice.bots.base.action_probabilities`: the tables' mixed
+    policy of ``strong``, ``random``'s uniform one), 0 on every other legal
+    id. A bid's probability sums its shows; under show-and-reroll the show
+    node (the bid is not applied yet) gives each show its probability given
+    the pending bid (no show when the bot would not make that bid). A bot
+    without probabilities (a program over the bot protocol) is asked for one
+    move, probability 1, afresh at every call.
 
     :param game: a ``python_liars_dice_ld`` game.
     :param bot: any :class:`~liars_dice.bots.Bot` (``make_bot("strong", seed)``).
@@ -116,8 +126,22 @@ class BotPolicy(os_policy.Policy):  # open_spiel ships no type hints (pyproject:
         self.bot = bot
 
     def action_probabilities(self, state: LiarsDiceState, player_id: int | None = None) -> dict[int, float]:
-        chosen = choose(self.bot, state)
-        return {a: 1.0 if a == chosen else 0.0 for a in state.legal_actions()}
+        pos = state.pos
+        enc = pos.setup.encoding
+        seat = state.current_player()
+        probs = bot_probabilities(self.bot, pos.state.view(seat))
+        out = {a: 0.0 for a in state.legal_actions()}
+        if pos.pending is not None:
+            shows = {tuple(sorted(d.show)): p for d, p in probs.items() if d.action == pos.pending and p > 0}
+            total = sum(shows.values())
+            if total <= 0:
+                shows, total = {(): 1.0}, 1.0
+            for faces, p in shows.items():
+                out[enc.encode(Show(faces))] += p / total
+            return out
+        for d, p in probs.items():
+            out[enc.encode(d.action)] += p
+        return out
 
 
 def choose(bot: Bot, state: LiarsDiceState) -> int:
@@ -147,3 +171,61 @@ def openspiel_bot(bot: Bot) -> Any:
     """``bot`` as a ``pyspiel.Bot`` for our game: ``step(state)`` returns its
     action id (``pyspiel.evaluate_bots`` plays it against OpenSpiel's bots)."""
     return _Bot(bot)
+
+
+def export_tabular_policy(policy: Any, game: LiarsDiceGame, path: str, states: Any = None) -> int:
+    """Write an OpenSpiel policy of our game ``python_liars_dice_ld`` as a view
+    policy file (:mod:`liars_dice.bots.policy_file`), so it plays as
+    ``policy:FILE`` in the arena and in ``liars-dice exploitability``.
+
+    Every decision state of the game (a ``TabularPolicy``'s ``states``, or
+    ``states`` given) is read through ``policy.action_probabilities(state)``;
+    under show-and-reroll a bid and the show after it (OpenSpiel's two
+    decisions) become one move of probability ``P(bid) * P(show | bid)``.
+    Information states are keyed by the seat's view
+    (:func:`~liars_dice.bots.policy_file.view_key`).
+
+    :param policy: an ``open_spiel.python.policy.Policy`` of ``game``
+        (``TabularPolicy``, ``cfr.CFRSolver(game).average_policy()``, ...).
+    :param states: the decision states to read; default ``policy.states``
+        (a ``TabularPolicy``'s).
+    :returns: the information sets written.
+    :raises PolicyFileError: when two information states of OpenSpiel that
+        one view does not tell apart (dice rerolled away after a show) have
+        different probabilities, or for too many of them.
+    """
+    from ...bots.policy_file import PolicyFileError, view_key, write_view_policy
+
+    enc = game.setup.encoding
+    table: dict[str, dict[Decision, float]] = {}
+    for state in (policy.states if states is None else states):
+        pos = state.pos
+        if state.is_chance_node() or state.is_terminal() or pos.pending is not None:
+            continue
+        seat = state.current_player()
+        row: dict[Decision, float] = {}
+        for a, p in policy.action_probabilities(state).items():
+            if p <= 0:
+                continue
+            action = enc.decode(int(a))
+            if isinstance(action, Show):  # a show node is read with its bid, below
+                continue
+            child = state.child(int(a))
+            if child.pos.pending is not None and child.current_player() == seat:
+                for s, q in policy.action_probabilities(child).items():
+                    show = enc.decode(int(s))
+                    if q > 0 and isinstance(show, Show):
+                        d = Decision(action, tuple(sorted(show.faces)))
+                        row[d] = row.get(d, 0.0) + float(p) * float(q)
+            else:
+                row[Decision(action)] = row.get(Decision(action), 0.0) + float(p)
+        key = view_key(pos.state.view(seat))
+        old = table.get(key)
+        if old is not None and (old.keys() != row.keys() or any(abs(old[d] - row[d]) > 1e-9 for d in row)):
+            raise PolicyFileError(
+                "The policy plays two information states one view does not tell apart (dice rerolled away) "
+                "differently, so a view policy cannot hold it."
+            )
+        table[key] = row
+    write_view_policy(path, game.setup.game.rules, table)
+    return len(table)
