@@ -66,8 +66,15 @@ GRACE = 3.0
 TURN_TIMER = 2
 #: ``ownership.LEASE_SECONDS``: a worker paused longer than this loses its tables.
 LEASE = 6.0
-#: Seconds a game has to finish after its schedule's last fault is over.
+#: Seconds a game has to finish after its schedule's last fault is over, as
+#: long as it keeps moving: each stored event gives it :data:`STALL_SECONDS`
+#: more, up to :data:`FINISH_MOST_SECONDS` (a long game of 3 dice each beside
+#: other schedules' faults on a loaded machine is slow, not stuck; a stall is).
 FINISH_SECONDS = 25.0
+#: Seconds without a stored event after which a game that should be moving is stuck.
+STALL_SECONDS = 12.0
+#: The most seconds after the last fault a moving game may take to finish.
+FINISH_MOST_SECONDS = 90.0
 #: Seconds a game has to start once both pages are connected (and the schedule's wait is over).
 START_SECONDS = 10.0
 #: Seconds an open page has to show what the store holds once the game is over.
@@ -811,7 +818,7 @@ class Runner:
         if "code" not in made:
             raise RuntimeError(f"create refused: {made}")
         self.code = made["code"]
-        until = time.monotonic() + s.last_fault_end() + FINISH_SECONDS + 30
+        until = time.monotonic() + s.last_fault_end() + FINISH_MOST_SECONDS + 30
         # the host's page opens the table at once, as the lobby's page does; the other joins
         self._open(0, made["token"], names[0], addresses[0], rng, until)
         joined = await _http(env, addresses[1], "POST", f"/api/tables/{self.code}/join", {"nickname": names[1]},
@@ -995,15 +1002,20 @@ class Runner:
 
     async def _finish(self, last_end: float, started: bool = True) -> list[str]:
         """Wait for the game's end (in the store) and the pages; check the invariants."""
-        deadline = max(last_end, time.monotonic()) + (FINISH_SECONDS if started else 0.0)
+        base = max(last_end, time.monotonic())
+        deadline = base + (FINISH_SECONDS if started else 0.0)
+        most = base + (FINISH_MOST_SECONDS if started else 0.0)
         status: str = ""
         events: list[tuple[int, str, dict[str, Any], float]] = []
         while time.monotonic() < deadline:
             await asyncio.sleep(0.5)
             try:
-                status, events = await asyncio.to_thread(self.env.stored, self.code)
+                got = await asyncio.to_thread(self.env.stored, self.code)
             except Exception:  # noqa: BLE001 - PostgreSQL is down (a fault): look again
                 continue
+            if len(got[1]) > len(events):  # moving: not stuck (the bound is a stall, up to FINISH_MOST_SECONDS)
+                deadline = min(most, max(deadline, time.monotonic() + STALL_SECONDS))
+            status, events = got
             if status == "finished" and time.monotonic() >= last_end:
                 break
         finished_at = time.monotonic()
@@ -1089,8 +1101,9 @@ def check(s: Schedule, status: str, events: list[tuple[int, str, dict[str, Any],
             else:
                 matched.add(found)
     if started and status != "finished":
-        out.append(f"the game did not finish (status {status!r}, {len(moves)} moves stored) within "
-                   f"{FINISH_SECONDS:.0f} s of the last fault")
+        out.append(f"the game did not finish (status {status!r}, {len(moves)} moves stored): no event for "
+                   f"{STALL_SECONDS:.0f} s, or none within {FINISH_SECONDS:.0f} s of the last fault, or not done "
+                   f"{FINISH_MOST_SECONDS:.0f} s after it")
     for p in pages:
         if p.stopped and not p.seen:
             continue
@@ -1127,7 +1140,7 @@ def check(s: Schedule, status: str, events: list[tuple[int, str, dict[str, Any],
 async def _run_one(env: Environment, schedule: Schedule) -> Outcome:
     runner = Runner(env, schedule)
     try:
-        return await asyncio.wait_for(runner.play(), schedule.last_fault_end() + FINISH_SECONDS + 60)
+        return await asyncio.wait_for(runner.play(), schedule.last_fault_end() + FINISH_MOST_SECONDS + 60)
     except Exception as e:  # noqa: BLE001 - a schedule that could not be played is a finding too
         return Outcome(schedule, [f"the schedule could not be played: {type(e).__name__}: {e}"], runner.notes,
                        time.time() - runner.t0)

@@ -45,10 +45,10 @@ from typing import Any
 from sqlalchemy import Engine
 
 from ...engine import LiarsDiceError
-from ..core.commands import Command, Create, Stale, decide
+from ..core.commands import Command, Create, Move, Stale, decide
 from ..core.errors import ServerBusy
 from ..core.errors import LeaseLost
-from ..core.tables import Event, Table, TableStatus
+from ..core.tables import Event, Table, TableStatus, rebuild
 from .broker import Broker, NoReply
 from .clock import Clock, SystemClock
 from .closing import within
@@ -304,10 +304,29 @@ class Cluster:
         if not expected:
             return None
         kind, payload = expected[0].kind, json.loads(json.dumps(expected[0].payload))  # as stored (lists, not tuples)
-        for seq, k, p in stored:
-            if seq > before.seq and k == kind.value and p == payload:
+        for i, (seq, k, p) in enumerate(stored):
+            if seq > before.seq and k == kind.value and p == payload and self._same_position(before, command, stored[:i]):
                 return seq, Event(kind, p)
         return None
+
+    @staticmethod
+    def _same_position(before: Table, command: Command, prior: list[tuple[int, str, dict[str, Any]]]) -> bool:
+        """Whether a stored move found for ``command`` was made from the position
+        the command was sent from (``before``): the same round, the same
+        standing bid. Two moves of one seat with equal payloads (a challenge in
+        round 2 and one in round 4) are otherwise one: the harness's seed 267
+        saw a lagging replica's challenge, never applied, acknowledged as the
+        page's earlier one. Other commands match by their event alone."""
+        if not isinstance(command, Move):
+            return True
+        try:
+            at = rebuild(prior).state
+        except Exception:  # noqa: BLE001 - no position to compare: not this command
+            return False
+        was = before.state
+        if at is None or was is None:
+            return False
+        return len(at.results) == len(was.results) and at.current_bid == was.current_bid
 
     def fence(self, table_id: str) -> Op:
         return self.leases.fence_op(table_id)
@@ -415,6 +434,12 @@ class Cluster:
         if self.clock.monotonic() < self._trusted_from:
             return None
         try:
+            # Redis restarted since this worker's last beat: its presence hash is
+            # empty until every worker writes again (the harness's seed 6: a
+            # grace that fell between the restart and the owner's beat)
+            if await self.broker.server_id() != self._redis_id:
+                self._trusted_from = self.clock.monotonic() + 2 * self.beat
+                return None
             got = await self.broker.presence(room.table.id)
         except Exception:  # noqa: BLE001 - Redis is away: unknown, never "abandoned"
             return None
