@@ -1171,7 +1171,11 @@ async def run_schedules_async(env: Environment, seeds: list[int], together: int 
 def run_schedules(env: Environment, seeds: list[int], together: int = 3,
                   on_outcome: Callable[[Outcome], None] | None = None) -> list[Outcome]:
     """:func:`run_schedules_async` on an event loop of its own."""
-    return asyncio.run(run_schedules_async(env, seeds, together, on_outcome))
+    # on a thread of its own: the browser tests, run earlier in the same process
+    # (make test's second run), leave Playwright's event loop running in this thread
+    from .helpers import run_in_thread
+
+    return run_in_thread(run_schedules_async(env, seeds, together, on_outcome))
 
 
 def seeds_from_env(default: list[int]) -> list[int]:

@@ -119,6 +119,12 @@ function callLine({ v, p, cur, hint, onChange, onChallenge, onCalza }) {
       calza ? `Yes, call calza on ${cur.words}` : `Yes, call liar on ${cur.player}`);
     // the confirming button under the other move's place (Liar! first, Calza! second in the line)
     const both = calza && v.legal.challenge ? [yes, no] : [no, yes];
+    // a re-draw while the question stands (a presence or chat message, the timer)
+    // makes new buttons: focus that fell to the page goes back to the confirming one
+    queueMicrotask(() => {
+      const at = document.activeElement;
+      if ((!at || at === document.body) && yes.isConnected) yes.focus();
+    });
     return h("div", { class: "call-line call-confirm", role: "group", "aria-labelledby": "confirm-question",
       onkeydown: (e) => { if (e.key === "Escape") { e.preventDefault(); cancel(); } } },
       h("p", { class: "confirm-question", id: "confirm-question", role: "status" }, question),
