@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from accounts_helpers import PASSWORD
 from helpers import run_in_thread, running
 from live import live_server
@@ -153,6 +154,7 @@ def test_one_ipv6_network_is_one_address_for_the_sign_in_rate(tmp_path: Path) ->
             assert sign_in("2001:db8:1:3::1") == 401  # another network is another subscriber
 
 
+@pytest.mark.slow  # 200 sign-ins at once and their Argon2 hashes: alone, in the second run (a ReadError under -n 2 load)
 def test_a_distributed_flood_of_wrong_sign_ins_does_not_hold_an_honest_one_back(tmp_path: Path) -> None:
     """Issue 36, fault 5: "100 client addresses through nginx, one wrong sign-in
     each, three waves: honest sign-ins took 28.6, 8.3, 34.3 and 11.9 s, and one

@@ -66,8 +66,8 @@ def view_key(view: SeatView) -> str:
     in sorted order, without the rules' name, the phase or the seat to move
     (the same for every view where the seat decides).
 
-    >>> from liars_dice.engine import Game, Rules, SeededDice
-    >>> state = Game.create(Rules.preset("classic"), ["ann", "bob"], [1, 1]).initial_state().roll(SeededDice(2))
+    >>> from liars_dice.engine import Game, Rules
+    >>> state = Game.create(Rules.preset("classic"), ["ann", "bob"], [1, 1]).initial_state().deal([[3], [5]])
     >>> view_key(state.view(0))
     '{"bids":[],"dice":{"0":1,"1":1},"hand":[3],"results":[],"seat":"0","shown":{},"wilds_active":true}'
     """
