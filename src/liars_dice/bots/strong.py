@@ -652,20 +652,25 @@ class StrongBot:
             p = np.exp(-(c - c.min()) / self._temperature)
             chosen = self._rng.choices(names, weights=p.tolist())[0]
             if chosen != str(an.decision.action):
-                action: Action
-                if chosen in ("liar", "calza"):
-                    action = CHALLENGE if chosen == "liar" else CALZA
-                else:
-                    action = Bid(*map(int, chosen.split("x")))
-                dec = Decision(action)
-                if isinstance(action, Bid) and view.rules.show_and_reroll:
-                    wilds = (
-                        view.wilds_active if view.bids or view.palifico
-                        else view.rules.wilds_active_after_opening(action.face)
-                    )
-                    dec = self._analyser(view)._maybe_show(dec, wilds)
-                return dec
+                return self._decision_named(view, chosen)
         return an.decision
+
+    def _decision_named(self, view: SeatView, name: str) -> Decision:
+        """The decision of the search's cost key ``name`` (``"liar"``,
+        ``"calza"`` or ``"QxF"``), with a show where the rules allow one."""
+        action: Action
+        if name in ("liar", "calza"):
+            action = CHALLENGE if name == "liar" else CALZA
+        else:
+            action = Bid(*map(int, name.split("x")))
+        dec = Decision(action)
+        if isinstance(action, Bid) and view.rules.show_and_reroll:
+            wilds = (
+                view.wilds_active if view.bids or view.palifico
+                else view.rules.wilds_active_after_opening(action.face)
+            )
+            dec = self._analyser(view)._maybe_show(dec, wilds)
+        return dec
 
     def analyse(self, view: SeatView) -> "Analysis":
         """The full reasoning for the seat to move: posteriors, costs, decision."""
@@ -708,21 +713,7 @@ class StrongBot:
         p /= p.sum()
         out: Probabilities = {}
         for name, prob in zip(names, p):
-            if name == str(an.decision.action):
-                dec = an.decision
-            else:
-                action: Action
-                if name in ("liar", "calza"):
-                    action = CHALLENGE if name == "liar" else CALZA
-                else:
-                    action = Bid(*map(int, name.split("x")))
-                dec = Decision(action)
-                if isinstance(action, Bid) and view.rules.show_and_reroll:
-                    wilds = (
-                        view.wilds_active if view.bids or view.palifico
-                        else view.rules.wilds_active_after_opening(action.face)
-                    )
-                    dec = self._analyser(view)._maybe_show(dec, wilds)
+            dec = an.decision if name == str(an.decision.action) else self._decision_named(view, name)
             out[dec] = out.get(dec, 0.0) + float(prob)
         return out
 
